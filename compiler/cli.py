@@ -1,0 +1,147 @@
+"""`lexicon`: the maintainers' command line. Errors name file and line; no tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from compiler import artifact
+from compiler.build import BuildResult, build, compile_recipe
+from compiler.errors import CompileError
+from compiler.normalise import REASONS, Rejection
+from compiler.recipe import load_recipe
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def summary_table(results: Sequence[BuildResult]) -> str:
+    seen = {reason for r in results for reason in r.rejected_counts}
+    reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
+    head = ["lexicon", "entries", "kept", "words"]
+    head += [f"rej:{r}" for r in reasons] + ["need-blank", "seconds"]
+    rows = [head]
+    for r in results:
+        entries = sum(s["entries"] for s in r.sources)
+        kept = sum(s["kept"] for s in r.sources)
+        row = [r.recipe.id, str(entries), str(kept), str(len(r.words))]
+        row += [str(r.rejected_counts.get(reason, 0)) for reason in reasons]
+        row += [str(r.needs_blank), f"{r.seconds:.2f}"]
+        rows.append(row)
+    return _table(rows)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    results = []
+    for path in args.recipes:
+        recipe = load_recipe(path)
+        result, manifest_path = build(recipe, Path(args.out), progress=not args.quiet)
+        results.append(result)
+        if not args.quiet:
+            print(f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
+                  file=sys.stderr)
+    print(summary_table(results))
+    return 0
+
+
+def cmd_rejected(args: argparse.Namespace) -> int:
+    result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
+    out = open(args.out, "w", encoding="utf-8", newline="") if args.out else sys.stdout
+    try:
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(["file", "line", "entry", "reason"])
+        for rej in result.rejected:
+            writer.writerow([rej.file, rej.line, rej.entry, rej.reason])
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if args.out:
+        print(f"{len(result.rejected)} dropped entries written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    a, b = artifact.load(args.a), artifact.load(args.b)
+    old, new = set(a.words()), set(b.words())
+    added, removed = sorted(new - old), sorted(old - new)
+    for word in removed:
+        print(f"-{word}")
+    for word in added:
+        print(f"+{word}")
+    print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
+    return 0
+
+
+def cmd_lookup(args: argparse.Namespace) -> int:
+    lex = artifact.load(args.artifact)
+    for word in args.words:
+        norm = lex.normaliser.query(word)
+        if isinstance(norm, Rejection):
+            print(f"{word}\t-\tnot a word form: {norm}")
+            continue
+        verdict = "valid" if norm in lex else "invalid"
+        blanks = lex.profile.blanks_needed(norm)
+        extra = f" (needs {blanks} blank{'s' if blanks > 1 else ''})" if blanks else ""
+        print(f"{word}\t{norm}\t{verdict}{extra}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    for path in args.artifacts:
+        lex = artifact.load(path)
+        m = lex.manifest
+        print(f"ok  {m['id']}  {m['word_count']} words  sha256 {m['marisa']['sha256'][:16]}…")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="lexicon", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="compile recipes into DIR/<id>.marisa + DIR/<id>.json")
+    b.add_argument("recipes", nargs="+", metavar="RECIPE")
+    b.add_argument("--out", required=True, metavar="DIR")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
+    b.set_defaults(func=cmd_build)
+    r = sub.add_parser("rejected", help="TSV of every dropped entry: file, line, entry, reason")
+    r.add_argument("recipe", metavar="RECIPE")
+    r.add_argument("--out", metavar="FILE.tsv", help="write here instead of standard output")
+    r.set_defaults(func=cmd_rejected)
+    d = sub.add_parser("diff", help="words added and removed between two builds")
+    d.add_argument("a", metavar="A.json")
+    d.add_argument("b", metavar="B.json")
+    d.set_defaults(func=cmd_diff)
+    lk = sub.add_parser("lookup", help="normalise words and look them up")
+    lk.add_argument("artifact", metavar="ARTIFACT")
+    lk.add_argument("words", nargs="+", metavar="WORD")
+    lk.set_defaults(func=cmd_lookup)
+    v = sub.add_parser("verify", help="check format version and checksum")
+    v.add_argument("artifacts", nargs="+", metavar="ARTIFACT")
+    v.set_defaults(func=cmd_verify)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CompileError as exc:
+        print(f"lexicon: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("lexicon: interrupted; no partial artifact was left behind", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""Language profiles: alphabet, tile set, blank-only letters and folding, read from TOML.
+
+The profiles ship in `lexicon_sources/languages/` and are found with `importlib.resources`, so
+they work from a checkout and from an installed wheel alike. A compiled manifest carries its
+profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on these files.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from compiler.errors import CompileError
+
+FOLD_FALLBACKS = ("none", "accents", "unidecode")
+_PROFILE_KEYS = {
+    "code",
+    "name",
+    "english_name",
+    "alphabet",
+    "blank_only",
+    "blanks",
+    "drop_capitals",
+    "fold_fallback",
+    "folding",
+    "tiles",
+}
+
+
+@dataclass(frozen=True)
+class Tile:
+    count: int
+    value: int
+
+
+@dataclass(frozen=True)
+class LanguageProfile:
+    code: str
+    name: str
+    english_name: str
+    alphabet: str
+    blank_only: str
+    blanks: int
+    drop_capitals: bool
+    fold_fallback: str
+    folding: Mapping[str, str]
+    tiles: Mapping[str, Tile]
+    letters: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "letters", frozenset(self.alphabet))
+
+    @property
+    def tile_total(self) -> int:
+        return sum(t.count for t in self.tiles.values()) + self.blanks
+
+    def value(self, letter: str) -> int:
+        """Face value of a letter tile; blank-only letters have no tile and are worth 0."""
+        tile = self.tiles.get(letter)
+        return tile.value if tile else 0
+
+    def blanks_needed(self, word: str) -> int:
+        """How many blanks the tile set forces for `word` (blank-only letters, too few tiles)."""
+        need = 0
+        for letter in set(word):
+            have = self.tiles[letter].count if letter in self.tiles else 0
+            need += max(0, word.count(letter) - have)
+        return need
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "english_name": self.english_name,
+            "alphabet": self.alphabet,
+            "blank_only": self.blank_only,
+            "blanks": self.blanks,
+            "drop_capitals": self.drop_capitals,
+            "fold_fallback": self.fold_fallback,
+            "folding": dict(sorted(self.folding.items())),
+            "tiles": {
+                letter: {"count": t.count, "value": t.value} for letter, t in self.tiles.items()
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str) -> LanguageProfile:
+        """Build and check a profile; every complaint names `source` and the field."""
+
+        def fail(msg: str) -> CompileError:
+            return CompileError(msg, file=source)
+
+        unknown = set(data) - _PROFILE_KEYS
+        if unknown:
+            raise fail(f"unknown key {sorted(unknown)[0]!r} in language profile")
+        missing = _PROFILE_KEYS - {"folding", "blank_only", "fold_fallback"} - set(data)
+        if missing:
+            raise fail(f"missing key {sorted(missing)[0]!r} in language profile")
+        for key in ("code", "name", "english_name", "alphabet"):
+            if not isinstance(data[key], str) or not data[key]:
+                raise fail(f"{key!r} must be a non-empty string")
+        alphabet = data["alphabet"]
+        if alphabet != alphabet.upper() or len(set(alphabet)) != len(alphabet):
+            raise fail("'alphabet' must be upper-case letters, each once")
+        if not all(ch.isalpha() for ch in alphabet):
+            raise fail("'alphabet' must hold letters only")
+        blank_only = data.get("blank_only", "")
+        if not isinstance(blank_only, str) or not set(blank_only) <= set(alphabet):
+            raise fail("'blank_only' must be letters of the alphabet")
+        blanks = data["blanks"]
+        if not isinstance(blanks, int) or isinstance(blanks, bool) or blanks < 0:
+            raise fail("'blanks' must be a whole number ≥ 0")
+        if not isinstance(data["drop_capitals"], bool):
+            raise fail("'drop_capitals' must be true or false")
+        fallback = data.get("fold_fallback", "accents")
+        if fallback not in FOLD_FALLBACKS:
+            raise fail(f"'fold_fallback' must be one of {', '.join(FOLD_FALLBACKS)}")
+        folding = data.get("folding", {})
+        if not isinstance(folding, dict):
+            raise fail("'folding' must be a table")
+        for src, dst in folding.items():
+            if src in alphabet:
+                raise fail(f"folding: {src!r} is a letter of the alphabet and never folds")
+            if not isinstance(dst, str) or not dst or not set(dst) <= set(alphabet):
+                raise fail(f"folding: {src!r} must fold to letters of the alphabet")
+        raw_tiles = data["tiles"]
+        if not isinstance(raw_tiles, dict):
+            raise fail("'tiles' must be a table")
+        tiles: dict[str, Tile] = {}
+        for letter in alphabet:  # alphabet order, so manifests are stable
+            spec = raw_tiles.get(letter)
+            if spec is None:
+                if letter not in blank_only:
+                    raise fail(f"tiles: letter {letter!r} has no tile and is not blank-only")
+                continue
+            if letter in blank_only:
+                raise fail(f"tiles: {letter!r} is blank-only and cannot have a tile")
+            if not isinstance(spec, dict) or set(spec) != {"count", "value"}:
+                raise fail(f"tiles.{letter}: needs exactly 'count' and 'value'")
+            if not all(isinstance(spec[k], int) and spec[k] >= 0 for k in ("count", "value")):
+                raise fail(f"tiles.{letter}: 'count' and 'value' must be whole numbers ≥ 0")
+            tiles[letter] = Tile(spec["count"], spec["value"])
+        extra = set(raw_tiles) - set(alphabet)
+        if extra:
+            raise fail(f"tiles: {sorted(extra)[0]!r} is not in the alphabet")
+        return cls(
+            code=data["code"],
+            name=data["name"],
+            english_name=data["english_name"],
+            alphabet=alphabet,
+            blank_only=blank_only,
+            blanks=blanks,
+            drop_capitals=data["drop_capitals"],
+            fold_fallback=fallback,
+            folding=dict(folding),
+            tiles=tiles,
+        )
+
+
+def load_profile_file(path: Path) -> LanguageProfile:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CompileError(f"cannot read language profile: {exc.strerror}", file=str(path))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CompileError(f"not valid TOML: {exc}", file=str(path))
+    return LanguageProfile.from_dict(data, source=str(path))
+
+
+def available_languages() -> list[str]:
+    folder = resources.files("lexicon_sources") / "languages"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+_cache: dict[str, LanguageProfile] = {}
+
+
+def load_profile(code: str) -> LanguageProfile:
+    """The bundled profile for a language code; `LookupError` names an unknown one."""
+    if code not in _cache:
+        if code not in available_languages():
+            raise LookupError(
+                f"unknown language {code!r}; known: {', '.join(available_languages())}"
+            )
+        ref = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
+        with resources.as_file(ref) as path:
+            _cache[code] = load_profile_file(path)
+    return _cache[code]

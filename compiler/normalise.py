@@ -1,0 +1,118 @@
+"""The one normaliser: compiled entries and players' queries both pass through it.
+
+An entry from a word list and a word typed on a tablet must land on the same key, or the judge
+rules on a different word than the compiler stored. So there is exactly one folding path, driven
+by the language profile; only the capitals rule differs (a source's capitals mean a proper name,
+a player's capitals mean nothing).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from unidecode import unidecode
+
+from compiler.languages import LanguageProfile
+
+MIN_LETTERS = 2
+MAX_LETTERS = 15  # the board is 15 squares wide
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an entry gives no word. `reason` is the coarse count key; `char` the culprit."""
+
+    reason: str
+    char: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.reason} {self.char!r}" if self.char else self.reason
+
+
+# Rejection reasons, in the order they are tested.
+EMPTY = "empty"
+PHRASE = "phrase"
+CONTROL = "control-character"
+CAPITALISED = "capitalised"
+NON_LETTER = "non-letter"
+FOREIGN_LETTER = "foreign-letter"
+TOO_SHORT = "too-short"
+TOO_LONG = "too-long"
+REASONS = (EMPTY, PHRASE, CONTROL, CAPITALISED, NON_LETTER, FOREIGN_LETTER, TOO_SHORT, TOO_LONG)
+
+
+class Normaliser:
+    """Folds text to the upper-case letters of one language, or says why it cannot."""
+
+    def __init__(self, profile: LanguageProfile):
+        self.profile = profile
+        self._letters = profile.letters
+        self._fold_cache: dict[str, str | None] = {}
+        lower = "".join(sorted({c.lower() for c in profile.alphabet if len(c.lower()) == 1}))
+        # Most entries are already plain lower-case letters of the language: skip the slow path.
+        self._plain = re.compile(f"[{re.escape(lower)}]{{{MIN_LETTERS},{MAX_LETTERS}}}")
+
+    def entry(self, text: str) -> str | Rejection:
+        """A word-list entry. Capitals reject it when the profile says they mark names."""
+        if self._plain.fullmatch(text):
+            return text.upper()
+        return self._normalise(text, capitals_reject=self.profile.drop_capitals)
+
+    def query(self, text: str) -> str | Rejection:
+        """A player's word: case is ignored, everything else as for entries."""
+        return self._normalise(text, capitals_reject=False)
+
+    def fold(self, char: str) -> str | None:
+        """The letters `char` stands for in this language, or None when it is foreign."""
+        if char not in self._fold_cache:
+            self._fold_cache[char] = self._fold_uncached(char)
+        return self._fold_cache[char]
+
+    def _fold_uncached(self, char: str) -> str | None:
+        upper = char.upper()
+        if upper in self._letters:
+            return upper  # a letter of the language's own alphabet never folds
+        if upper in self.profile.folding:
+            return self.profile.folding[upper]
+        if self.profile.fold_fallback == "accents":
+            stripped = "".join(
+                c for c in unicodedata.normalize("NFKD", upper) if not unicodedata.combining(c)
+            ).upper()
+        elif self.profile.fold_fallback == "unidecode":
+            stripped = unidecode(char).upper()
+        else:
+            return None
+        if stripped and stripped != upper and all(c in self._letters for c in stripped):
+            return stripped
+        return None
+
+    def _normalise(self, text: str, *, capitals_reject: bool) -> str | Rejection:
+        text = unicodedata.normalize("NFC", text).strip()
+        if not text:
+            return Rejection(EMPTY)
+        for ch in text:
+            if ch.isspace():
+                return Rejection(PHRASE, ch)
+        for ch in text:
+            if unicodedata.category(ch)[0] == "C":
+                return Rejection(CONTROL, ch)
+        if capitals_reject:
+            for ch in text:
+                if ch.isupper() or unicodedata.category(ch) == "Lt":
+                    return Rejection(CAPITALISED, ch)
+        out = []
+        for ch in text:
+            if not ch.isalpha():
+                return Rejection(NON_LETTER, ch)
+            folded = self.fold(ch)
+            if folded is None:
+                return Rejection(FOREIGN_LETTER, ch)
+            out.append(folded)
+        word = "".join(out)
+        if len(word) < MIN_LETTERS:
+            return Rejection(TOO_SHORT)
+        if len(word) > MAX_LETTERS:
+            return Rejection(TOO_LONG)
+        return word

@@ -1,0 +1,143 @@
+"""Reading source files: decompression, encodings, and the three entry formats.
+
+Every entry keeps its file and line, so a maintainer can find what was dropped and why.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import hashlib
+import itertools
+import lzma
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.errors import CompileError
+
+FORMATS = ("plain", "saol", "delta")
+ENCODINGS = ("utf-8", "latin-1", "auto")
+
+
+@dataclass
+class Decoded:
+    text: str
+    encoding: str  # the one actually used: "utf-8", "utf-8-sig" or "latin-1"
+    sha256: str  # of the file as stored (compressed or not)
+    size: int  # decompressed bytes
+
+
+def read_bytes(path: Path) -> tuple[bytes, str]:
+    """The file's content, decompressed by suffix, with the sha256 of the stored bytes."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CompileError("source file not found", file=str(path))
+    except OSError as exc:
+        raise CompileError(f"cannot read source file: {exc.strerror}", file=str(path))
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        if path.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        elif path.suffix == ".xz":
+            raw = lzma.decompress(raw)
+    except (OSError, lzma.LZMAError, EOFError) as exc:
+        raise CompileError(f"cannot decompress {path.suffix} file: {exc}", file=str(path))
+    return raw, digest
+
+
+def _line_of(raw: bytes, offset: int) -> int:
+    return raw.count(b"\n", 0, offset) + 1
+
+
+def decode(path: Path, encoding: str) -> Decoded:
+    """Decode strictly; `auto` is UTF-8 (BOM or not) when it decodes, else Latin-1."""
+    raw, digest = read_bytes(path)
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise CompileError(
+            "NUL byte in source (is this a binary or UTF-16 file?)",
+            file=str(path),
+            line=_line_of(raw, nul),
+        )
+    if encoding == "latin-1":
+        return Decoded(raw.decode("latin-1"), "latin-1", digest, len(raw))
+    bom = raw.startswith(codecs.BOM_UTF8)
+    body = raw[len(codecs.BOM_UTF8) :] if bom else raw
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if encoding == "auto":
+            return Decoded(raw.decode("latin-1"), "latin-1", digest, len(raw))
+        bad = body[exc.start : exc.start + 4]
+        raise CompileError(
+            f"bytes {bad.hex(' ')} are not valid UTF-8 (declared encoding utf-8;"
+            " use encoding = \"latin-1\" or \"auto\" if the file is Latin-1)",
+            file=str(path),
+            line=_line_of(body, exc.start),
+        )
+    return Decoded(text, "utf-8-sig" if bom else "utf-8", digest, len(raw))
+
+
+# An entry is (line number, text, op): op "+" adds and "-" removes (delta sources only).
+# Plain tuples, because the Dutch list alone has 413,000 of them.
+Entry = tuple[int, str, str]
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "#" in line:
+            line = line.split("#", 1)[0]
+        line = line.strip()
+        if line:
+            yield number, line
+
+
+def plain_entries(text: str, file: str) -> Iterator[Entry]:
+    for number, body in _content_lines(text):
+        yield number, body, "+"
+
+
+def delta_entries(text: str, file: str) -> Iterator[Entry]:
+    for number, body in _content_lines(text):
+        op, word = body[0], body[1:].strip()
+        if op not in "+-" or not word:
+            raise CompileError(
+                f"a delta line is '+word' or '-word', not {body!r}", file=file, line=number
+            )
+        yield number, word, op
+
+
+_OPTIONAL = re.compile(r"\(([^()]*)\)")
+
+
+def saol_variants(headword: str) -> list[str]:
+    """All spellings a printed SAOL headword allows: `pär(s)|titel` → pärtitel, pärstitel."""
+    headword = headword.replace("|", "")
+    parts = _OPTIONAL.split(headword)  # literal, optional, literal, optional, …
+    literals, optionals = parts[0::2], parts[1::2]
+    variants = []
+    for choice in itertools.product((False, True), repeat=len(optionals)):
+        out = [literals[0]]
+        for take, opt, lit in zip(choice, optionals, literals[1:], strict=True):
+            out.append(opt if take else "")
+            out.append(lit)
+        variants.append("".join(out))
+    return variants
+
+
+def saol_entries(text: str, file: str) -> Iterator[Entry]:
+    """One bold headword per line; anything after a TAB (pronunciation, class) is ignored."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        headword = line.split("\t", 1)[0].strip()
+        if not headword or headword.startswith("#"):
+            continue
+        if "(" in headword.replace(")", "") and headword.count("(") != headword.count(")"):
+            raise CompileError(f"unbalanced parentheses in {headword!r}", file=file, line=number)
+        for variant in saol_variants(headword):
+            yield number, variant, "+"
+
+
+READERS = {"plain": plain_entries, "saol": saol_entries, "delta": delta_entries}
