@@ -1,0 +1,35 @@
+"""The adjudication service: rulesets, challenge rulings, move validation and the judge page."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Config from defaults, then `ADJUDICATOR_*` environment variables, then `test_config`."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        LEXICON_DIR=os.path.join(app.instance_path, "lexicons"),
+        RULESET_DIR=None,  # a deployment's own rulesets and `lexicons.toml`
+        MAX_CONTENT_LENGTH=16 * 1024,  # a challenge is a few words; refuse anything larger
+        JSON_SORT_KEYS=False,
+    )
+    app.config.from_prefixed_env(prefix="ADJUDICATOR")
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    from adjudicator import catalogue, errors, lexicons
+    from adjudicator.api import challenge, lexicons as lexicons_api, meta
+
+    errors.init_app(app)
+    lexicons.init_app(app)
+    catalogue.init_app(app)
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(lexicons_api.bp)
+    app.register_blueprint(challenge.bp)
+    return app

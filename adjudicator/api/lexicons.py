@@ -1,0 +1,16 @@
+"""Manifest summaries: identity and counts of each loaded lexicon, never its words."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from adjudicator.api import API_PREFIX
+from adjudicator.lexicons import registry
+
+bp = Blueprint("lexicons", __name__, url_prefix=API_PREFIX)
+
+
+@bp.get("/lexicons")
+def list_lexicons():
+    reg = registry()
+    return jsonify(lexicons=[lex.summary() for _, lex in sorted(reg.loaded.items())])

@@ -1,0 +1,73 @@
+"""Rulesets joined to their lexicons: what is available, and the public view of each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app
+
+from adjudicator.errors import ApiError
+from adjudicator.lexicons import registry
+from adjudicator.rulesets import Ruleset, load_rulesets
+from compiler.artifact import Lexicon
+
+
+def rulesets() -> dict[str, Ruleset]:
+    return current_app.extensions["rulesets"]
+
+
+def ruleset_or_404(ruleset_id: str) -> Ruleset:
+    ruleset = rulesets().get(ruleset_id)
+    if ruleset is None:
+        raise ApiError(404, "unknown_ruleset", f"no ruleset {ruleset_id!r}", "ruleset")
+    return ruleset
+
+
+def lexicon_for(ruleset: Ruleset) -> Lexicon:
+    """The ruleset's lexicon, or a 503 saying the ruleset cannot rule right now."""
+    lexicon = registry().get(ruleset.lexicon_id)
+    if lexicon is None:
+        raise ApiError(
+            503,
+            "ruleset_unavailable",
+            f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
+            "ruleset",
+        )
+    return lexicon
+
+
+def lexicon_identity(lexicon: Lexicon) -> dict[str, Any]:
+    m = lexicon.manifest
+    return {
+        "id": m["id"],
+        "title": m["title"],
+        "version": m["version"],
+        "sha256": m["marisa"]["sha256"],
+        "stand_in": m["stand_in"],
+    }
+
+
+def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    lexicon = registry().get(ruleset.lexicon_id)
+    d = ruleset.data
+    view = {
+        "id": ruleset.id,
+        "name": d["name"],
+        "name_en": d["name_en"],
+        "language": d["language"],
+        "sources": d.get("sources", ""),
+        "available": lexicon is not None,
+        "disclosure": d["disclosure"]["policy"],
+        "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
+        "rules": {k: d[k] for k in ("challenge", "exchange", "pass", "end", "final", "clock")},
+    }
+    return view
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+    for ruleset in app.extensions["rulesets"].values():
+        if ruleset.lexicon_id not in app.extensions["lexicons"].loaded:
+            app.logger.warning(
+                "ruleset %s is unavailable: lexicon %s is not loaded", ruleset.id, ruleset.lexicon_id
+            )

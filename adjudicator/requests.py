@@ -1,0 +1,26 @@
+"""Reading JSON bodies strictly, with errors that name the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+from adjudicator.errors import ApiError
+
+
+def json_body() -> dict[str, Any]:
+    if not request.is_json:
+        raise ApiError(415, "not_json", "send the body as JSON with Content-Type: application/json")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "invalid_json", "the body is not valid JSON")
+    if not isinstance(data, dict):
+        raise ApiError(400, "wrong_shape", "the body must be a JSON object", "$")
+    return data
+
+
+def only_fields(data: dict[str, Any], allowed: set[str]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise ApiError(400, "unknown_field", f"unknown field {key!r}", key)

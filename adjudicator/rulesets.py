@@ -1,0 +1,209 @@
+"""Rulesets as data: the bundled TOML files, plus a deployment's own config directory.
+
+A ruleset says what a federation allows the service to disclose and what a ruling costs. The
+files are checked on load, and a bad one is rejected with its file and field, never half-used.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+POLICIES = ("play", "word")
+CHALLENGE_MODES = ("challenge", "jury")
+CONSEQUENCE_KINDS = (
+    "none",
+    "challenger_loses_turn",
+    "challenger_penalty",
+    "player_bonus_per_word",
+    "play_withdrawn",
+    "turn_score_plus_penalty",
+)
+LEXICON_MAP_FILE = "lexicons.toml"
+
+
+class RulesetError(Exception):
+    def __init__(self, file: str, field: str, message: str):
+        super().__init__(f"{file}: field {field!r}: {message}")
+        self.file, self.field, self.message = file, field, message
+
+
+# (section, key) → (type, required). Sections not listed here are free-form but must be tables.
+_SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
+    ("", "id"): (str, True),
+    ("", "name"): (str, True),
+    ("", "name_en"): (str, True),
+    ("", "language"): (str, True),
+    ("", "lexicon"): (str, True),
+    ("", "sources"): (str, False),
+    ("disclosure", "policy"): (str, True),
+    ("challenge", "mode"): (str, True),
+    ("challenge", "max_words"): (int, True),
+    ("challenge", "valid"): (dict, True),
+    ("challenge", "invalid"): (dict, True),
+    ("challenge", "valid_text"): (dict, True),
+    ("challenge", "invalid_text"): (dict, True),
+    ("challenge", "free_challenge_option"): (bool, False),
+    ("challenge", "jury_submissions_per_player"): (int, False),
+    ("exchange", "min_bag"): (int, True),
+    ("exchange", "opening_turns"): (int, False),
+    ("exchange", "later_requires_previous_placement"): (bool, False),
+    ("exchange", "later_max_in_a_row"): (int, False),
+    ("pass", "allowed"): (bool, True),
+    ("end", "out_with_empty_bag"): (bool, True),
+    ("end", "passes_in_a_row_each"): (int, True),
+    ("end", "scoreless_turns"): (int, True),
+    ("end", "scoreless_counts_withdrawn"): (bool, False),
+    ("end", "equal_turns"): (bool, False),
+    ("end", "point_target_option"): (bool, False),
+    ("final", "own_rack_factor"): (int, True),
+    ("final", "out_gains_factor"): (int, True),
+    ("final", "scoreless_own_rack_factor"): (int, True),
+    ("final", "ties"): (str, True),
+    ("clock", "minutes"): (int, True),
+    ("clock", "shared_clock"): (bool, False),
+    ("clock", "penalty_per_started_minute"): (int, True),
+    ("clock", "loss_after_minutes"): (int, True),
+    ("clock", "loss_min_spread"): (int, True),
+}
+_SECTIONS = {section for section, _ in _SCHEMA if section}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    data: dict[str, Any]
+    file: str
+
+    @property
+    def language(self) -> str:
+        return self.data["language"]
+
+    @property
+    def lexicon_id(self) -> str:
+        return self.data["lexicon"]
+
+    @property
+    def policy(self) -> str:
+        return self.data["disclosure"]["policy"]
+
+    @property
+    def max_words(self) -> int:
+        return self.data["challenge"]["max_words"]
+
+    def consequence(self, valid: bool, words: int) -> dict[str, Any]:
+        """What the ruling costs under this ruleset, in structured fields and in words."""
+        key = "valid" if valid else "invalid"
+        rule = self.data["challenge"][key]
+        points = rule["points"] * words if rule["kind"] == "player_bonus_per_word" else rule["points"]
+        return {"kind": rule["kind"], "points": points, "text": dict(self.data["challenge"][key + "_text"])}
+
+
+def _check(data: dict[str, Any], file: str) -> None:
+    def fail(field: str, message: str) -> RulesetError:
+        return RulesetError(file, field, message)
+
+    for key, value in data.items():
+        if key in _SECTIONS:
+            if not isinstance(value, dict):
+                raise fail(key, "must be a table")
+            for sub in value:
+                if (key, sub) not in _SCHEMA:
+                    raise fail(f"{key}.{sub}", "unknown field")
+        elif ("", key) not in _SCHEMA:
+            raise fail(key, "unknown field")
+    for (section, key), (kind, required) in _SCHEMA.items():
+        table = data if not section else data.get(section, {})
+        name = f"{section}.{key}" if section else key
+        if key not in table:
+            if required:
+                raise fail(name, "missing")
+            continue
+        value = table[key]
+        if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+            raise fail(name, f"must be {kind.__name__}, not {type(value).__name__}")
+        if kind is int and value < 0:
+            raise fail(name, "must be ≥ 0")
+    if data["disclosure"]["policy"] not in POLICIES:
+        raise fail("disclosure.policy", f"must be one of {', '.join(POLICIES)}")
+    if data["challenge"]["mode"] not in CHALLENGE_MODES:
+        raise fail("challenge.mode", f"must be one of {', '.join(CHALLENGE_MODES)}")
+    if not 1 <= data["challenge"]["max_words"] <= 8:
+        raise fail("challenge.max_words", "must be 1 to 8")
+    for key in ("valid", "invalid"):
+        rule = data["challenge"][key]
+        if set(rule) != {"kind", "points"}:
+            raise fail(f"challenge.{key}", "needs exactly 'kind' and 'points'")
+        if rule["kind"] not in CONSEQUENCE_KINDS:
+            raise fail(f"challenge.{key}.kind", f"must be one of {', '.join(CONSEQUENCE_KINDS)}")
+        if not isinstance(rule["points"], int) or isinstance(rule["points"], bool):
+            raise fail(f"challenge.{key}.points", "must be a whole number")
+        text = data["challenge"][f"{key}_text"]
+        if "en" not in text or data["language"] not in text and data["language"] != "en":
+            raise fail(f"challenge.{key}_text", f"needs 'en' and {data['language']!r}")
+        if not all(isinstance(v, str) and v for v in text.values()):
+            raise fail(f"challenge.{key}_text", "every text must be a non-empty string")
+    if data["final"]["ties"] != "shared":
+        raise fail("final.ties", "only 'shared' is supported")
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    file = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetError(file, "-", f"cannot read: {exc}")
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(file, "-", f"not valid TOML: {exc}")
+    _check(data, file)
+    if data["id"] != path.stem:
+        raise RulesetError(file, "id", f"is {data['id']!r} but the file is named {path.name}")
+    return Ruleset(data["id"], data, file)
+
+
+def bundled_files() -> list[Path]:
+    folder = resources.files("adjudicator") / "rulesets"
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
+    """The bundled rulesets, then the deployment's: same id replaces, new id adds.
+
+    A `lexicons.toml` in the config directory (`dsf-2015 = "ro2012"`) repoints rulesets at a
+    federation's own compiled lexicon without copying the whole ruleset.
+    """
+    files = bundled_files()
+    lexicon_map: dict[str, str] = {}
+    if config_dir:
+        folder = Path(config_dir)
+        if not folder.is_dir():
+            raise RulesetError(str(folder), "-", "ruleset config directory does not exist")
+        for path in sorted(folder.glob("*.toml")):
+            if path.name == LEXICON_MAP_FILE:
+                lexicon_map = _load_lexicon_map(path)
+            else:
+                files.append(path)
+    rulesets: dict[str, Ruleset] = {}
+    for path in files:
+        ruleset = load_ruleset_file(path)
+        rulesets[ruleset.id] = ruleset  # the config directory comes last and wins
+    for ruleset_id, lexicon_id in lexicon_map.items():
+        if ruleset_id not in rulesets:
+            raise RulesetError(str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset")
+        old = rulesets[ruleset_id]
+        rulesets[ruleset_id] = Ruleset(old.id, {**old.data, "lexicon": lexicon_id}, old.file)
+    return rulesets
+
+
+def _load_lexicon_map(path: Path) -> dict[str, str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesetError(str(path), "-", f"cannot read: {exc}")
+    for key, value in data.items():
+        if not isinstance(value, str) or not value:
+            raise RulesetError(str(path), key, "must be a lexicon id (a string)")
+    return data

@@ -1,0 +1,50 @@
+"""Fixture chain app → client, on tiny lexicons built here, so every verdict is known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adjudicator import create_app
+from compiler.build import build
+from compiler.recipe import load_recipe
+
+# Tiny word lists under the bundled lexicon ids, so the bundled rulesets resolve to them.
+TEST_WORDS = {
+    ("wdanish", "da"): ["hej", "café", "elguitar", "ord", "spil", "brik", "kat", "hund"],
+    ("wswedish", "sv"): ["hej", "ord", "spel", "bricka", "allé", "müsli", "ögon", "tbc", "katt"],
+    ("wdutch", "nl"): ["hallo", "woord", "spel", "coördinatie", "kat", "hond"],
+    ("wamerican", "en"): ["hello", "word", "game", "cat", "dog", "tile"],
+}
+
+
+def build_test_lexicons(out: Path) -> Path:
+    src = out / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    for (lexicon_id, language), words in TEST_WORDS.items():
+        (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+        recipe = src / f"{lexicon_id}.toml"
+        recipe.write_text(
+            f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
+            f'version = "test"\nlicense = "test"\nstand_in = true\n\n'
+            f'[[source]]\npath = "{lexicon_id}.txt"\nformat = "plain"\nencoding = "utf-8"\n',
+            encoding="utf-8",
+        )
+        build(load_recipe(recipe), out / "lexicons")
+    return out / "lexicons"
+
+
+@pytest.fixture(scope="session")
+def lexicon_dir(tmp_path_factory) -> Path:
+    return build_test_lexicons(tmp_path_factory.mktemp("lexicons"))
+
+
+@pytest.fixture
+def app(lexicon_dir):
+    return create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir)})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

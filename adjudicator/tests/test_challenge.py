@@ -1,0 +1,166 @@
+"""The challenge API in process: rulings, disclosure, bad input and unavailable rulesets."""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+
+import pytest
+
+from adjudicator import create_app
+
+URL = "/api/v1/rulesets/{}/challenge"
+
+
+def challenge(client, ruleset, words):
+    return client.post(URL.format(ruleset), json={"words": words})
+
+
+def test_valid_and_invalid_play_under_play_policy(client):
+    ok = challenge(client, "ssf-1999", ["hej", "ÖGON"])
+    assert ok.status_code == 200
+    assert ok.json["ruling"] == "valid"
+    assert ok.json["consequence"]["kind"] == "challenger_penalty"
+    assert ok.json["consequence"]["points"] == 10
+    assert ok.json["lexicon"]["id"] == "wswedish"
+    assert ok.json["lexicon"]["stand_in"] is True
+    bad = challenge(client, "ssf-1999", ["hej", "xyzzy"])
+    assert bad.json["ruling"] == "invalid"
+    assert bad.json["consequence"]["kind"] == "play_withdrawn"
+    assert all("valid" not in w for w in bad.json["words"])
+
+
+def test_word_policy_gives_each_verdict(client):
+    r = challenge(client, "dsf-2015", ["café", "qqq", "elguitar"])
+    assert r.json["ruling"] == "invalid"
+    assert [(w["word"], w["valid"]) for w in r.json["words"]] == [
+        ("CAFE", True),
+        ("QQQ", False),
+        ("ELGUITAR", True),
+    ]
+
+
+def _strip_id(response):
+    body = dict(response.json)
+    body.pop("ruling_id")
+    return body
+
+
+def test_play_policy_hides_which_word_failed(client):
+    first = challenge(client, "ssf-1999", ["xyzzy", "hej", "ord"])
+    third = challenge(client, "ssf-1999", ["hej", "ord", "xyzzy"])
+    assert first.status_code == third.status_code == 200
+    assert _strip_id(first) == _strip_id(third)
+    assert first.data.replace(first.json["ruling_id"].encode(), b"") == third.data.replace(
+        third.json["ruling_id"].encode(), b""
+    )
+    assert first.json["ruling_id"] != third.json["ruling_id"]
+    assert len(first.data) == len(third.data)
+    skip = {"Content-Length"}
+    assert {k: v for k, v in first.headers if k not in skip} == {
+        k: v for k, v in third.headers if k not in skip
+    }
+
+
+def test_play_policy_echoes_words_in_canonical_order(client):
+    one = challenge(client, "naspa", ["zzz", "cat", "dog"])
+    assert [w["word"] for w in one.json["words"]] == ["CAT", "DOG", "ZZZ"]
+    assert one.json["ruling"] == "invalid"
+
+
+def test_nfd_equals_nfc(client):
+    nfc = challenge(client, "dsf-2015", ["café"])
+    nfd = challenge(client, "dsf-2015", [unicodedata.normalize("NFD", "café")])
+    assert nfc.json["words"][0]["word"] == nfd.json["words"][0]["word"] == "CAFE"
+    assert nfc.json["ruling"] == nfd.json["ruling"] == "valid"
+
+
+def test_swedish_letters_do_not_fold(client):
+    assert challenge(client, "ssf-1999", ["MÜSLI"]).json["ruling"] == "valid"
+    assert challenge(client, "ssf-1999", ["MUSLI"]).json["ruling"] == "invalid"
+    assert challenge(client, "ssf-1999", ["alle"]).json["ruling"] == "valid"  # allé → ALLE
+
+
+@pytest.mark.parametrize(
+    "words, code, field",
+    [
+        (["ab1"], "word_has_digit", "words[0]"),
+        (["hej", "abc-bok"], "word_has_hyphen", "words[1]"),
+        (["silk screen"], "word_has_space", "words[0]"),
+        (["a\x07b"], "word_has_control_character", "words[0]"),
+        ([""], "word_empty", "words[0]"),
+        (["a" * 16], "word_too_long", "words[0]"),
+        (["c/o"], "word_has_non_letter", "words[0]"),
+        ([5], "word_not_string", "words[0]"),
+        ([], "word_count", "words"),
+        (["ord"] * 9, "word_count", "words"),
+    ],
+)
+def test_bad_words(client, words, code, field):
+    r = challenge(client, "ssf-1999", words)
+    assert r.status_code == 400
+    assert r.json["error"]["code"] == code
+    assert r.json["error"]["field"] == field
+    assert r.json["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, status, code",
+    [
+        ({"data": "words=hej"}, 415, "not_json"),
+        ({"data": "{", "content_type": "application/json"}, 400, "invalid_json"),
+        ({"json": ["hej"]}, 400, "wrong_shape"),
+        ({"json": {"words": "hej"}}, 400, "wrong_shape"),
+        ({"json": {"words": ["hej"], "extra": 1}}, 400, "unknown_field"),
+        ({"json": {"words": ["a" * 40000]}}, 413, "body_too_large"),
+    ],
+)
+def test_malformed_requests(client, kwargs, status, code):
+    r = client.post(URL.format("ssf-1999"), **kwargs)
+    assert r.status_code == status
+    assert r.json["error"]["code"] == code
+
+
+def test_unknown_ruleset_and_wrong_method(client):
+    r = challenge(client, "no-such", ["hej"])
+    assert r.status_code == 404 and r.json["error"]["code"] == "unknown_ruleset"
+    r = client.get(URL.format("ssf-1999"))
+    assert r.status_code == 405 and r.json["error"]["code"] == "method_not_allowed"
+    assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
+
+
+def test_unavailable_ruleset_and_failed_lexicon(tmp_path, lexicon_dir):
+    lexdir = tmp_path / "lex"
+    shutil.copytree(lexicon_dir, lexdir)
+    (lexdir / "wswedish.marisa").write_bytes(b"garbage")  # fails its checksum
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexdir)})
+    client = app.test_client()
+    r = challenge(client, "ssf-1999", ["hej"])
+    assert r.status_code == 503 and r.json["error"]["code"] == "ruleset_unavailable"
+    assert challenge(client, "dsf-2015", ["hej"]).json["ruling"] == "valid"  # others serve
+    ready = client.get("/api/v1/readyz").json
+    assert ready["ready"] is True
+    assert ready["failed"][0]["file"] == "wswedish.json"
+    assert "checksum" in ready["failed"][0]["reason"]
+    assert ready["unavailable_rulesets"] == ["ssf-1999"]
+    listed = {r["id"]: r for r in client.get("/api/v1/rulesets").json["rulesets"]}
+    assert listed["ssf-1999"]["available"] is False
+    assert listed["dsf-2015"]["available"] is True
+
+
+def test_environment_configures_app(monkeypatch, lexicon_dir, tmp_path):
+    monkeypatch.setenv("ADJUDICATOR_LEXICON_DIR", str(tmp_path))  # empty: nothing loads
+    app = create_app()
+    assert app.config["LEXICON_DIR"] == str(tmp_path)
+    r = app.test_client().get("/api/v1/readyz")
+    assert r.status_code == 503 and r.json["ready"] is False
+    app = create_app({"LEXICON_DIR": str(lexicon_dir)})  # the test mapping wins
+    assert app.test_client().get("/api/v1/readyz").status_code == 200
+
+
+def test_rulesets_and_lexicons_never_list_words(client):
+    body = client.get("/api/v1/rulesets/dsf-2015").get_data(as_text=True)
+    assert "ELGUITAR" not in body and "elguitar" not in body
+    lexicons = client.get("/api/v1/lexicons").json["lexicons"]
+    assert {lex["id"] for lex in lexicons} == {"wdanish", "wswedish", "wdutch", "wamerican"}
+    assert all(set(lex) >= {"sha256", "word_count", "stand_in", "title"} for lex in lexicons)

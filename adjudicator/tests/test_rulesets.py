@@ -1,0 +1,96 @@
+"""Ruleset files: the bundled ones load, a deployment's directory overrides, bad files are named."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+
+import pytest
+
+from adjudicator.rulesets import RulesetError, bundled_files, load_rulesets
+
+BUNDLED = {"dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "wespa"}
+
+
+def test_bundled_rulesets_load():
+    rulesets = load_rulesets()
+    assert set(rulesets) == BUNDLED
+    assert rulesets["ssf-1999"].policy == "play"  # 002: never which word failed
+    assert rulesets["dsf-2015"].policy == "word"  # 000 §4.6c: the challenger may look it up
+    assert rulesets["sbnl-punten"].data["pass"]["allowed"] is False  # 003
+
+
+def test_consequences_follow_rules_md_section_5():
+    r = load_rulesets()
+    assert r["ssf-1999"].consequence(True, 2)["points"] == 10
+    assert r["wespa"].consequence(True, 3) == {
+        "kind": "player_bonus_per_word",
+        "points": 15,
+        "text": {"en": "The player who made the play gets 5 points for each word challenged."},
+    }
+    assert r["sbnl-punten"].consequence(False, 1)["kind"] == "turn_score_plus_penalty"
+    assert r["sbnl-punten"].consequence(False, 1)["points"] == 20
+    assert r["dsf-2015"].consequence(True, 1)["kind"] == "challenger_loses_turn"
+
+
+def _copy(tmp_path, ruleset_id):
+    src = next(p for p in bundled_files() if p.stem == ruleset_id)
+    dst = tmp_path / src.name
+    shutil.copy(src, dst)
+    return dst
+
+
+def test_config_directory_overrides_and_adds(tmp_path):
+    text = _copy(tmp_path, "naspa").read_text(encoding="utf-8")
+    (tmp_path / "naspa.toml").write_text(text.replace('policy = "play"', 'policy = "word"'))
+    (tmp_path / "club-night.toml").write_text(text.replace('id = "naspa"', 'id = "club-night"'))
+    (tmp_path / "lexicons.toml").write_text('dsf-2015 = "ro2012-dsf"\n')
+    rulesets = load_rulesets(tmp_path)
+    assert rulesets["naspa"].policy == "word"
+    assert rulesets["club-night"].policy == "play"
+    assert rulesets["dsf-2015"].lexicon_id == "ro2012-dsf"
+
+
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ('policy = "play"', 'policy = "some"', "disclosure.policy"),
+        ("max_words = 8", "max_words = 9", "challenge.max_words"),
+        ("max_words = 8", 'max_words = "8"', "challenge.max_words"),
+        ("min_bag = 7", "min_bag = -1", "exchange.min_bag"),
+        ("min_bag = 7", "min_bag = 7\nmax_bag = 3", "exchange.max_bag"),
+        ('kind = "play_withdrawn"', 'kind = "explode"', "challenge.invalid.kind"),
+        ('lexicon = "wamerican"\n', "", "lexicon"),
+    ],
+)
+def test_invalid_ruleset_names_file_and_field(tmp_path, old, new, field):
+    path = _copy(tmp_path, "naspa")
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load_rulesets(tmp_path)
+    assert info.value.field == field
+    assert "naspa.toml" in str(info.value) and field in str(info.value)
+
+
+def test_broken_toml_and_misnamed_file(tmp_path):
+    (tmp_path / "bad.toml").write_text("id = \n")
+    with pytest.raises(RulesetError, match="bad.toml"):
+        load_rulesets(tmp_path)
+    (tmp_path / "bad.toml").unlink()
+    path = _copy(tmp_path, "wespa")
+    path.rename(tmp_path / "other.toml")
+    with pytest.raises(RulesetError, match="other.toml.*'id'"):
+        load_rulesets(tmp_path)
+
+
+def test_lexicon_map_must_name_a_ruleset(tmp_path):
+    (tmp_path / "lexicons.toml").write_text('nope = "x"\n')
+    with pytest.raises(RulesetError, match="nope"):
+        load_rulesets(tmp_path)
+
+
+def test_every_bundled_file_is_valid_toml_with_matching_id():
+    for path in bundled_files():
+        assert tomllib.loads(path.read_text(encoding="utf-8"))["id"] == path.stem

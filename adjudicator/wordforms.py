@@ -1,0 +1,58 @@
+"""Turning a player's typed word into a lexicon key, or a form error that names it.
+
+Form errors are about spelling, not about the lexicon (a digit is never in any word list), so
+they may name the word even under the `play` policy.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from adjudicator.errors import ApiError
+from compiler.normalise import (
+    CONTROL,
+    EMPTY,
+    FOREIGN_LETTER,
+    NON_LETTER,
+    PHRASE,
+    TOO_LONG,
+    TOO_SHORT,
+    Normaliser,
+    Rejection,
+)
+
+
+def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
+    shown = repr(text) if len(text) <= 40 else repr(text[:40] + "…")
+    ch = rejection.char
+    reason = rejection.reason
+    if reason == EMPTY:
+        return ApiError(400, "word_empty", "the word is empty", field)
+    if reason == PHRASE:
+        return ApiError(400, "word_has_space", f"{shown} contains a space", field)
+    if reason == CONTROL:
+        return ApiError(400, "word_has_control_character", "the word contains a control character", field)
+    if reason == NON_LETTER:
+        if ch.isdigit() or unicodedata.category(ch) == "Nd":
+            return ApiError(400, "word_has_digit", f"{shown} contains the digit {ch!r}", field)
+        if unicodedata.category(ch) == "Pd":
+            return ApiError(400, "word_has_hyphen", f"{shown} contains a hyphen", field)
+        return ApiError(400, "word_has_non_letter", f"{shown} contains {ch!r}, which is not a letter", field)
+    if reason == FOREIGN_LETTER:
+        return ApiError(
+            400, "word_has_foreign_letter", f"{shown} contains {ch!r}, which this language's tiles cannot spell", field
+        )
+    if reason == TOO_SHORT:
+        return ApiError(400, "word_too_short", f"{shown} has fewer than 2 letters", field)
+    if reason == TOO_LONG:
+        return ApiError(400, "word_too_long", f"{shown} has more than 15 letters", field)
+    return ApiError(400, "word_invalid_form", f"{shown} is not a word form: {rejection}", field)
+
+
+def normalise_word(normaliser: Normaliser, text: object, field: str) -> str:
+    if not isinstance(text, str):
+        raise ApiError(400, "word_not_string", "each word must be a string", field)
+    result = normaliser.query(text)
+    if isinstance(result, Rejection):
+        raise _form_error(result, text, field)
+    return result
