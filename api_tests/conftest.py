@@ -1,0 +1,92 @@
+"""A real gunicorn process on a free port, serving the bundled lexicons, for HTTP tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    url: str
+    log: Path
+
+    def api(self, path: str) -> str:
+        return f"{self.url}/api/v1{path}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_server(log_dir: Path, **env: str) -> Server:
+    """Start gunicorn exactly as `make serve` does, on a free port, and wait until it answers."""
+    if not any(LEXICON_DIR.glob("*.json")):
+        pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
+    port = free_port()
+    full_env = {
+        **os.environ,
+        "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
+        "ADJUDICATOR_WORKERS": "2",
+        "ADJUDICATOR_LEXICON_DIR": str(LEXICON_DIR),
+        **env,
+    }
+    log = log_dir / f"gunicorn-{port}.log"
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "adjudicator:create_app()"],
+        cwd=ROOT,
+        env=full_env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    server = Server(process, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"gunicorn exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if requests.get(server.api("/healthz"), timeout=1).status_code == 200:
+                return server
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    server.stop()
+    pytest.fail(f"gunicorn did not answer within 30 s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("gunicorn"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def http() -> Iterator[requests.Session]:
+    with requests.Session() as session:
+        yield session
