@@ -24,7 +24,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     from adjudicator import catalogue, errors, lexicons
-    from adjudicator.api import challenge, lexicons as lexicons_api, meta
+    from adjudicator.api import challenge, meta
+    from adjudicator.api import lexicons as lexicons_api
 
     errors.init_app(app)
     lexicons.init_app(app)

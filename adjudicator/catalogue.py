@@ -69,5 +69,7 @@ def init_app(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
         if ruleset.lexicon_id not in app.extensions["lexicons"].loaded:
             app.logger.warning(
-                "ruleset %s is unavailable: lexicon %s is not loaded", ruleset.id, ruleset.lexicon_id
+                "ruleset %s is unavailable: lexicon %s is not loaded",
+                ruleset.id,
+                ruleset.lexicon_id,
             )

@@ -98,8 +98,14 @@ class Ruleset:
         """What the ruling costs under this ruleset, in structured fields and in words."""
         key = "valid" if valid else "invalid"
         rule = self.data["challenge"][key]
-        points = rule["points"] * words if rule["kind"] == "player_bonus_per_word" else rule["points"]
-        return {"kind": rule["kind"], "points": points, "text": dict(self.data["challenge"][key + "_text"])}
+        points = (
+            rule["points"] * words if rule["kind"] == "player_bonus_per_word" else rule["points"]
+        )
+        return {
+            "kind": rule["kind"],
+            "points": points,
+            "text": dict(self.data["challenge"][key + "_text"]),
+        }
 
 
 def _check(data: dict[str, Any], file: str) -> None:
@@ -155,9 +161,9 @@ def load_ruleset_file(path: Path) -> Ruleset:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise RulesetError(file, "-", f"cannot read: {exc}")
+        raise RulesetError(file, "-", f"cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(file, "-", f"not valid TOML: {exc}")
+        raise RulesetError(file, "-", f"not valid TOML: {exc}") from None
     _check(data, file)
     if data["id"] != path.stem:
         raise RulesetError(file, "id", f"is {data['id']!r} but the file is named {path.name}")
@@ -192,7 +198,9 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
         rulesets[ruleset.id] = ruleset  # the config directory comes last and wins
     for ruleset_id, lexicon_id in lexicon_map.items():
         if ruleset_id not in rulesets:
-            raise RulesetError(str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset")
+            raise RulesetError(
+                str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset"
+            )
         old = rulesets[ruleset_id]
         rulesets[ruleset_id] = Ruleset(old.id, {**old.data, "lexicon": lexicon_id}, old.file)
     return rulesets
@@ -202,7 +210,7 @@ def _load_lexicon_map(path: Path) -> dict[str, str]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesetError(str(path), "-", f"cannot read: {exc}")
+        raise RulesetError(str(path), "-", f"cannot read: {exc}") from None
     for key, value in data.items():
         if not isinstance(value, str) or not value:
             raise RulesetError(str(path), key, "must be a lexicon id (a string)")

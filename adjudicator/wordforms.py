@@ -31,16 +31,23 @@ def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
     if reason == PHRASE:
         return ApiError(400, "word_has_space", f"{shown} contains a space", field)
     if reason == CONTROL:
-        return ApiError(400, "word_has_control_character", "the word contains a control character", field)
+        return ApiError(
+            400, "word_has_control_character", "the word contains a control character", field
+        )
     if reason == NON_LETTER:
         if ch.isdigit() or unicodedata.category(ch) == "Nd":
             return ApiError(400, "word_has_digit", f"{shown} contains the digit {ch!r}", field)
         if unicodedata.category(ch) == "Pd":
             return ApiError(400, "word_has_hyphen", f"{shown} contains a hyphen", field)
-        return ApiError(400, "word_has_non_letter", f"{shown} contains {ch!r}, which is not a letter", field)
+        return ApiError(
+            400, "word_has_non_letter", f"{shown} contains {ch!r}, which is not a letter", field
+        )
     if reason == FOREIGN_LETTER:
         return ApiError(
-            400, "word_has_foreign_letter", f"{shown} contains {ch!r}, which this language's tiles cannot spell", field
+            400,
+            "word_has_foreign_letter",
+            f"{shown} contains {ch!r}, which this language's tiles cannot spell",
+            field,
         )
     if reason == TOO_SHORT:
         return ApiError(400, "word_too_short", f"{shown} has fewer than 2 letters", field)

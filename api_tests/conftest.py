@@ -59,7 +59,12 @@ def start_server(log_dir: Path, **env: str) -> Server:
     log = log_dir / f"gunicorn-{port}.log"
     gunicorn = Path(sys.executable).with_name("gunicorn")
     process = subprocess.Popen(
-        [str(gunicorn), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "adjudicator:create_app()"],
+        [
+            str(gunicorn),
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "adjudicator:create_app()",
+        ],
         cwd=ROOT,
         env=full_env,
         stdout=log.open("wb"),

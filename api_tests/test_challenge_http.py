@@ -8,7 +8,12 @@ import pytest
 
 RULESETS = ["dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "wespa"]
 # Words present in each bundled open stand-in list, and one that is in none.
-KNOWN = {"da": ["hej", "ord"], "sv": ["hej", "ord"], "nl": ["hallo", "woord"], "en": ["hello", "word"]}
+KNOWN = {
+    "da": ["hej", "ord"],
+    "sv": ["hej", "ord"],
+    "nl": ["hallo", "woord"],
+    "en": ["hello", "word"],
+}
 BOGUS = "qxzvqxz"
 
 

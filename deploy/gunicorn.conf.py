@@ -20,3 +20,14 @@ accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
 errorlog = os.environ.get("ADJUDICATOR_ERROR_LOG", "-")
 loglevel = os.environ.get("ADJUDICATOR_LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+
+
+def pre_fork(server, worker):
+    """Move everything the master built (lexicon objects included) out of the GC's reach.
+
+    Without this, the first collection in each worker walks and writes every inherited object,
+    turning shared copy-on-write pages into private copies.
+    """
+    import gc
+
+    gc.freeze()

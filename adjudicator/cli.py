@@ -1,0 +1,169 @@
+"""`adjudicator` command line. Each subcommand registers itself in one `add_*` function.
+
+Exit codes: 0 all good, 1 a disagreement was found, 2 bad input (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_DISAGREE = 1
+EXIT_BAD_INPUT = 2
+DEFAULT_LEXICON_DIR = "instance/lexicons"
+
+
+class UsageError(Exception):
+    """Bad input the user can fix; printed as one line, exit code 2."""
+
+
+def ruleset_data(ruleset_id: str) -> dict[str, Any]:
+    """The ruleset TOML as a dict (only `language` and `lexicon` are used here)."""
+    folder = resources.files("adjudicator") / "rulesets"
+    known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    if ruleset_id not in known:
+        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(known)}")
+    ref = folder / f"{ruleset_id}.toml"
+    try:
+        return tomllib.loads(ref.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"rulesets/{ruleset_id}.toml: {exc}") from None
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+def add_replay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="replay GCG game records and check every score",
+        description="Replay GCG records move by move; compare recorded and computed scores "
+        "and cumulative totals. Words missing from the lexicon are information, not errors.",
+    )
+    p.add_argument("files", nargs="+", metavar="GAME.gcg")
+    p.add_argument("--ruleset", default="naspa", help="ruleset id (default: naspa)")
+    p.add_argument("--language", help="override the ruleset's language (da, en, nl, sv)")
+    p.add_argument("--no-lexicon", action="store_true", help="check placement and scores only")
+    p.add_argument(
+        "--lexicon-dir",
+        help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(handler=run_replay)
+
+
+def _load_lexicon(ruleset: dict[str, Any], args: argparse.Namespace):
+    from compiler.artifact import load
+    from compiler.errors import CompileError
+
+    lexicon_id = ruleset.get("lexicon")
+    if not lexicon_id:
+        raise UsageError(f"ruleset {args.ruleset!r} names no lexicon; use --no-lexicon")
+    folder = Path(
+        args.lexicon_dir or os.environ.get("ADJUDICATOR_LEXICON_DIR") or DEFAULT_LEXICON_DIR
+    )
+    manifest = folder / f"{lexicon_id}.json"
+    if not manifest.exists():
+        raise UsageError(
+            f"lexicon {lexicon_id!r} not found in {folder} (build it with "
+            "`lexicon build lexicon_sources/*.toml --out instance/lexicons`, or use --no-lexicon)"
+        )
+    try:
+        return load(manifest)
+    except CompileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from adjudicator.engine.gcg import GcgError, read, resolve_language
+    from adjudicator.engine.replay import replay
+    from compiler.languages import available_languages, load_profile
+
+    ruleset = ruleset_data(args.ruleset)
+    language = args.language or ruleset.get("language")
+    if language not in available_languages():
+        raise UsageError(
+            f"unknown language {language!r}; known: {', '.join(available_languages())}"
+        )
+    lexicon = None if args.no_lexicon else _load_lexicon(ruleset, args)
+    if lexicon is not None and lexicon.profile.code != language:
+        raise UsageError(f"lexicon {lexicon.id!r} is {lexicon.profile.code}, not {language}")
+    reports = []
+    for file in args.files:
+        try:
+            record = read(file)
+            lang = resolve_language(record, language, available_languages())
+            report = replay(record, load_profile(lang), lexicon)
+        except GcgError as exc:
+            if exc.file is None:
+                exc = GcgError(exc.reason, file, exc.line)
+            raise UsageError(str(exc)) from None
+        reports.append(report)
+    if args.json:
+        data = [r.to_dict() for r in reports]
+        json.dump(data[0] if len(data) == 1 else data, sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        for report in reports:
+            _print_report(report)
+    return EXIT_OK if all(r.ok for r in reports) else EXIT_DISAGREE
+
+
+def _print_report(report) -> None:
+    lex = report.lexicon or "none"
+    print(f"{report.file}  (language {report.language}, lexicon {lex})")
+    print(f"{'line':>5}  {'player':<12} {'move':<20} {'rec':>5} {'calc':>5}  {'total':>11}  ")
+    for t in report.turns:
+        mark = "ok" if t.ok else "DIFFERS"
+        totals = f"{t.recorded_total}/{t.computed_total}"
+        print(
+            f"{t.line:>5}  {t.player[:12]:<12} {t.move[:20]:<20} {t.recorded_score:>+5} "
+            f"{t.computed_score:>+5}  {totals:>11}  {mark}"
+        )
+        if not t.total_ok:
+            print("       ! the recorded total is not the previous total plus this score")
+        for e in t.errors:
+            print(f"       ! {e}")
+        for i in t.info:
+            print(f"       i {i}")
+    for nick, rec, calc in zip(
+        report.players, report.recorded_totals, report.computed_totals, strict=True
+    ):
+        verdict = "agree" if rec == calc else "DIFFER"
+        print(f"  {nick}: recorded {rec}, computed {calc}: {verdict}")
+    bad = sum(1 for t in report.turns if not t.ok)
+    print(f"  {len(report.turns)} turns, {report.plays} plays, {bad} disagreement(s)\n")
+
+
+# --- entry point ----------------------------------------------------------------------------
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="adjudicator", description="Scrabble adjudicator")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except UsageError as exc:
+        print(f"adjudicator {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())
