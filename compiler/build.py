@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,10 @@ from compiler import __version__
 from compiler.artifact import FORMAT_NAME, FORMAT_VERSION, write_artifact
 from compiler.errors import CompileError
 from compiler.languages import LanguageProfile, load_profile
-from compiler.normalise import Normaliser, Rejection
+from compiler.bulk import PlainReader
+from compiler.normalise import MAX_LETTERS, Normaliser, Rejection
 from compiler.recipe import Recipe
-from compiler.sources import READERS, decode
+from compiler.sources import READERS, Entry, decode
 
 PROGRESS_BYTES = 8 << 20  # sources smaller than this compile too fast to need a bar
 DELTA_ABSENT = "delta-remove-absent"  # a removal of a word that was not there: a warning
@@ -35,12 +37,15 @@ class Rejected:
 class BuildResult:
     recipe: Recipe
     profile: LanguageProfile
-    words: list[str]
+    words: set[str]  # unordered: the trie sorts; use `sorted_words()` for a list
     sources: list[dict[str, Any]]
     rejected_counts: Counter
     rejected: list[Rejected] = field(default_factory=list)
     needs_blank: int = 0
     seconds: float = 0.0
+
+    def sorted_words(self) -> list[str]:
+        return sorted(self.words)
 
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
@@ -63,75 +68,123 @@ class BuildResult:
         }
 
 
-def compile_recipe(recipe: Recipe, *, keep_rejected: bool = False, progress: bool = False) -> BuildResult:
-    """Read every source in order and return the final sorted word list and its statistics."""
+def _read_entries(
+    entries: Iterable[Entry],
+    entry: Callable[[str], str | Rejection],
+    words: set[str],
+    counts: Counter,
+    rejected: list[Rejected] | None,
+    file: str,
+    tick: Callable[[int], object] | None = None,
+) -> dict[str, int]:
+    """The line-by-line reader: every entry in order, `+` adds and `-` removes."""
+    read = kept = added = removed = 0
+    last_line = 0
+    for number, text, op in entries:
+        read += 1
+        if tick is not None and number - last_line >= 20000:
+            tick(number - last_line)
+            last_line = number
+        result = entry(text)
+        if result.__class__ is Rejection:
+            counts[result.reason] += 1
+            if rejected is not None:
+                rejected.append(Rejected(file, number, text, str(result)))
+            continue
+        kept += 1
+        if op == "+":
+            if result not in words:
+                words.add(result)
+                added += 1
+        elif result in words:
+            words.remove(result)
+            removed += 1
+        else:
+            counts[DELTA_ABSENT] += 1
+            if rejected is not None:
+                rejected.append(Rejected(file, number, text, DELTA_ABSENT))
+    return {"entries": read, "kept": kept, "added": added, "removed": removed}
+
+
+def compile_recipe(
+    recipe: Recipe, *, keep_rejected: bool = False, progress: bool = False, bulk: bool = True
+) -> BuildResult:
+    """Read every source in order and return the final word set and its statistics.
+
+    `bulk` lets plain sources be read by `compiler.bulk` (same result, faster); without it, or
+    with `keep_rejected`, every entry goes through the line-by-line reader.
+    """
     started = time.perf_counter()
     try:
         profile = load_profile(recipe.language)
     except LookupError as exc:
         raise CompileError(str(exc.args[0]), file=str(recipe.file))
     normaliser = Normaliser(profile)
-    entry = normaliser.entry
+    plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
     words: set[str] = set()
     counts: Counter = Counter()
     rejected: list[Rejected] = []
     source_reports = []
     for source in recipe.sources:
-        file = str(source.path)
+        if not source.path.is_file():
+            raise CompileError(
+                f"source file {source.declared_path!r} not found (looked for {source.path})",
+                file=str(recipe.file),
+                line=source.line,
+            )
         decoded = decode(source.path, source.encoding)
-        read = kept = added = removed = 0
-        entries = READERS[source.format](decoded.text, file)
         bar = None
         if progress and decoded.size >= PROGRESS_BYTES and sys.stderr.isatty():
-            bar = tqdm(total=decoded.text.count("\n"), desc=source.declared_path, unit=" lines",
-                       leave=False, mininterval=0.2)
-        last_line = 0
-        for number, text, op in entries:
-            read += 1
-            if bar is not None and number - last_line >= 20000:
-                bar.update(number - last_line)
-                last_line = number
-            result = entry(text)
-            if result.__class__ is Rejection:
-                counts[result.reason] += 1
-                if keep_rejected:
-                    rejected.append(Rejected(source.declared_path, number, text, str(result)))
-                continue
-            kept += 1
-            if op == "+":
-                if result not in words:
-                    words.add(result)
-                    added += 1
-            elif result in words:
-                words.remove(result)
-                removed += 1
+            bar = tqdm(
+                total=len(decoded.text),
+                desc=source.declared_path,
+                unit="char",
+                unit_scale=True,
+                leave=False,
+                mininterval=0.2,
+            )
+        tick = bar.update if bar is not None else None
+        try:
+            if plain_reader is not None and source.format == "plain":
+                new, new_counts, read = plain_reader.read(decoded.text, tick)
+                counts.update(new_counts)
+                before = len(words)
+                words.update(new)
+                stats = {"entries": read, "kept": len(new), "added": len(words) - before}
             else:
-                counts[DELTA_ABSENT] += 1
-                if keep_rejected:
-                    rejected.append(Rejected(source.declared_path, number, text, DELTA_ABSENT))
-        if bar is not None:
-            bar.close()
+                entries = READERS[source.format](decoded.text, str(source.path))
+                stats = _read_entries(
+                    entries,
+                    normaliser.entry,
+                    words,
+                    counts,
+                    rejected if keep_rejected else None,
+                    source.declared_path,
+                    tick,
+                )
+        finally:
+            if bar is not None:
+                bar.close()
         report = {
             "path": source.declared_path,
             "sha256": decoded.sha256,
             "format": source.format,
             "encoding": source.encoding,
             "decoded_as": decoded.encoding,
-            "entries": read,
-            "kept": kept,
-            "added": added,
+            "entries": stats["entries"],
+            "kept": stats["kept"],
+            "added": stats["added"],
         }
         if source.format == "delta":
-            report["removed"] = removed
+            report["removed"] = stats["removed"]
         source_reports.append(report)
     if not words:
         raise CompileError("the recipe produced no words at all", file=str(recipe.file))
-    final = sorted(words)
-    needs_blank = sum(1 for w in final if profile.blanks_needed(w))
+    needs_blank = profile.count_needing_blanks(words, MAX_LETTERS)
     return BuildResult(
         recipe=recipe,
         profile=profile,
-        words=final,
+        words=words,
         sources=source_reports,
         rejected_counts=counts,
         rejected=rejected,

@@ -7,11 +7,13 @@ profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on th
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from compiler.errors import CompileError
 
@@ -69,6 +71,45 @@ class LanguageProfile:
             have = self.tiles[letter].count if letter in self.tiles else 0
             need += max(0, word.count(letter) - have)
         return need
+
+    def count_needing_blanks(self, words: Collection[str], max_len: int | None = None) -> int:
+        """How many of `words` need at least one blank; the same as counting `blanks_needed`.
+
+        Letters that share a tile count form a group; for each group the words are cut down to
+        that group's letters (one `bytes.translate` over all of them) and a pattern finds the
+        words in which one letter of the group occurs more often than it has tiles. Groups whose
+        count no word of `max_len` letters can exceed are skipped.
+        """
+        text = "\n".join(words)
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:  # an alphabet beyond Latin-1: count word by word
+            return sum(1 for w in words if self.blanks_needed(w))
+        groups: dict[int, list[str]] = {}
+        for letter in self.alphabet:
+            have = self.tiles[letter].count if letter in self.tiles else 0
+            if ord(letter) < 256 and (max_len is None or have < max_len):
+                groups.setdefault(have, []).append(letter)
+        other = set(data) - {ord(c) for c in self.alphabet} - {10}
+        if other:  # a character outside the alphabet has no tile either
+            groups.setdefault(0, []).extend(chr(b) for b in sorted(other))
+        hits: set[int] = set()
+        for have, letters in groups.items():
+            keep = {ord(c) for c in letters} | {10}
+            delete = bytes(b for b in range(256) if b not in keep)
+            only = data.translate(None, delete)
+            cls = b"[" + b"".join(re.escape(c.encode("latin-1")) for c in letters) + b"]"
+            if have == 0:
+                pattern = rb"(?m)^" + cls
+            else:
+                pattern = rb"(?m)^[^\n]*?(" + cls + rb")(?:[^\n]*?\1){%d}" % have
+            pos = line = 0
+            for match in re.finditer(pattern, only):
+                start = match.start()
+                line += only.count(b"\n", pos, start)
+                pos = start
+                hits.add(line)
+        return len(hits)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -50,9 +50,22 @@ class Normaliser:
         self.profile = profile
         self._letters = profile.letters
         self._fold_cache: dict[str, str | None] = {}
-        lower = "".join(sorted({c.lower() for c in profile.alphabet if len(c.lower()) == 1}))
         # Most entries are already plain lower-case letters of the language: skip the slow path.
-        self._plain = re.compile(f"[{re.escape(lower)}]{{{MIN_LETTERS},{MAX_LETTERS}}}")
+        # Only letters for which that shortcut gives what the slow path gives are taken.
+        self.lower_letters = "".join(
+            sorted(
+                low
+                for low in {c.lower() for c in profile.alphabet}
+                if len(low) == 1
+                and low.isalpha()
+                and not low.isupper()
+                and low.upper() in self._letters
+                and unicodedata.normalize("NFC", low) == low
+                and not unicodedata.combining(low)
+            )
+        )
+        letters = "".join(re.escape(c) for c in self.lower_letters)
+        self._plain = re.compile(f"[{letters}]{{{MIN_LETTERS},{MAX_LETTERS}}}")
 
     def entry(self, text: str) -> str | Rejection:
         """A word-list entry. Capitals reject it when the profile says they mark names."""
