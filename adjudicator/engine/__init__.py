@@ -1,0 +1,31 @@
+"""Board, notation, placement, words, scores and game records — pure Python, no web framework.
+
+Public API: `evaluate_move(profile, board, play, rack=None) -> MoveResult` and
+`check_words(lexicon, words) -> list[WordVerdict]`; see `api.py`.
+"""
+
+from adjudicator.engine.api import MoveResult, ScoredWord, apply_play, evaluate_move
+from adjudicator.engine.board import Board, BoardError, Cell
+from adjudicator.engine.notation import NewTile, NotationError, Play, parse, play_from_tiles
+from adjudicator.engine.placement import ERROR_CODES, PlacementError, check_placement
+from adjudicator.engine.wordcheck import WordVerdict, check_words
+
+__all__ = [
+    "ERROR_CODES",
+    "Board",
+    "BoardError",
+    "Cell",
+    "MoveResult",
+    "NewTile",
+    "NotationError",
+    "Play",
+    "PlacementError",
+    "ScoredWord",
+    "WordVerdict",
+    "apply_play",
+    "check_placement",
+    "check_words",
+    "evaluate_move",
+    "parse",
+    "play_from_tiles",
+]

@@ -1,0 +1,201 @@
+"""The 15×15 board: premium layout (RULES.md §2) and the tiles on it.
+
+Squares are addressed by 0-based (row, col); people read them as "H8" (column letter, then
+row number, as on the printed board). Cells are stored in one flat tuple-indexed list because
+scoring touches a handful of squares per play and must stay in the microsecond range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from compiler.languages import LanguageProfile
+
+SIZE = 15
+CENTRE = (7, 7)
+COLUMNS = "ABCDEFGHIJKLMNO"
+
+# RULES.md §2: `=` TW, `-` DW, `"` TL, `'` DL, `*` centre (DW).
+LAYOUT: tuple[str, ...] = (
+    "=..'...=...'..=",
+    '.-..."..."...-.',
+    "..-...'.'...-..",
+    "'..-...'...-..'",
+    "....-.....-....",
+    '."..."..."...".',
+    "..'...'.'...'..",
+    "=..'...*...'..=",
+    "..'...'.'...'..",
+    '."..."..."...".',
+    "....-.....-....",
+    "'..-...'...-..'",
+    "..-...'.'...-..",
+    '.-..."..."...-.',
+    "=..'...=...'..=",
+)
+_LETTER_MULT = {"'": 2, '"': 3}
+_WORD_MULT = {"-": 2, "*": 2, "=": 3}
+#: letter and word multipliers by flat index r*SIZE+c
+LETTER_MULT: tuple[int, ...] = tuple(_LETTER_MULT.get(ch, 1) for row in LAYOUT for ch in row)
+WORD_MULT: tuple[int, ...] = tuple(_WORD_MULT.get(ch, 1) for row in LAYOUT for ch in row)
+
+
+class BoardError(ValueError):
+    """A board given as text is malformed; `row` is 1-based when known."""
+
+    def __init__(self, message: str, row: int | None = None):
+        super().__init__(message if row is None else f"board row {row}: {message}")
+        self.row = row
+
+
+def on_board(row: int, col: int) -> bool:
+    return 0 <= row < SIZE and 0 <= col < SIZE
+
+
+def square_name(row: int, col: int) -> str:
+    """`H8` for (7, 7); off-board squares get a readable stand-in."""
+    if on_board(row, col):
+        return f"{COLUMNS[col]}{row + 1}"
+    return f"(row {row + 1}, column {col + 1})"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A tile on the board: its letter (as designated, for a blank) and whether it is a blank."""
+
+    letter: str
+    blank: bool = False
+
+    def char(self) -> str:
+        return self.letter.lower() if self.blank else self.letter
+
+
+class Board:
+    """Tiles on the 15×15 grid. Mutable by `place`/`remove`; `copy` before speculative use."""
+
+    __slots__ = ("cells", "count", "letters", "blanks")
+
+    def __init__(self, cells: Sequence[Cell | None] | None = None):
+        self.cells: list[Cell | None] = list(cells) if cells is not None else [None] * SIZE**2
+        if len(self.cells) != SIZE * SIZE:
+            raise BoardError(f"a board has {SIZE * SIZE} squares, not {len(self.cells)}")
+        # Kept up to date by place/remove, so tile-supply checks need not scan 225 squares.
+        self.count = 0
+        self.blanks = 0
+        self.letters: dict[str, int] = {}
+        for cell in self.cells:
+            if cell is not None:
+                self._add(cell)
+
+    def _add(self, cell: Cell) -> None:
+        self.count += 1
+        if cell.blank:
+            self.blanks += 1
+        else:
+            self.letters[cell.letter] = self.letters.get(cell.letter, 0) + 1
+
+    def _drop(self, cell: Cell) -> None:
+        self.count -= 1
+        if cell.blank:
+            self.blanks -= 1
+        else:
+            self.letters[cell.letter] -= 1
+
+    def __getitem__(self, rc: tuple[int, int]) -> Cell | None:
+        r, c = rc
+        return self.cells[r * SIZE + c] if 0 <= r < SIZE and 0 <= c < SIZE else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.cells == other.cells
+
+    def __repr__(self) -> str:
+        return "Board(\n  " + "\n  ".join(self.to_rows()) + "\n)"
+
+    def is_empty(self) -> bool:
+        return self.count == 0
+
+    def copy(self) -> Board:
+        return Board(self.cells)
+
+    def place(self, row: int, col: int, letter: str, blank: bool = False) -> None:
+        i = row * SIZE + col
+        old = self.cells[i]
+        if old is not None:
+            self._drop(old)
+        cell = self.cells[i] = Cell(letter, blank)
+        self._add(cell)
+
+    def remove(self, row: int, col: int) -> None:
+        i = row * SIZE + col
+        old = self.cells[i]
+        if old is not None:
+            self._drop(old)
+        self.cells[i] = None
+
+    def tiles(self) -> Iterator[tuple[int, int, Cell]]:
+        for i, cell in enumerate(self.cells):
+            if cell is not None:
+                yield i // SIZE, i % SIZE, cell
+
+    def transposed(self) -> Board:
+        """The mirror image in the main diagonal; the layout is symmetric, so scores carry over."""
+        return Board([self.cells[c * SIZE + r] for r in range(SIZE) for c in range(SIZE)])
+
+    def to_rows(self) -> list[str]:
+        """15 strings: `.` empty, upper-case a tile, lower-case a blank."""
+        return [
+            "".join(
+                "." if (cell := self.cells[r * SIZE + c]) is None else cell.char()
+                for c in range(SIZE)
+            )
+            for r in range(SIZE)
+        ]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str], profile: LanguageProfile | None = None) -> Board:
+        """Parse 15 strings of 15 characters. With a profile, letters are folded by the
+        language's normaliser and checked against its alphabet; a blank-only letter
+        (Danish Q, W) must be lower-case, since no such tile exists."""
+        if isinstance(rows, str):
+            rows = rows.split()
+        if len(rows) != SIZE:
+            raise BoardError(f"a board needs {SIZE} rows, got {len(rows)}")
+        normaliser = None
+        if profile is not None:
+            from adjudicator.engine.tiles import normaliser_for
+
+            normaliser = normaliser_for(profile)
+        cells: list[Cell | None] = []
+        for r, text in enumerate(rows, start=1):
+            if not isinstance(text, str):
+                raise BoardError("must be a string", r)
+            if len(text) != SIZE:
+                raise BoardError(f"needs {SIZE} squares, got {len(text)}", r)
+            for c, ch in enumerate(text):
+                if ch == ".":
+                    cells.append(None)
+                    continue
+                if not ch.isalpha():
+                    raise BoardError(
+                        f"square {COLUMNS[c]}{r}: {ch!r} is neither '.' nor a letter", r
+                    )
+                blank = ch.islower()
+                letter = ch.upper()
+                if normaliser is not None:
+                    folded = normaliser.fold(ch)
+                    if folded is None or len(folded) != 1:
+                        raise BoardError(
+                            f"square {COLUMNS[c]}{r}: {ch!r} is not a letter of "
+                            f"{profile.english_name}",
+                            r,
+                        )
+                    letter = folded
+                    if not blank and letter in profile.blank_only:
+                        raise BoardError(
+                            f"square {COLUMNS[c]}{r}: {letter} has no tile in "
+                            f"{profile.english_name}; write it lower-case (a blank)",
+                            r,
+                        )
+                cells.append(Cell(letter, blank))
+        return cls(cells)

@@ -1,0 +1,362 @@
+"""Reader for GCG game records (the format of Quackle, Macondo and Woogles).
+
+Quirks handled (all seen in real records):
+- encoding: Latin-1 unless `#character-encoding` says otherwise; UTF-8 and Latin-1 are the
+  only encodings the format admits, anything else is refused; a UTF-8 BOM means UTF-8; CRLF.
+- pragmas `#player1/2 nick full name`, `#title`, `#description`, `#lexicon`, `#id`, `#rack1/2`,
+  `#incomplete`, `#note` (a note may run on over lines that start with neither `#` nor `>`);
+  unknown pragmas are kept, not refused.
+- coordinates `8H`/`H8` and old lower-case `8d`/`h2`; words with `.` or with board letters in
+  full; scores signed (`+40`, `-80`), cumulative totals may be negative; trailing text after the
+  total (old Quackle lists cross-words there) is ignored.
+- events: play, pass `-`, exchange `-ABC` / `-7`, withdrawn phony `--`, challenge bonus
+  `(challenge)`, time penalty `(time)`, end-of-game rack `(ABC)` (also `2×(ABC)`), each with an
+  optional rack (`UNKNOWN` is accepted as a rack of unknown tiles).
+- the language comes from `#lexicon` (NWL/TWL/CSW/Collins → English, OSPS → Polish, …) or,
+  failing that, from letters only some languages have (Polish Ą Ć Ę Ł Ń Ś Ź Ż).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+UTF8_BOM = b"\xef\xbb\xbf"
+_ENCODINGS = {
+    "utf-8": "utf-8",
+    "utf8": "utf-8",
+    "iso-8859-1": "latin-1",
+    "iso8859-1": "latin-1",
+    "iso_8859-1": "latin-1",
+    "latin-1": "latin-1",
+    "latin1": "latin-1",
+}
+
+# Lexicon name prefixes → language code. Order matters only for shared prefixes.
+LEXICON_LANGUAGES: tuple[tuple[str, str], ...] = (
+    ("NWL", "en"),
+    ("TWL", "en"),
+    ("OWL", "en"),
+    ("CSW", "en"),
+    ("SOWPODS", "en"),
+    ("COLLINS", "en"),
+    ("ECWL", "en"),
+    ("NSWL", "en"),
+    ("WAMERICAN", "en"),
+    ("OSPS", "pl"),
+    ("OSW", "pl"),
+    ("FRA", "fr"),
+    ("ODS", "fr"),
+    ("RD", "de"),
+    ("DSW", "de"),
+    ("FISE", "es"),
+    ("DISC", "ca"),
+    ("NSF", "nb"),
+    ("SAOL", "sv"),
+    ("DSF", "da"),
+    ("WDANISH", "da"),
+    ("WSWEDISH", "sv"),
+    ("WDUTCH", "nl"),
+    ("SWL", "nl"),
+)
+LANGUAGE_NAMES = {
+    "en": "English",
+    "pl": "Polish",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "ca": "Catalan",
+    "nb": "Norwegian",
+    "sv": "Swedish",
+    "da": "Danish",
+    "nl": "Dutch",
+}
+# Letters that mark a record as written in a language; used when there is no #lexicon.
+LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
+
+_SCORE = re.compile(r"[+-]\d+")
+_TOTAL = re.compile(r"-?\d+")
+_PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
+_EXCHANGE = re.compile(r"-(\S+)")
+
+
+class GcgError(ValueError):
+    """A record that cannot be read; the message names file and line."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        where = ":".join(str(x) for x in (file, line) if x is not None)
+        super().__init__(f"{where}: {message}" if where else message)
+        self.file = file
+        self.line = line
+        self.reason = message
+
+
+class UnsupportedLanguage(GcgError):
+    def __init__(self, language: str, why: str, file: str | None, line: int | None):
+        name = LANGUAGE_NAMES.get(language, language)
+        super().__init__(
+            f"the record is in {name} ({language}; {why}), a language without a tile set "
+            "here; supported: Danish (da), English (en), Dutch (nl), Swedish (sv)",
+            file,
+            line,
+        )
+        self.language = language
+
+
+# Event kinds.
+PLAY = "play"
+PASS = "pass"
+EXCHANGE = "exchange"
+WITHDRAWN = "withdrawn"
+CHALLENGE = "challenge"
+TIME = "time"
+END_RACK = "end-rack"
+
+
+@dataclass
+class Event:
+    kind: str
+    player: str
+    line: int
+    text: str  # the line as written, for reports
+    rack: str | None = None
+    coordinate: str | None = None
+    word: str | None = None
+    tiles: str | None = None  # exchanged letters or end-of-game rack letters
+    count: int | None = None  # exchange by count
+    score: int = 0
+    total: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    nick: str
+    name: str
+
+
+@dataclass
+class GameRecord:
+    file: str
+    encoding: str
+    players: list[Player]
+    pragmas: dict[str, list[str]]
+    events: list[Event]
+    lexicon: str | None = None
+    lexicon_line: int | None = None
+    language: str | None = None  # from #lexicon or the record's letters; None when unknown
+
+    def player_index(self, nick: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.nick == nick:
+                return i
+        return -1
+
+
+def lexicon_language(name: str) -> str | None:
+    upper = name.upper()
+    for prefix, lang in LEXICON_LANGUAGES:
+        if upper.startswith(prefix):
+            return lang
+    return None
+
+
+def _decode(data: bytes, file: str) -> tuple[str, str]:
+    """Bytes → text, honouring BOM and `#character-encoding`; errors name the line."""
+    bom = data.startswith(UTF8_BOM)
+    if bom:
+        data = data[len(UTF8_BOM) :]
+    encoding = "utf-8" if bom else "latin-1"
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if raw.startswith(b"#character-encoding"):
+            declared = raw[len(b"#character-encoding") :].strip().decode("ascii", "replace")
+            key = declared.lower()
+            if key not in _ENCODINGS:
+                raise GcgError(
+                    f"character encoding {declared!r} is not supported "
+                    "(a GCG file is UTF-8 or ISO-8859-1)",
+                    file,
+                    number,
+                )
+            encoding = _ENCODINGS[key]
+            break
+    try:
+        return data.decode(encoding), encoding
+    except UnicodeDecodeError as exc:
+        number = data[: exc.start].count(b"\n") + 1
+        raise GcgError(f"not valid {encoding}: byte {data[exc.start]:#04x}", file, number) from None
+
+
+def read(path: str | Path) -> GameRecord:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise GcgError(f"cannot read: {exc.strerror}", str(path)) from None
+    return parse_text(data, str(path))
+
+
+def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
+    """Parse a record (bytes, decoded per the GCG rules, or already-decoded text)."""
+    if isinstance(data, bytes):
+        text, encoding = _decode(data, file)
+    else:
+        text, encoding = data.removeprefix("\ufeff"), "text"
+    record = GameRecord(file, encoding, [], {}, [])
+    players: dict[int, Player] = {}
+    last_note: list[str] | None = None
+    pending_notes: list[str] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if line.startswith("#"):
+            keyword, _, rest = line[1:].partition(" ")
+            keyword = keyword.strip().lower()
+            rest = rest.strip()
+            if keyword == "note":
+                target = record.events[-1].notes if record.events else pending_notes
+                target.append(rest)
+                last_note = target
+                continue
+            last_note = None
+            record.pragmas.setdefault(keyword, []).append(rest)
+            if keyword in ("player1", "player2"):
+                nick, _, name = rest.partition(" ")
+                if not nick:
+                    raise GcgError(f"#{keyword} needs a nickname", file, number)
+                players[int(keyword[-1])] = Player(nick, name.strip() or nick)
+            elif keyword == "lexicon":
+                record.lexicon = rest
+                record.lexicon_line = number
+            continue
+        if line.startswith(">"):
+            last_note = None
+            record.events.append(_parse_move(line, number, file))
+            continue
+        if last_note is not None:  # a note running on over several lines
+            last_note[-1] += "\n" + stripped
+            continue
+        raise GcgError(f"unrecognised line {stripped[:40]!r} (expected '#' or '>')", file, number)
+    record.players = [players[k] for k in sorted(players)]
+    nicks = {p.nick for p in record.players}
+    for ev in record.events:
+        if nicks and ev.player not in nicks:
+            raise GcgError(
+                f"player {ev.player!r} is not declared by #player1/#player2", file, ev.line
+            )
+    record.language = _language(record)
+    return record
+
+
+def _parse_move(line: str, number: int, file: str) -> Event:
+    head, colon, tail = line[1:].partition(":")
+    if not colon or not head.strip():
+        raise GcgError("a move line is '>nick: RACK MOVE SCORE TOTAL'", file, number)
+    tokens = tail.split()
+    at = None
+    for i in range(len(tokens) - 1):
+        if _SCORE.fullmatch(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1]):
+            at = i  # the last signed-score/total pair wins: `-4 +0 349` is an exchange of 4
+    if at is None:
+        raise GcgError("no score and total (e.g. '+24 130') on this move line", file, number)
+    ev = Event(
+        kind="",
+        player=head.strip(),
+        line=number,
+        text=line.strip(),
+        score=int(tokens[at]),
+        total=int(tokens[at + 1]),
+    )
+    move = tokens[:at]
+    if not move:
+        raise GcgError("the move is missing before the score", file, number)
+    last = move[-1]
+    rest = move[:-1]
+    paren = _PAREN.fullmatch(last)
+    if paren:
+        inner = paren[1]
+        if inner.lower() == "challenge":
+            ev.kind = CHALLENGE
+        elif inner.lower() == "time":
+            ev.kind = TIME
+        else:
+            ev.kind = END_RACK
+            ev.tiles = inner
+        ev.rack = _one_rack(rest, file, number)
+    elif last == "--":
+        ev.kind = WITHDRAWN
+        ev.rack = _one_rack(rest, file, number)
+    elif last == "-":
+        ev.kind = PASS
+        ev.rack = _one_rack(rest, file, number)
+    elif (ex := _EXCHANGE.fullmatch(last)) and len(move) <= 2:
+        ev.kind = EXCHANGE
+        if ex[1].isdigit():
+            ev.count = int(ex[1])
+        else:
+            ev.tiles = ex[1]
+            ev.count = len(ex[1])
+        ev.rack = _one_rack(rest, file, number)
+    else:
+        if len(move) < 2:
+            raise GcgError(f"{last!r} is not a move (expected a square and a word)", file, number)
+        ev.kind = PLAY
+        ev.coordinate, ev.word = move[-2], move[-1]
+        ev.rack = _one_rack(move[:-2], file, number)
+    return ev
+
+
+def _one_rack(tokens: list[str], file: str, number: int) -> str | None:
+    if not tokens:
+        return None
+    if len(tokens) > 1:
+        raise GcgError(f"unexpected {' '.join(tokens)!r} before the move", file, number)
+    return None if tokens[0].upper() == "UNKNOWN" else tokens[0]
+
+
+def _language(record: GameRecord) -> str | None:
+    if record.lexicon:
+        lang = lexicon_language(record.lexicon)
+        if lang is not None:
+            return lang
+    for ev in record.events:
+        letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
+        for lang, marks in LANGUAGE_LETTERS.items():
+            if any(ch in marks for ch in letters):
+                return lang
+    return None
+
+
+def language_line(record: GameRecord, language: str) -> tuple[int | None, str]:
+    """The line that gave the record's language away, and how."""
+    if record.lexicon and lexicon_language(record.lexicon) == language:
+        return record.lexicon_line, f"#lexicon {record.lexicon}"
+    marks = LANGUAGE_LETTERS.get(language, "")
+    for ev in record.events:
+        letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
+        found = sorted({ch for ch in letters if ch in marks})
+        if found:
+            return ev.line, f"letters {', '.join(found)}"
+    return None, "unknown"
+
+
+def resolve_language(record: GameRecord, expected: str, available: list[str]) -> str:
+    """The language to replay `record` in. A record in a language without a tile set, or in
+    another language than the ruleset's, is refused with the line that shows it."""
+    lang = record.language
+    if lang is None:
+        return expected
+    line, why = language_line(record, lang)
+    if lang not in available:
+        raise UnsupportedLanguage(lang, why, record.file, line)
+    if lang != expected:
+        raise GcgError(
+            f"the record is in {LANGUAGE_NAMES.get(lang, lang)} ({why}) but the ruleset's "
+            f"language is {LANGUAGE_NAMES.get(expected, expected)}",
+            record.file,
+            line,
+        )
+    return lang

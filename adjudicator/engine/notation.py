@@ -1,0 +1,253 @@
+"""Game-record notation (`8H CAFé`) and structured tiles, both turned into one `Play`.
+
+Conventions (documented in the README too):
+- `8H` (row number first) is a horizontal play starting at row 8, column H; `H8` (column letter
+  first) a vertical one. Column letters may be lower-case (`8d`, `h2`, as old Quackle records).
+- In the word, an upper-case letter is a tile, a lower-case letter a blank designated as that
+  letter, `?` a blank without a designation (an error the placement check reports).
+- `.` marks a tile already on the board; `(LI)` (parenthesised board letters) is read the same
+  way, with the letters checked against the board.
+- Old style: board letters written in full. When the word has no `.` or `(`, a letter that
+  lands on an occupied square holding that letter is a through-letter.
+- Letters fold through the language's one Normaliser: Danish `É` is an E tile, `é` a blank E.
+- Rendering always writes through-letters as `.` (the GCG convention of current tools).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from adjudicator.engine.board import COLUMNS, SIZE, Board
+from adjudicator.engine.tiles import BLANK, normaliser_for
+from compiler.languages import LanguageProfile
+
+_HORIZONTAL = re.compile(r"([1-9]|1[0-5])([A-Oa-o])")
+_VERTICAL = re.compile(r"([A-Oa-o])([1-9]|1[0-5])")
+
+
+class NotationError(ValueError):
+    """The text is not a play in game-record notation at all (bad coordinate, bad character)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewTile:
+    """A tile put down this turn: square, letter (the designation, for a blank), blank flag."""
+
+    row: int
+    col: int
+    letter: str
+    blank: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Through:
+    """A square the notation says is already covered; `letter` when the record spelled it."""
+
+    row: int
+    col: int
+    letter: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """New tiles, direction and anchor. `horizontal` is None when the tiles are not in one
+    line (placement reports it); the anchor is the notation's start square (or first tile)."""
+
+    tiles: tuple[NewTile, ...]
+    horizontal: bool | None
+    row: int
+    col: int
+    through: tuple[Through, ...] = ()
+
+    def transposed(self) -> Play:
+        """The same play mirrored in the main diagonal (rows ↔ columns)."""
+        return Play(
+            tuple(NewTile(t.col, t.row, t.letter, t.blank) for t in self.tiles),
+            None if self.horizontal is None else not self.horizontal,
+            self.col,
+            self.row,
+            tuple(Through(t.col, t.row, t.letter) for t in self.through),
+        )
+
+
+def parse_coordinate(text: str) -> tuple[int, int, bool]:
+    """`8H` → (7, 7, horizontal=True); `H8` → (7, 7, False)."""
+    if m := _HORIZONTAL.fullmatch(text):
+        return int(m[1]) - 1, COLUMNS.index(m[2].upper()), True
+    if m := _VERTICAL.fullmatch(text):
+        return int(m[2]) - 1, COLUMNS.index(m[1].upper()), False
+    raise NotationError(
+        f"{text!r} is not a square: write 8H (across, row first) or H8 (down, column first), "
+        f"rows 1-{SIZE}, columns A-{COLUMNS[-1]}"
+    )
+
+
+def format_coordinate(row: int, col: int, horizontal: bool) -> str:
+    return f"{row + 1}{COLUMNS[col]}" if horizontal else f"{COLUMNS[col]}{row + 1}"
+
+
+def _fold(profile: LanguageProfile, ch: str) -> str:
+    """A letter of the language, or the raw upper-case character (placement then rejects it)."""
+    if ch.upper() in profile.letters:
+        return ch.upper()
+    folded = normaliser_for(profile).fold(ch)
+    return folded if folded is not None and len(folded) == 1 else ch.upper()
+
+
+def parse(text: str, profile: LanguageProfile, board: Board | None = None) -> Play:
+    """`8H CAFé` → Play. Needs the board only for old-style records (board letters in full)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(f"{text!r}: a play is a square and a word, e.g. '8H CAFé'")
+    return parse_parts(parts[0], parts[1], profile, board)
+
+
+def parse_parts(coord: str, word: str, profile: LanguageProfile, board: Board | None) -> Play:
+    row, col, horizontal = parse_coordinate(coord)
+    word = unicodedata.normalize("NFC", word)
+    dr, dc = (0, 1) if horizontal else (1, 0)
+    old_style = "." not in word and "(" not in word and board is not None and board.count > 0
+    tiles: list[NewTile] = []
+    through: list[Through] = []
+    in_parens = False
+    i = 0
+    for ch in word:
+        if ch == "(":
+            if in_parens:
+                raise NotationError(f"{word!r}: nested '('")
+            in_parens = True
+            continue
+        if ch == ")":
+            if not in_parens:
+                raise NotationError(f"{word!r}: ')' without '('")
+            in_parens = False
+            continue
+        r, c = row + dr * i, col + dc * i
+        i += 1
+        if ch == ".":
+            through.append(Through(r, c))
+        elif ch == BLANK:
+            if in_parens:
+                raise NotationError(f"{word!r}: '?' cannot stand for a tile on the board")
+            tiles.append(NewTile(r, c, BLANK, True))
+        elif ch.isalpha():
+            letter = _fold(profile, ch)
+            if in_parens:
+                through.append(Through(r, c, letter))
+                continue
+            if old_style:
+                cell = board[r, c]  # type: ignore[index]
+                if cell is not None and cell.letter == letter:
+                    through.append(Through(r, c, letter))
+                    continue
+            tiles.append(NewTile(r, c, letter, ch.islower()))
+        else:
+            raise NotationError(f"{word!r}: {ch!r} is not a letter, '?', '.' or '(…)'")
+    if in_parens:
+        raise NotationError(f"{word!r}: '(' without ')'")
+    if i == 0:
+        raise NotationError("the word is empty")
+    return Play(tuple(tiles), horizontal, row, col, tuple(through))
+
+
+TileSpec = NewTile | tuple | Mapping
+
+
+def play_from_tiles(
+    specs: Iterable[TileSpec], profile: LanguageProfile, board: Board | None = None
+) -> Play:
+    """Structured tiles — (row, col, letter, blank) with 0-based row/col, or dicts with those
+    keys — to a Play. The direction follows the tiles; a single tile takes the direction in
+    which it extends a word on the board (across when both or neither)."""
+    tiles: list[NewTile] = []
+    for spec in specs:
+        if isinstance(spec, NewTile):
+            row, col, letter, blank = spec.row, spec.col, spec.letter, spec.blank
+        elif isinstance(spec, Mapping):
+            row, col = spec["row"], spec["col"]
+            letter, blank = spec.get("letter") or "", bool(spec.get("blank", False))
+        else:
+            row, col, letter, *rest = spec
+            blank = bool(rest[0]) if rest else False
+        if not isinstance(row, int) or not isinstance(col, int):
+            raise NotationError("a tile's row and col must be whole numbers")
+        if not isinstance(letter, str) or len(letter) > 1:
+            raise NotationError(f"a tile's letter must be one character, got {letter!r}")
+        letter = unicodedata.normalize("NFC", letter)
+        if letter in ("", BLANK):
+            letter = BLANK
+            blank = True
+        else:
+            blank = blank or letter.islower()
+            letter = _fold(profile, letter)
+        tiles.append(NewTile(row, col, letter, blank))
+    tiles.sort(key=lambda t: (t.row, t.col))
+    if not tiles:
+        return Play((), True, 0, 0)
+    rows = {t.row for t in tiles}
+    cols = {t.col for t in tiles}
+    first = tiles[0]
+    if len(tiles) == 1:
+        horizontal = True
+        if board is not None:
+            across = board[first.row, first.col - 1] or board[first.row, first.col + 1]
+            down = board[first.row - 1, first.col] or board[first.row + 1, first.col]
+            horizontal = bool(across) or not down
+    elif len(rows) == 1:
+        horizontal = True
+    elif len(cols) == 1:
+        horizontal = False
+    else:
+        horizontal = None
+    return Play(tuple(tiles), horizontal, first.row, first.col)
+
+
+def main_span(play: Play, board: Board) -> tuple[int, int, int] | None:
+    """(row, col, length) of the main line: the new tiles plus the board tiles touching them
+    along the play's direction. None when the play has no tiles or no direction."""
+    if not play.tiles or play.horizontal is None:
+        return None
+    dr, dc = (0, 1) if play.horizontal else (1, 0)
+    new = {(t.row, t.col) for t in play.tiles}
+    first, last = play.tiles[0], play.tiles[-1]
+    r, c = first.row, first.col
+    while board[r - dr, c - dc] is not None or (r - dr, c - dc) in new:
+        r, c = r - dr, c - dc
+    er, ec = last.row, last.col
+    while board[er + dr, ec + dc] is not None or (er + dr, ec + dc) in new:
+        er, ec = er + dr, ec + dc
+    return r, c, (er - r) + (ec - c) + 1
+
+
+def render(play: Play, board: Board) -> str:
+    """Standard notation of a play on `board` (the board before the play): the whole main
+    line, new tiles as letters (lower-case = blank), board tiles as `.`."""
+    span = main_span(play, board)
+    if span is None:
+        raise ValueError("only a play whose tiles lie in one line has a notation")
+    row, col, length = span
+    horizontal = bool(play.horizontal)
+    dr, dc = (0, 1) if horizontal else (1, 0)
+    new = {(t.row, t.col): t for t in play.tiles}
+    out = []
+    for k in range(length):
+        r, c = row + dr * k, col + dc * k
+        t = new.get((r, c))
+        if t is None:
+            out.append(".")
+        else:
+            out.append(t.letter.lower() if t.blank else t.letter)
+    return f"{format_coordinate(row, col, horizontal)} {''.join(out)}"
+
+
+def render_tiles(tiles: Sequence[NewTile]) -> str:
+    """A fallback description for tiles that form no line: `H8=C I9=a`."""
+    return " ".join(
+        f"{COLUMNS[t.col] if 0 <= t.col < SIZE else '?'}{t.row + 1}="
+        f"{t.letter.lower() if t.blank else t.letter}"
+        for t in tiles
+    )

@@ -1,0 +1,296 @@
+"""Is a play a legal placement (RULES.md §4)? Every problem is reported, not just the first.
+
+Placement never looks words up: that is `wordcheck`, so that a judge can tell "you cannot put
+tiles there" apart from "that is not a word".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
+from adjudicator.engine.notation import Play
+from adjudicator.engine.tiles import BLANK, TileSet, normaliser_for, tileset
+from compiler.languages import LanguageProfile
+
+RACK_SIZE = 7
+
+# Error codes, stable for API clients; the order is the order of the checks.
+NO_TILES = "no-tiles"
+TOO_MANY_TILES = "too-many-tiles"
+OFF_BOARD = "off-board"
+DUPLICATE_SQUARE = "duplicate-square"
+OCCUPIED = "occupied"
+THROUGH_EMPTY = "through-empty"
+THROUGH_MISMATCH = "through-mismatch"
+BLANK_UNDESIGNATED = "blank-undesignated"
+UNKNOWN_LETTER = "unknown-letter"
+BLANK_ONLY_LETTER = "blank-only-letter"
+NOT_IN_LINE = "not-in-line"
+GAP = "gap"
+CENTRE_NOT_COVERED = "centre-not-covered"
+TOO_FEW_TILES = "too-few-tiles"
+NOT_TOUCHING = "not-touching"
+TOO_MANY_OF_LETTER = "too-many-of-letter"
+TOO_MANY_BLANKS = "too-many-blanks"
+BAD_RACK = "bad-rack"
+NOT_ON_RACK = "not-on-rack"
+
+ERROR_CODES = (
+    NO_TILES,
+    TOO_MANY_TILES,
+    OFF_BOARD,
+    DUPLICATE_SQUARE,
+    OCCUPIED,
+    THROUGH_EMPTY,
+    THROUGH_MISMATCH,
+    BLANK_UNDESIGNATED,
+    UNKNOWN_LETTER,
+    BLANK_ONLY_LETTER,
+    NOT_IN_LINE,
+    GAP,
+    CENTRE_NOT_COVERED,
+    TOO_FEW_TILES,
+    NOT_TOUCHING,
+    TOO_MANY_OF_LETTER,
+    TOO_MANY_BLANKS,
+    BAD_RACK,
+    NOT_ON_RACK,
+)
+#: Errors after which the play's words cannot be read off the board.
+GEOMETRY_CODES = frozenset(
+    {NO_TILES, OFF_BOARD, DUPLICATE_SQUARE, OCCUPIED, NOT_IN_LINE, GAP, THROUGH_EMPTY}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementError:
+    code: str
+    message: str
+    square: str | None = None
+    letter: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "square": self.square,
+            "letter": self.letter,
+        }
+
+
+def parse_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
+    """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
+    counts: dict[str, int] = {}
+    bad: list[str] = []
+    normaliser = normaliser_for(profile)
+    for ch in rack:
+        if ch == BLANK:
+            key: str | None = BLANK
+        elif ch.upper() in profile.letters:
+            key = ch.upper()
+        else:
+            key = normaliser.fold(ch)
+            if key is None or len(key) != 1:
+                bad.append(ch)
+                continue
+        counts[key] = counts.get(key, 0) + 1
+    return counts, bad
+
+
+def check_placement(
+    board: Board, play: Play, profile: LanguageProfile, rack: str | None = None
+) -> list[PlacementError]:
+    """All placement errors of `play` on `board` (the board before the play); [] when legal."""
+    ts = tileset(profile)
+    errors: list[PlacementError] = []
+    add = errors.append
+    tiles = play.tiles
+    n = len(tiles)
+    if n == 0:
+        add(PlacementError(NO_TILES, "the play puts down no tiles"))
+        return errors
+    if n > RACK_SIZE:
+        add(
+            PlacementError(
+                TOO_MANY_TILES, f"{n} new tiles; a play uses at most {RACK_SIZE} (one rack)"
+            )
+        )
+
+    cells = board.cells
+    seen: set[tuple[int, int]] = set()
+    placed_ok = True
+    for t in tiles:
+        if not (0 <= t.row < SIZE and 0 <= t.col < SIZE):
+            name = square_name(t.row, t.col)
+            add(PlacementError(OFF_BOARD, f"{t.letter} would lie off the board at {name}", name))
+            placed_ok = False
+            continue
+        if (t.row, t.col) in seen:
+            name = square_name(t.row, t.col)
+            add(PlacementError(DUPLICATE_SQUARE, f"two new tiles on {name}", name))
+            placed_ok = False
+        seen.add((t.row, t.col))
+        cell = cells[t.row * SIZE + t.col]
+        if cell is not None:
+            name = square_name(t.row, t.col)
+            add(
+                PlacementError(
+                    OCCUPIED,
+                    f"{name} already holds {cell.letter}; {t.letter} cannot go there",
+                    name,
+                    t.letter,
+                )
+            )
+            placed_ok = False
+    for th in play.through:
+        name = square_name(th.row, th.col)
+        cell = board[th.row, th.col]
+        if cell is None:
+            add(
+                PlacementError(
+                    THROUGH_EMPTY,
+                    f"the play goes through {name} as if a tile were there, but it is empty",
+                    name,
+                    th.letter,
+                )
+            )
+            placed_ok = False
+        elif th.letter is not None and th.letter != cell.letter:
+            add(
+                PlacementError(
+                    THROUGH_MISMATCH,
+                    f"the play says {name} holds {th.letter}, but it holds {cell.letter}",
+                    name,
+                    th.letter,
+                )
+            )
+
+    _check_letters(play, ts, add)
+    if play.horizontal is None:
+        add(PlacementError(NOT_IN_LINE, "the new tiles are not all in one row or one column"))
+        placed_ok = False
+    elif placed_ok:
+        placed_ok = _check_gaps(board, play, add)
+    _check_connection(board, play, add)
+    _check_supply(board, play, ts, add)
+    if rack is not None:
+        _check_rack(play, rack, profile, add)
+    return errors
+
+
+def _check_letters(play: Play, ts: TileSet, add) -> None:
+    alphabet, blank_only = ts.alphabet, ts.blank_only
+    for t in play.tiles:
+        letter = t.letter
+        if letter in alphabet and (t.blank or letter not in blank_only):
+            continue  # the usual case: nothing to report
+        name = square_name(t.row, t.col)
+        if t.letter == BLANK:
+            add(
+                PlacementError(
+                    BLANK_UNDESIGNATED,
+                    f"the blank on {name} needs a letter (write it lower-case)",
+                    name,
+                    BLANK,
+                )
+            )
+        elif t.letter not in ts.alphabet:
+            add(
+                PlacementError(
+                    UNKNOWN_LETTER,
+                    f"{t.letter} on {name} is not a letter of {ts.language_name}",
+                    name,
+                    t.letter,
+                )
+            )
+        elif not t.blank and t.letter in ts.blank_only:
+            add(
+                PlacementError(
+                    BLANK_ONLY_LETTER,
+                    f"{ts.language_name} has no {t.letter} tile; {t.letter} on {name} "
+                    "can only be a blank",
+                    name,
+                    t.letter,
+                )
+            )
+
+
+def _check_gaps(board: Board, play: Play, add) -> bool:
+    first = play.tiles[0]
+    if play.horizontal:
+        r = first.row
+        lo, hi = min(t.col for t in play.tiles), max(t.col for t in play.tiles)
+        squares = [(r, c) for c in range(lo, hi + 1)]
+    else:
+        c = first.col
+        lo, hi = min(t.row for t in play.tiles), max(t.row for t in play.tiles)
+        squares = [(r, c) for r in range(lo, hi + 1)]
+    new = {(t.row, t.col) for t in play.tiles}
+    ok = True
+    for r, c in squares:
+        if (r, c) not in new and board.cells[r * SIZE + c] is None:
+            name = square_name(r, c)
+            add(PlacementError(GAP, f"{name} is an empty gap between the new tiles", name))
+            ok = False
+    return ok
+
+
+def _check_connection(board: Board, play: Play, add) -> None:
+    if board.count == 0:
+        if not any((t.row, t.col) == CENTRE for t in play.tiles):
+            centre = square_name(*CENTRE)
+            add(PlacementError(CENTRE_NOT_COVERED, f"the first play must cover {centre}", centre))
+        if len(play.tiles) < 2:
+            add(PlacementError(TOO_FEW_TILES, "the first play needs at least two tiles"))
+        return
+    for t in play.tiles:
+        r, c = t.row, t.col
+        if board[r - 1, c] or board[r + 1, c] or board[r, c - 1] or board[r, c + 1]:
+            return
+    add(PlacementError(NOT_TOUCHING, "the play does not touch any tile on the board"))
+
+
+def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
+    new_letters: dict[str, int] = {}
+    new_blanks = 0
+    for t in play.tiles:
+        if t.blank:
+            new_blanks += 1
+        elif t.letter in ts.counts:
+            new_letters[t.letter] = new_letters.get(t.letter, 0) + 1
+    for letter, k in new_letters.items():
+        have = ts.counts[letter]
+        used = board.letters.get(letter, 0) + k
+        if used > have:
+            add(
+                PlacementError(
+                    TOO_MANY_OF_LETTER,
+                    f"board and play hold {used} {letter} tiles; the set has {have}",
+                    None,
+                    letter,
+                )
+            )
+    if new_blanks and board.blanks + new_blanks > ts.blanks:
+        add(
+            PlacementError(
+                TOO_MANY_BLANKS,
+                f"board and play hold {board.blanks + new_blanks} blanks; the set has {ts.blanks}",
+                None,
+                BLANK,
+            )
+        )
+
+
+def _check_rack(play: Play, rack: str, profile: LanguageProfile, add) -> None:
+    counts, bad = parse_rack(rack, profile)
+    for ch in bad:
+        add(PlacementError(BAD_RACK, f"the rack holds {ch!r}, which is not a tile", None, ch))
+    for t in play.tiles:
+        key = BLANK if t.blank else t.letter
+        if counts.get(key, 0) > 0:
+            counts[key] -= 1
+            continue
+        name = square_name(t.row, t.col) if on_board(t.row, t.col) else None
+        what = "a blank" if t.blank else t.letter
+        add(PlacementError(NOT_ON_RACK, f"{what} (on {name}) is not on the rack", name, key))

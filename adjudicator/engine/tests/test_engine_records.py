@@ -1,0 +1,59 @@
+"""Every play in every real record in ../shared/gcg reproduces its recorded score."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.engine.gcg import GcgError, UnsupportedLanguage, read, resolve_language
+from adjudicator.engine.replay import replay
+from adjudicator.engine.tests.corpus import gcg_dir, gcg_files
+from compiler.languages import available_languages, load_profile
+
+REFUSED = {
+    "polish_endgame.gcg": (UnsupportedLanguage, r"polish_endgame\.gcg:6: the record is in Polish"),
+    "name_weird_encoding_with_header.gcg": (GcgError, r":1: character encoding 'ISO8859-6'"),
+}
+
+
+def _turn_params() -> list:
+    files = gcg_files()
+    if not files:
+        return [pytest.param(None, None, marks=pytest.mark.skip(f"no records in {gcg_dir()}"))]
+    params = []
+    for path in files:
+        if path.name in REFUSED:
+            continue
+        record = read(path)
+        profile = load_profile(resolve_language(record, "en", available_languages()))
+        report = replay(record, profile)
+        for turn in report.turns:
+            params.append(pytest.param(report, turn, id=f"{path.name}:{turn.line}"))
+    return params
+
+
+@pytest.mark.parametrize("report, turn", _turn_params())
+def test_turn_reproduces_recorded_score(report, turn):
+    assert turn.errors == []
+    assert turn.score_ok, f"{turn.move}: recorded {turn.recorded_score}, got {turn.computed_score}"
+    assert turn.total_ok
+    if turn.kind == "play":
+        assert turn.computed_score == turn.recorded_score
+
+
+def test_final_totals_agree():
+    files = [p for p in gcg_files() if p.name not in REFUSED]
+    if not files:
+        pytest.skip(f"no records in {gcg_dir()}")
+    for path in files:
+        report = replay(read(path), load_profile("en"))
+        assert report.ok and report.recorded_totals == report.computed_totals, path.name
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_records_say_why(name):
+    path = gcg_dir() / name
+    if not path.exists():
+        pytest.skip(f"{path} missing")
+    kind, message = REFUSED[name]
+    with pytest.raises(kind, match=message):
+        resolve_language(read(path), "en", available_languages())

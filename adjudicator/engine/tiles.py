@@ -1,0 +1,70 @@
+"""The tile set of a language, read from its LanguageProfile (RULES.md §1).
+
+The engine asks the profile once and keeps plain dicts, so that a play's checks and scores do
+not go through the profile's methods square by square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.languages import LanguageProfile
+from compiler.normalise import Normaliser
+
+BLANK = "?"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    language: str
+    language_name: str
+    alphabet: frozenset[str]
+    counts: dict[str, int]
+    values: dict[str, int]
+    blanks: int
+    blank_only: frozenset[str]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values()) + self.blanks
+
+    def value(self, letter: str, blank: bool = False) -> int:
+        """Face value; a blank is 0 whatever it stands for, and so is a blank-only letter."""
+        return 0 if blank else self.values.get(letter, 0)
+
+    def rack_value(self, rack: str) -> int:
+        """Sum of a rack's face values (`?` = blank = 0), e.g. for end-of-game adjustments."""
+        return sum(self.values.get(ch, 0) for ch in rack if ch != BLANK)
+
+
+# Profiles hold dicts and are not hashable: cache by identity, keeping the profile alive.
+_tilesets: dict[int, tuple[LanguageProfile, TileSet]] = {}
+_normalisers: dict[int, tuple[LanguageProfile, Normaliser]] = {}
+
+
+def _build(profile: LanguageProfile) -> TileSet:
+    return TileSet(
+        language=profile.code,
+        language_name=profile.english_name,
+        alphabet=frozenset(profile.alphabet),
+        counts={letter: t.count for letter, t in profile.tiles.items()},
+        values={letter: t.value for letter, t in profile.tiles.items()},
+        blanks=profile.blanks,
+        blank_only=frozenset(profile.blank_only),
+    )
+
+
+def tileset(profile: LanguageProfile) -> TileSet:
+    """The (cached) tile set of a profile."""
+    hit = _tilesets.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        hit = _tilesets[id(profile)] = (profile, _build(profile))
+    return hit[1]
+
+
+def normaliser_for(profile: LanguageProfile) -> Normaliser:
+    """One shared Normaliser per profile: all letter folding in the engine goes through it."""
+    hit = _normalisers.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        hit = _normalisers[id(profile)] = (profile, Normaliser(profile))
+    return hit[1]

@@ -1,0 +1,109 @@
+"""The words a play forms: the main word along the play and every cross-word of ≥ 2 letters.
+
+Assumes the placement is geometrically sound (on the board, free squares, one line, no gap);
+`placement.check_placement` says whether it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.engine.board import SIZE, Board, square_name
+from adjudicator.engine.notation import Play, format_coordinate
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A run of ≥ 2 letters: start square, direction, letters, and per letter whether its tile
+    is new this turn and whether it is a blank."""
+
+    row: int
+    col: int
+    horizontal: bool
+    letters: str
+    new: tuple[bool, ...]
+    blanks: tuple[bool, ...]
+    main: bool = False
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        dr, dc = (0, 1) if self.horizontal else (1, 0)
+        return [(self.row + dr * k, self.col + dc * k) for k in range(len(self.letters))]
+
+    @property
+    def coordinate(self) -> str:
+        return format_coordinate(self.row, self.col, self.horizontal)
+
+    @property
+    def display(self) -> str:
+        """Letters with blanks in lower case, as a record would print the word."""
+        return "".join(
+            ch.lower() if b else ch for ch, b in zip(self.letters, self.blanks, strict=True)
+        )
+
+    def square_names(self) -> list[str]:
+        return [square_name(r, c) for r, c in self.squares]
+
+
+def _run(
+    cells: list, new: dict[int, tuple[str, bool]], row: int, col: int, horizontal: bool, main: bool
+) -> Word:
+    """The maximal run of tiles (board or new) through (row, col) in one direction."""
+    step = 1 if horizontal else SIZE
+    # Walk back to the start of the run, staying inside the row/column.
+    r, c = row, col
+    if horizontal:
+        while c > 0 and (cells[r * SIZE + c - 1] is not None or (r * SIZE + c - 1) in new):
+            c -= 1
+        end_limit = SIZE - c
+    else:
+        while r > 0 and (cells[(r - 1) * SIZE + c] is not None or ((r - 1) * SIZE + c) in new):
+            r -= 1
+        end_limit = SIZE - r
+    i = r * SIZE + c
+    letters: list[str] = []
+    fresh: list[bool] = []
+    blanks: list[bool] = []
+    for _ in range(end_limit):
+        t = new.get(i)
+        if t is not None:
+            letters.append(t[0])
+            fresh.append(True)
+            blanks.append(t[1])
+        else:
+            cell = cells[i]
+            if cell is None:
+                break
+            letters.append(cell.letter)
+            fresh.append(False)
+            blanks.append(cell.blank)
+        i += step
+    return Word(r, c, horizontal, "".join(letters), tuple(fresh), tuple(blanks), main)
+
+
+def formed_words(board: Board, play: Play) -> list[Word]:
+    """Main word first (when it has ≥ 2 letters), then cross-words in play order."""
+    if not play.tiles or play.horizontal is None:
+        return []
+    cells = board.cells
+    new = {t.row * SIZE + t.col: (t.letter, t.blank) for t in play.tiles}
+    horizontal = play.horizontal
+    first = play.tiles[0]
+    main = _run(cells, new, first.row, first.col, horizontal, True)
+    words = [main] if len(main.letters) >= 2 else []
+    for t in play.tiles:
+        # Fast path: most new tiles have no perpendicular neighbour, hence no cross-word.
+        # (Perpendicular neighbours are never new tiles: those all lie in the play's line.)
+        r, c = t.row, t.col
+        if horizontal:
+            before = r > 0 and cells[(r - 1) * SIZE + c] is not None
+            after = r < SIZE - 1 and cells[(r + 1) * SIZE + c] is not None
+        else:
+            before = c > 0 and cells[r * SIZE + c - 1] is not None
+            after = c < SIZE - 1 and cells[r * SIZE + c + 1] is not None
+        if not (before or after):
+            continue
+        cross = _run(cells, new, r, c, not horizontal, not words)
+        if len(cross.letters) >= 2:
+            words.append(cross)
+    return words

@@ -1,0 +1,128 @@
+"""Move validation and scoring speed, in process, on every play of the real records.
+
+Measures, in one run on one machine:
+- baseline: parsing each play's notation only (`notation.parse_parts`);
+- evaluate: `evaluate_move` = parse + every placement check + words + scores (the engine's
+  whole answer for one play, no lexicon);
+- replay: reading and replaying whole records (GCG parsing, placement, scoring, board updates).
+
+Target: a median play ≤ 50 µs. Run: `.venv/bin/python benchmarks/moves.py [--repeat 200]`.
+The HTTP part (validate endpoint vs /healthz throughput) is a separate hook, see `http_part`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from adjudicator.engine.api import evaluate_move
+from adjudicator.engine.gcg import GcgError, read, resolve_language
+from adjudicator.engine.notation import parse_parts, render
+from adjudicator.engine.replay import positions, replay
+from compiler.languages import available_languages, load_profile
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET_US = 50.0
+
+
+def gcg_dir() -> Path:
+    shared = os.environ.get("SHARED_DIR")
+    return ((Path(shared) if shared else REPO / ".." / "shared") / "gcg").resolve()
+
+
+def load_records():
+    """Readable records with their profile; refused ones (Polish, odd encodings) skipped."""
+    out = []
+    for path in sorted(gcg_dir().glob("*.gcg")):
+        try:
+            record = read(path)
+            profile = load_profile(resolve_language(record, "en", available_languages()))
+        except GcgError as exc:
+            print(f"  skipped: {exc}")
+            continue
+        out.append((path, record, profile))
+    return out
+
+
+def per_play_us(cases, fn, repeat: int) -> list[float]:
+    """Mean µs of `fn(case)` over `repeat` calls, for each case."""
+    times = []
+    clock = time.perf_counter_ns
+    for case in cases:
+        fn(case)  # warm caches
+        start = clock()
+        for _ in range(repeat):
+            fn(case)
+        times.append((clock() - start) / repeat / 1000)
+    return times
+
+
+def in_process_part(repeat: int) -> None:
+    records = load_records()
+    cases = []
+    for _path, record, profile in records:
+        for board, play in positions(record, profile):
+            coord, word = render(play, board).split(" ")
+            cases.append((profile, board, play, coord, word))
+    if not cases:
+        sys.exit(f"no records in {gcg_dir()}")
+
+    def baseline(case):
+        profile, board, _play, coord, word = case
+        return parse_parts(coord, word, profile, board)
+
+    def evaluate(case):
+        profile, board, _play, coord, word = case
+        return evaluate_move(profile, board, f"{coord} {word}")
+
+    base = per_play_us(cases, baseline, repeat)
+    full = per_play_us(cases, evaluate, repeat)
+
+    rounds = max(1, repeat // 20)
+    start = time.perf_counter()
+    plays = 0
+    for _ in range(rounds):
+        for path, _record, profile in records:
+            plays += replay(read(path), profile).plays
+    elapsed = time.perf_counter() - start
+
+    med_base, med_full = statistics.median(base), statistics.median(full)
+    p95 = statistics.quantiles(full, n=20)[-1]
+    print(f"records: {len(records)} readable, {len(cases)} plays; {repeat} calls per play")
+    print(f"baseline  parse notation only      median {med_base:7.1f} µs/play")
+    print(
+        f"evaluate  parse+check+words+score  median {med_full:7.1f} µs/play  "
+        f"(p95 {p95:.1f}, max {max(full):.1f}; {med_full / med_base:.1f}× baseline)"
+    )
+    print(f"          = {1e6 / statistics.mean(full):,.0f} plays validated+scored per second")
+    print(
+        f"replay    read+replay whole records {plays / elapsed:,.0f} plays/s "
+        f"({rounds} rounds of {len(records)} files)"
+    )
+    verdict = "meets" if med_full <= TARGET_US else "MISSES"
+    print(f"target    median ≤ {TARGET_US:.0f} µs/play: {verdict}")
+
+
+def http_part() -> None:
+    """HOOK for the HTTP benchmark (validate endpoint vs /healthz throughput on the same
+    server, same run) — to be added by the engineer who adds the endpoint; see benchmarks/api.py
+    for the gunicorn + wrk harness."""
+    print("http      (not measured here yet: see the http_part hook)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200, help="calls per play (default 200)")
+    args = parser.parse_args(argv)
+    print(f"python {platform.python_version()} on {platform.machine()}, {platform.system()}")
+    in_process_part(args.repeat)
+    http_part()
+
+
+if __name__ == "__main__":
+    main()
