@@ -12,7 +12,6 @@ from typing import Any
 
 from adjudicator.engine.board import Board
 from adjudicator.engine.notation import (
-    NewTile,
     Play,
     TileSpec,
     parse,
@@ -112,7 +111,3 @@ def apply_play(board: Board, play: Play) -> None:
     """Put a play's tiles on the board (in place); the caller has checked it."""
     for t in play.tiles:
         board.place(t.row, t.col, t.letter, t.blank)
-
-
-def tiles_of(play: Play) -> list[NewTile]:
-    return list(play.tiles)
