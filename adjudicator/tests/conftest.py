@@ -19,19 +19,25 @@ TEST_WORDS = {
 }
 
 
-def build_test_lexicons(out: Path) -> Path:
+def build_lexicon(out: Path, lexicon_id: str, language: str, words: list[str]) -> Path:
+    """Compile `words` with the real compiler into `out/lexicons/<lexicon_id>.json`."""
     src = out / "src"
     src.mkdir(parents=True, exist_ok=True)
+    (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    recipe = src / f"{lexicon_id}.toml"
+    recipe.write_text(
+        f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
+        f'version = "test"\nlicense = "test"\nstand_in = true\n\n'
+        f'[[source]]\npath = "{lexicon_id}.txt"\nformat = "plain"\nencoding = "utf-8"\n',
+        encoding="utf-8",
+    )
+    build(load_recipe(recipe), out / "lexicons")
+    return out / "lexicons"
+
+
+def build_test_lexicons(out: Path) -> Path:
     for (lexicon_id, language), words in TEST_WORDS.items():
-        (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-        recipe = src / f"{lexicon_id}.toml"
-        recipe.write_text(
-            f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
-            f'version = "test"\nlicense = "test"\nstand_in = true\n\n'
-            f'[[source]]\npath = "{lexicon_id}.txt"\nformat = "plain"\nencoding = "utf-8"\n',
-            encoding="utf-8",
-        )
-        build(load_recipe(recipe), out / "lexicons")
+        build_lexicon(out, lexicon_id, language, words)
     return out / "lexicons"
 
 

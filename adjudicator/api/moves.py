@@ -1,0 +1,128 @@
+"""Move validation and scoring over HTTP, with the lexicon ruling under the ruleset's policy.
+
+The engine answers placement and score; this layer decides what may be said about the words.
+Under the `play` policy a play may form several words and the response must not tell which one
+is invalid: words are listed with positions and scores but no verdicts, every word is looked up,
+and placement errors (which say nothing about the lexicon) are the only per-word statements.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from adjudicator.api import API_PREFIX
+from adjudicator.catalogue import lexicon_for, lexicon_identity, ruleset_or_404
+from adjudicator.engine import (
+    Board,
+    BoardError,
+    NotationError,
+    apply_play,
+    check_words,
+    evaluate_move,
+)
+from adjudicator.errors import ApiError
+from adjudicator.requests import json_body, only_fields
+
+bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
+
+MAX_HISTORY = 100  # a game has far fewer plays; this bounds the work one request can ask for
+
+
+def _board(data: dict[str, Any], profile) -> Board:
+    if "board" in data and "plays" in data:
+        raise ApiError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
+    if "board" in data:
+        rows = data["board"]
+        if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+            raise ApiError(400, "bad_board", "'board' must be a list of 15 strings", "board")
+        try:
+            return Board.from_rows(rows, profile)
+        except BoardError as exc:
+            field = f"board[{exc.row - 1}]" if exc.row else "board"
+            raise ApiError(400, "bad_board", str(exc), field) from None
+    board = Board()
+    plays = data.get("plays", [])
+    if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
+        raise ApiError(400, "wrong_shape", "'plays' must be a list of notation strings", "plays")
+    if len(plays) > MAX_HISTORY:
+        raise ApiError(400, "too_many_plays", f"at most {MAX_HISTORY} earlier plays", "plays")
+    for i, text in enumerate(plays):
+        field = f"plays[{i}]"
+        try:
+            result = evaluate_move(profile, board, text)
+        except NotationError as exc:
+            raise ApiError(400, "bad_notation", str(exc), field) from None
+        if not result.legal:
+            first = result.errors[0]
+            raise ApiError(400, "illegal_earlier_play", f"{text!r}: {first.message}", field)
+        apply_play(board, result.play)
+    return board
+
+
+def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
+    play = data.get("play")
+    if isinstance(play, str):
+        return play
+    if not isinstance(play, dict) or set(play) != {"tiles"} or not isinstance(play["tiles"], list):
+        raise ApiError(400, "wrong_shape", "'play' is notation text or {\"tiles\": [...]}", "play")
+    tiles = []
+    for i, tile in enumerate(play["tiles"]):
+        field = f"play.tiles[{i}]"
+        if not isinstance(tile, dict) or not {"row", "col", "letter"} <= set(tile):
+            raise ApiError(400, "wrong_shape", "a tile needs row, col and letter", field)
+        if set(tile) - {"row", "col", "letter", "blank"}:
+            raise ApiError(400, "unknown_field", "a tile has only row, col, letter, blank", field)
+        for key in ("row", "col"):
+            if not isinstance(tile[key], int) or isinstance(tile[key], bool):
+                raise ApiError(400, "wrong_shape", f"'{key}' must be a whole number", field)
+        if not isinstance(tile["letter"], str) or not isinstance(tile.get("blank", False), bool):
+            raise ApiError(400, "wrong_shape", "'letter' is a string, 'blank' true/false", field)
+        tiles.append(tile)
+    if len(tiles) > 15:
+        raise ApiError(400, "too_many_tiles", "a play cannot have more than 15 tiles", "play.tiles")
+    return tiles
+
+
+@bp.post("/rulesets/<ruleset_id>/moves/validate")
+def validate(ruleset_id: str):
+    ruleset = ruleset_or_404(ruleset_id)
+    data = json_body()
+    only_fields(data, {"board", "plays", "play", "rack"})
+    if "play" not in data:
+        raise ApiError(400, "wrong_shape", "'play' is required", "play")
+    rack = data.get("rack")
+    if rack is not None and not isinstance(rack, str):
+        raise ApiError(400, "wrong_shape", "'rack' must be a string such as 'AEIRST?'", "rack")
+    lexicon = lexicon_for(ruleset)
+    profile = lexicon.profile
+    board = _board(data, profile)
+    try:
+        result = evaluate_move(profile, board, _play(data), rack)
+    except NotationError as exc:
+        raise ApiError(400, "bad_notation", str(exc), "play") from None
+
+    words = [w.to_dict() for w in result.words]
+    verdicts = check_words(lexicon, [w.word for w in result.words])  # all of them, always
+    ruling = None
+    if verdicts:
+        ruling = "valid" if all(v.valid for v in verdicts) else "invalid"
+    if ruleset.policy == "word":
+        for item, verdict in zip(words, verdicts, strict=True):
+            item["valid"] = verdict.valid
+    body = {
+        "ruling_id": uuid.uuid4().hex,
+        "ruleset": ruleset.id,
+        "policy": ruleset.policy,
+        "legal": result.legal,
+        "errors": [e.to_dict() for e in result.errors],
+        "notation": result.notation,
+        "words": words,
+        "bingo": result.bingo,
+        "score": result.score,
+        "ruling": ruling,
+        "lexicon": lexicon_identity(lexicon),
+    }
+    return jsonify(body)
