@@ -11,54 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _server import Gunicorn, smaps  # noqa: E402
+from _harness import CONNECTIONS, Gunicorn, against_healthz, ensure_wrk, smaps  # noqa: E402
 
-CONNECTIONS = 16
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
-
-
-def ensure_wrk() -> str:
-    wrk = shutil.which("wrk")
-    if wrk:
-        return wrk
-    print("wrk not found: installing Debian's wrk with apt-get …", file=sys.stderr)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True)
-    return shutil.which("wrk") or sys.exit("wrk could not be installed")
-
-
-def run_wrk(wrk: str, url: str, seconds: int, body: dict | None = None) -> dict[str, float]:
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        if body is not None:
-            payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
-            script.write(
-                f'wrk.method = "POST"\nwrk.body = "{payload}"\n'
-                'wrk.headers["Content-Type"] = "application/json"\n'
-            )
-    out = subprocess.run(
-        [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script.name, url],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    Path(script.name).unlink()
-    if "Non-2xx" in out:
-        raise SystemExit(f"errors during the run:\n{out}")
-
-    def latency(pct: str) -> float:
-        value, unit = re.search(rf"^\s+{pct}%\s+([\d.]+)(\w+)", out, re.M).groups()
-        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    return {"rps": rps, "p50": latency("50"), "p99": latency("99")}
 
 
 def private_kib(pid: int) -> int:
@@ -93,25 +54,15 @@ def worker_memory(server: Gunicorn, warm: bool) -> list[dict[str, int]]:
     ]
 
 
-def measure_pair(wrk: str, server: Gunicorn, seconds: int) -> tuple[dict, dict]:
-    """Interleave the two endpoints and keep each one's best round, to damp machine noise."""
-    rounds = {"healthz": [], "challenge": []}
-    for _ in range(3):
-        rounds["healthz"].append(run_wrk(wrk, server.url + "/api/v1/healthz", seconds))
-        rounds["challenge"].append(
-            run_wrk(wrk, server.url + "/api/v1/rulesets/ssf-1999/challenge", seconds, BODY)
-        )
-    best = lambda rows: max(rows, key=lambda r: r["rps"])  # noqa: E731
-    return best(rounds["healthz"]), best(rounds["challenge"])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=5, help="per round; 3 rounds each")
     args = parser.parse_args()
     wrk = ensure_wrk()
     with Gunicorn(workers=2) as server:
-        healthz, challenge = measure_pair(wrk, server, args.seconds)
+        healthz, challenge = against_healthz(
+            wrk, server, "/api/v1/rulesets/ssf-1999/challenge", BODY, args.seconds
+        )
         loaded = worker_memory(server, warm=True)
     with (
         tempfile.TemporaryDirectory() as empty,

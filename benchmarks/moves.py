@@ -7,7 +7,8 @@ Measures, in one run on one machine:
 - replay: reading and replaying whole records (GCG parsing, placement, scoring, board updates).
 
 Target: a median play ≤ 50 µs. Run: `.venv/bin/python benchmarks/moves.py [--repeat 200]`.
-The HTTP part (validate endpoint vs /healthz throughput) is a separate hook, see `http_part`.
+Over HTTP: the validate endpoint's throughput against GET /healthz on the same gunicorn, in the
+same run (wrk; target ≥ 0.75 × healthz).
 """
 
 from __future__ import annotations
@@ -108,20 +109,47 @@ def in_process_part(repeat: int) -> None:
     print(f"target    median ≤ {TARGET_US:.0f} µs/play: {verdict}")
 
 
-def http_part() -> None:
-    """HOOK for the HTTP benchmark (validate endpoint vs /healthz throughput on the same
-    server, same run) — to be added by the engineer who adds the endpoint; see benchmarks/api.py
-    for the gunicorn + wrk harness."""
-    print("http      (not measured here yet: see the http_part hook)")
+# A mid-game position: KATT across row 8; the play forms OM across and KO, AM down.
+HTTP_PATH = "/api/v1/rulesets/ssf-1999/moves/validate"
+HTTP_BODY = {
+    "board": ["." * 15] * 7 + ["." * 7 + "KATT" + "." * 4] + ["." * 15] * 7,
+    "play": "9H OM",
+    "rack": "OMEHSTA",
+}
+HTTP_TARGET = 0.75
+
+
+def http_part(seconds: int) -> None:
+    """The validate endpoint's throughput over HTTP against GET /healthz on the same server."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _harness import CONNECTIONS, Gunicorn, against_healthz, ensure_wrk
+
+    wrk = ensure_wrk()
+    with Gunicorn(workers=2) as server:
+        healthz, validate = against_healthz(wrk, server, HTTP_PATH, HTTP_BODY, seconds)
+    ratio = validate["rps"] / healthz["rps"]
+    print(
+        f"http      wrk, {CONNECTIONS} connections, gunicorn 2 workers, best of 3 "
+        f"interleaved {seconds} s rounds"
+    )
+    print(
+        f"          GET /healthz {healthz['rps']:,.0f} req/s (p99 {healthz['p99']:.1f} ms); "
+        f"POST moves/validate {validate['rps']:,.0f} req/s (p99 {validate['p99']:.1f} ms)"
+    )
+    verdict = "meets" if ratio >= HTTP_TARGET else "MISSES"
+    print(f"target    validate/healthz ≥ {HTTP_TARGET}: {ratio:.2f}, {verdict}")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200, help="calls per play (default 200)")
+    parser.add_argument("--seconds", type=int, default=5, help="per HTTP round (3 rounds)")
+    parser.add_argument("--no-http", action="store_true", help="skip the HTTP part")
     args = parser.parse_args(argv)
     print(f"python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     in_process_part(args.repeat)
-    http_part()
+    if not args.no_http:
+        http_part(args.seconds)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,22 @@
-"""Start and stop gunicorn for benchmarks, exactly as `make serve` does, on a free port."""
+"""Benchmark harness: gunicorn started as `make serve` does, on a free port, and wrk to load it."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+CONNECTIONS = 16
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
 
 
@@ -75,3 +80,54 @@ def smaps(pid: int) -> dict[str, int]:
         name, value, *_ = line.split()
         fields[name.rstrip(":")] = int(value)
     return fields
+
+
+def ensure_wrk() -> str:
+    wrk = shutil.which("wrk")
+    if wrk:
+        return wrk
+    print("wrk not found: installing Debian's wrk with apt-get …", file=sys.stderr)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True)
+    return shutil.which("wrk") or sys.exit("wrk could not be installed")
+
+
+def run_wrk(wrk: str, url: str, seconds: int, body: dict | None = None) -> dict[str, float]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        if body is not None:
+            payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
+            script.write(
+                f'wrk.method = "POST"\nwrk.body = "{payload}"\n'
+                'wrk.headers["Content-Type"] = "application/json"\n'
+            )
+    out = subprocess.run(
+        [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script.name, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    Path(script.name).unlink()
+    if "Non-2xx" in out:
+        raise SystemExit(f"errors during the run:\n{out}")
+
+    def latency(pct: str) -> float:
+        value, unit = re.search(rf"^\s+{pct}%\s+([\d.]+)(\w+)", out, re.M).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return {"rps": rps, "p50": latency("50"), "p99": latency("99")}
+
+
+def against_healthz(
+    wrk: str, server: Gunicorn, path: str, body: dict, seconds: int, rounds: int = 3
+) -> tuple[dict[str, float], dict[str, float]]:
+    """GET /healthz and POST `path` on the same server, interleaved, each one's best round.
+
+    Interleaving and best-of damp the noise of a shared 2-core machine; both endpoints see
+    the same conditions, so their ratio is what the endpoint's own work costs.
+    """
+    base, target = [], []
+    for _ in range(rounds):
+        base.append(run_wrk(wrk, server.url + "/api/v1/healthz", seconds))
+        target.append(run_wrk(wrk, server.url + path, seconds, body))
+    best = lambda rows: max(rows, key=lambda r: r["rps"])  # noqa: E731
+    return best(base), best(target)
