@@ -22,6 +22,7 @@ CONSEQUENCE_KINDS = (
     "play_withdrawn",
     "turn_score_plus_penalty",
 )
+LOSS_WHEN = ("more_than", "at_least")  # overtime beyond the limit, or reaching it, loses
 LEXICON_MAP_FILE = "lexicons.toml"
 
 
@@ -39,6 +40,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("", "language"): (str, True),
     ("", "lexicon"): (str, True),
     ("", "sources"): (str, False),
+    ("", "max_players"): (int, False),  # 2 unless said: tournament rules are for two (000 §1a)
     ("disclosure", "policy"): (str, True),
     ("challenge", "mode"): (str, True),
     ("challenge", "max_words"): (int, True),
@@ -48,26 +50,37 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("challenge", "invalid_text"): (dict, True),
     ("challenge", "free_challenge_option"): (bool, False),
     ("challenge", "jury_submissions_per_player"): (int, False),
+    ("challenge", "source"): (str, False),
+    ("exchange", "source"): (str, False),
     ("exchange", "min_bag"): (int, True),
     ("exchange", "opening_turns"): (int, False),
     ("exchange", "later_requires_previous_placement"): (bool, False),
     ("exchange", "later_max_in_a_row"): (int, False),
     ("pass", "allowed"): (bool, True),
+    ("pass", "source"): (str, False),
+    ("end", "source"): (str, False),
     ("end", "out_with_empty_bag"): (bool, True),
     ("end", "passes_in_a_row_each"): (int, True),
     ("end", "scoreless_turns"): (int, True),
     ("end", "scoreless_counts_withdrawn"): (bool, False),
+    ("end", "scoreless_counts_exchanges"): (bool, False),
+    ("end", "overtime_ends_game"): (bool, False),
+    ("end", "time_up"): (bool, False),
+    ("end", "blocked"): (bool, False),
     ("end", "equal_turns"): (bool, False),
     ("end", "point_target_option"): (bool, False),
+    ("final", "source"): (str, False),
     ("final", "own_rack_factor"): (int, True),
     ("final", "out_gains_factor"): (int, True),
     ("final", "scoreless_own_rack_factor"): (int, True),
     ("final", "ties"): (str, True),
+    ("clock", "source"): (str, False),
     ("clock", "minutes"): (int, True),
     ("clock", "shared_clock"): (bool, False),
     ("clock", "penalty_per_started_minute"): (int, True),
     ("clock", "loss_after_minutes"): (int, True),
     ("clock", "loss_min_spread"): (int, True),
+    ("clock", "loss_when"): (str, False),
 }
 _SECTIONS = {section for section, _ in _SCHEMA if section}
 
@@ -152,6 +165,8 @@ def _check(data: dict[str, Any], file: str) -> None:
             raise fail(f"challenge.{key}_text", f"needs 'en' and {data['language']!r}")
         if not all(isinstance(v, str) and v for v in text.values()):
             raise fail(f"challenge.{key}_text", "every text must be a non-empty string")
+    if data["clock"].get("loss_when", "more_than") not in LOSS_WHEN:
+        raise fail("clock.loss_when", f"must be one of {', '.join(LOSS_WHEN)}")
     if data["final"]["ties"] != "shared":
         raise fail("final.ties", "only 'shared' is supported")
 

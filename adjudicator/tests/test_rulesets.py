@@ -9,7 +9,15 @@ import pytest
 
 from adjudicator.rulesets import RulesetError, bundled_files, load_rulesets
 
-BUNDLED = {"dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "wespa"}
+BUNDLED = {
+    "dsf-2015",
+    "ssf-1999",
+    "sbnl-punten",
+    "dk-home",
+    "naspa",
+    "naspa-collins",
+    "wespa",
+}
 
 
 def test_bundled_rulesets_load():

@@ -1,0 +1,19 @@
+"""Whole games under a ruleset: exchanges, passes, end of game, final scores, clock, challenges.
+
+Pure Python, no web framework. Every rule is a function of the ruleset's data (the TOML files in
+`adjudicator/rulesets/`), so a federation's rule is changed in its file, not in code:
+
+- `rules`: a typed view of a ruleset's rule sections;
+- `racks`: rack text → tiles, rack values, "more Z tiles than the set has";
+- `exchange`: may this player exchange now;
+- `ending`: may one pass, and has the game ended;
+- `clock`: overtime penalties and losses on time;
+- `challenge`: what a challenge ruling does to the scores and the turn;
+- `final`: the end-of-game adjustment, the final scores and the winner;
+- `model`: the game state a record is replayed through;
+- `verify`: a GCG record or JSON turns checked against a ruleset.
+"""
+
+from adjudicator.game.rules import Rules, Verdict
+
+__all__ = ["Rules", "Verdict"]

@@ -1,0 +1,69 @@
+"""Passing and the end of the game (RULES.md §6, "pass" and "game ends" columns).
+
+A scoreless turn is one that leaves no new tile on the board: a pass, an exchange, a play that
+was withdrawn after a challenge, a turn lost to a failed challenge. Whether exchanges and
+withdrawn plays count is ruleset data (002 counts both, following NSA; APSP does not count
+exchanges). DSF has no scoreless rule but ends after both players pass twice in a row (000 §5b).
+"""
+
+from __future__ import annotations
+
+from adjudicator.game.rules import Rules, Verdict
+
+# Turn kinds, shared with the model.
+PLAY = "play"
+PASS = "pass"
+EXCHANGE = "exchange"
+WITHDRAWN = "withdrawn"
+LOST_TURN = "lost_turn"
+
+
+def pass_allowed(rules: Rules) -> Verdict:
+    if rules.pass_allowed:
+        return Verdict(True, "pass_allowed", "a player may always pass", rules.pass_source)
+    return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_source)
+
+
+def is_scoreless(rules: Rules, kind: str) -> bool:
+    """Whether a turn of this kind counts towards the scoreless-turns limit."""
+    if kind in (PASS, LOST_TURN):
+        return True
+    if kind == EXCHANGE:
+        return rules.end.scoreless_counts_exchanges
+    if kind == WITHDRAWN:
+        return rules.end.scoreless_counts_withdrawn
+    return False
+
+
+def scoreless_end(rules: Rules, scoreless_in_a_row: int) -> bool:
+    """Six (or the ruleset's number of) scoreless turns in a row end the game."""
+    limit = rules.end.scoreless_turns
+    return bool(limit) and scoreless_in_a_row >= limit
+
+
+def passes_end(rules: Rules, passes_in_a_row: int, players: int) -> bool:
+    """DSF: "hvis begge spillere melder pas to gange i træk" (000 §4.8c, §5b) — each player
+    passes twice in a row, so 4 passes with 2 players."""
+    each = rules.end.passes_in_a_row_each
+    return bool(each) and passes_in_a_row >= each * players
+
+
+def out_ends_game(rules: Rules, turns_taken: list[int]) -> bool:
+    """A player has gone out with the bag empty. SBNL ends only once both have had the same
+    number of turns (003): if the starting player goes out, the other plays once more."""
+    if not rules.end.out_with_empty_bag:
+        return False
+    return not rules.end.equal_turns or len(set(turns_taken)) == 1
+
+
+def describe(rules: Rules, ending: str) -> str:
+    """One line on how the game ended, for reports."""
+    return {
+        "out": "a player went out with the bag empty",
+        "scoreless": f"{rules.end.scoreless_turns} scoreless turns in a row",
+        "passes": f"each player passed {rules.end.passes_in_a_row_each} times in a row",
+        "time_up": "the agreed playing time was up",
+        "blocked": "neither player could put a tile on the board",
+        "overtime": "a player ran out of overtime",
+        "point_target": "a player reached the point target",
+    }.get(ending, ending)

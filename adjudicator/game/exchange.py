@@ -1,0 +1,83 @@
+"""May this player exchange now? (RULES.md §6, the "exchange allowed when" column.)
+
+Most rulesets need only the bag: at least 7 tiles (000 §4.7b, 002). SBNL's "Ruilregel" (003)
+also looks at the player's own turns: in the first three any exchange goes; later only once at
+a time, after a turn that put a tile down, and with at least 16 tiles in the bag.
+"""
+
+from __future__ import annotations
+
+from adjudicator.game.errors import GameInputError
+from adjudicator.game.racks import RACK_SIZE
+from adjudicator.game.rules import Rules, Verdict
+
+
+def needs_turn_history(rules: Rules) -> bool:
+    """Whether the answer depends on the player's turn number and previous turn (SBNL)."""
+    return bool(rules.exchange.opening_turns or rules.exchange.later_requires_previous_placement)
+
+
+def exchange_allowed(
+    rules: Rules,
+    bag: int,
+    turn: int | None = None,
+    previous_placed: bool | None = None,
+    count: int | None = None,
+) -> Verdict:
+    """`turn`: the player's own turn number (1 = their first); `previous_placed`: whether their
+    previous turn put at least one tile on the board; `count`: how many tiles they want to swap.
+    Raises GameInputError when the ruleset needs an input that was not given."""
+    rule = rules.exchange
+    if bag < 0:
+        raise GameInputError("the bag cannot hold fewer than 0 tiles", "bag", "out_of_range")
+    if count is not None:
+        if not 1 <= count <= RACK_SIZE:
+            raise GameInputError(f"exchange 1 to {RACK_SIZE} tiles, not {count}", "count")
+        if count > bag:
+            return Verdict(
+                False,
+                "bag_too_small",
+                f"{count} tiles cannot be swapped with only {bag} in the bag",
+                rule.source,
+            )
+    if turn is not None and turn < 1:
+        raise GameInputError("turns are counted from 1", "turn", "out_of_range")
+    if needs_turn_history(rules) and turn is None:
+        raise GameInputError(
+            f"under {rules.ruleset_id} the answer depends on the player's turn number", "turn"
+        )
+    if turn is not None and turn <= rule.opening_turns:
+        return Verdict(
+            True,
+            "opening_turns",
+            f"in the first {rule.opening_turns} turns a player may exchange (this is turn {turn})",
+            rule.source,
+        )
+    if bag < rule.min_bag:
+        return Verdict(
+            False,
+            "bag_too_small",
+            f"{bag} tiles in the bag; exchanging needs at least {rule.min_bag}",
+            rule.source,
+        )
+    if rule.later_requires_previous_placement:
+        if previous_placed is None:
+            raise GameInputError(
+                f"after turn {rule.opening_turns}, {rules.ruleset_id} asks whether the"
+                " player's previous turn put a tile on the board",
+                "previous",
+            )
+        if not previous_placed:
+            return Verdict(
+                False,
+                "previous_turn_placed_nothing",
+                "after the opening turns one may exchange only once at a time, after a turn"
+                " that put at least one tile on the board",
+                rule.source,
+            )
+    return Verdict(
+        True,
+        "bag_has_enough",
+        f"{bag} tiles in the bag; exchanging needs at least {rule.min_bag}",
+        rule.source,
+    )

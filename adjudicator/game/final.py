@@ -1,0 +1,246 @@
+"""The end of a game: rack adjustments, overtime, the loss on time, the winner (RULES.md §6–§7).
+
+Order: the ending's rack adjustment first (000 §5.1a, 002, 003, 004), then the overtime
+penalties, then the loss on time. The winner has the highest final score among the players who
+did not lose on time; equal best scores share the win (004: "ægte uafgjort deles").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.game import clock
+from adjudicator.game.ending import describe
+from adjudicator.game.errors import GameInputError
+from adjudicator.game.racks import check_within_set, rack_text, rack_value
+from adjudicator.game.rules import Rules
+from compiler.languages import LanguageProfile
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    kind: str  # "rack", "out_bonus", "overtime", "time_loss_spread"
+    points: int
+    reason: str
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "points": self.points,
+            "reason": self.reason,
+            "source": self.source,
+        }
+
+
+@dataclass
+class PlayerEnd:
+    """One player at the end of the game, before any adjustment."""
+
+    name: str
+    score: int
+    rack: Counter[str] = field(default_factory=Counter)
+    overtime_minutes: float = 0.0
+
+
+@dataclass
+class PlayerResult:
+    name: str
+    score_before: int
+    rack: str
+    rack_value: int
+    adjustments: list[Adjustment]
+    final_score: int
+    lost_on_time: bool = False
+    result: str = ""  # "win", "tie" or "loss"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "score_before": self.score_before,
+            "rack": self.rack,
+            "rack_value": self.rack_value,
+            "adjustments": [a.to_dict() for a in self.adjustments],
+            "final_score": self.final_score,
+            "lost_on_time": self.lost_on_time,
+            "result": self.result,
+        }
+
+
+@dataclass
+class FinalResult:
+    ruleset: str
+    ending: str
+    ending_text: str
+    went_out: str | None
+    players: list[PlayerResult]
+    winners: list[str]
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def winner(self) -> str | None:
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "ending": self.ending,
+            "ending_text": self.ending_text,
+            "went_out": self.went_out,
+            "players": [p.to_dict() for p in self.players],
+            "final_scores": {p.name: p.final_score for p in self.players},
+            "winner": self.winner,
+            "winners": self.winners,
+            "tie": self.tie,
+        }
+
+
+def check_players(rules: Rules, players: list[PlayerEnd]) -> None:
+    if not 2 <= len(players) <= rules.max_players:
+        raise GameInputError(
+            f"{rules.ruleset_id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
+            f" players, not {len(players)}",
+            "players",
+            "player_count",
+        )
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise GameInputError("player names must differ", "players", "duplicate_player")
+
+
+def final_score(
+    rules: Rules,
+    profile: LanguageProfile,
+    players: list[PlayerEnd],
+    ending: str,
+    went_out: str | None = None,
+    point_target: int | None = None,
+) -> FinalResult:
+    """Adjust the scores for the way the game ended. Raises GameInputError on input that
+    cannot be true (an unknown ending, a player out with tiles left, more Z tiles than the set)."""
+    check_players(rules, players)
+    check_within_set(profile, [(f"players[{i}].rack", p.rack) for i, p in enumerate(players)])
+    endings = rules.endings()
+    if ending not in endings:
+        raise GameInputError(
+            f"under {rules.ruleset_id} a game ends in one of: {', '.join(endings)}",
+            "ending",
+            "unknown_ending",
+        )
+    out_index = _went_out(players, ending, went_out)
+    fin = rules.final
+    results = [
+        PlayerResult(p.name, p.score, rack_text(p.rack), rack_value(profile, p.rack), [], p.score)
+        for p in players
+    ]
+    if ending == "out":
+        others = sum(r.rack_value for i, r in enumerate(results) if i != out_index)
+        for i, r in enumerate(results):
+            if i == out_index:
+                if fin.out_gains_factor and others:
+                    times = "" if fin.out_gains_factor == 1 else f"{fin.out_gains_factor} × "
+                    r.adjustments.append(
+                        Adjustment(
+                            "out_bonus",
+                            fin.out_gains_factor * others,
+                            f"went out: gains {times}the tiles left on the other racks ({others})",
+                            fin.source,
+                        )
+                    )
+            elif fin.own_rack_factor and r.rack_value:
+                r.adjustments.append(_rack_loss(r, fin.own_rack_factor, fin.source))
+    elif ending == "point_target":
+        if point_target is not None and max(p.score for p in players) < point_target:
+            raise GameInputError(
+                f"nobody has reached the point target {point_target}",
+                "point_target",
+            )
+    else:
+        for r in results:
+            if fin.scoreless_own_rack_factor and r.rack_value:
+                r.adjustments.append(_rack_loss(r, fin.scoreless_own_rack_factor, fin.source))
+    for i, (p, r) in enumerate(zip(players, results, strict=True)):
+        ot = clock.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
+        if ot.points:
+            r.adjustments.append(
+                Adjustment(
+                    "overtime",
+                    ot.points,
+                    f"{ot.started_minutes} started minute(s) of overtime × "
+                    f"{rules.clock.penalty_per_started_minute}",
+                    rules.clock.source,
+                )
+            )
+        r.lost_on_time = ot.lost_on_time
+    for r in results:
+        r.final_score = r.score_before + sum(a.points for a in r.adjustments)
+    winners = _winners(rules, results)
+    return FinalResult(
+        rules.ruleset_id,
+        ending,
+        describe(rules, ending),
+        players[out_index].name if out_index is not None else None,
+        results,
+        winners,
+    )
+
+
+def _went_out(players: list[PlayerEnd], ending: str, went_out: str | None) -> int | None:
+    names = [p.name for p in players]
+    if ending != "out":
+        if went_out is not None:
+            raise GameInputError(
+                f"'went_out' goes with the ending 'out', not {ending!r}", "went_out"
+            )
+        return None
+    if went_out is None:
+        raise GameInputError("say who went out", "went_out", "missing_field")
+    if went_out not in names:
+        raise GameInputError(f"no player named {went_out!r}", "went_out", "unknown_player")
+    index = names.index(went_out)
+    if players[index].rack:
+        raise GameInputError(
+            f"{went_out} went out, so their rack must be empty, not {rack_text(players[index].rack)}",
+            f"players[{index}].rack",
+        )
+    return index
+
+
+def _rack_loss(r: PlayerResult, factor: int, source: str) -> Adjustment:
+    times = "" if factor == 1 else f"{factor} × "
+    return Adjustment(
+        "rack",
+        -factor * r.rack_value,
+        f"tiles left {r.rack} worth {r.rack_value}: loses {times}their value",
+        source,
+    )
+
+
+def _winners(rules: Rules, results: list[PlayerResult]) -> list[str]:
+    """Highest final score among those not lost on time; if all lost on time, nobody's loss
+    counts. SSF: a loss on time is by the real spread, but at least 150 (002)."""
+    in_time = [r for r in results if not r.lost_on_time] or results
+    best = max(r.final_score for r in in_time)
+    spread = rules.clock.loss_min_spread
+    if spread and len(in_time) < len(results):
+        for r in results:
+            if r.lost_on_time and best - r.final_score < spread:
+                points = r.final_score - (best - spread)
+                r.adjustments.append(
+                    Adjustment(
+                        "time_loss_spread",
+                        -points,
+                        f"lost on time: the spread is the real one but at least {spread}",
+                        rules.clock.source,
+                    )
+                )
+                r.final_score -= points
+    winners = [r.name for r in in_time if r.final_score == best]
+    for r in results:
+        r.result = "loss" if r.name not in winners else "win" if len(winners) == 1 else "tie"
+    return winners

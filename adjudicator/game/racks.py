@@ -1,0 +1,93 @@
+"""Racks as tile counts: reading rack text, rack values, and the tile set's limits.
+
+A rack is written as letters with `?` for a blank (`AEQ?`), the GCG convention. A letter the set
+has no tile for (Danish Q, W) cannot be on a rack: it can only be played with a blank.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from adjudicator.game.errors import GameInputError
+from compiler.languages import LanguageProfile
+
+BLANK = "?"
+RACK_SIZE = 7
+
+
+class RackError(GameInputError):
+    """Rack text that cannot be true under the tile set; `field` says which input is at fault."""
+
+    def __init__(self, message: str, field: str | None = None, code: str = "bad_rack"):
+        super().__init__(message, field, code)
+
+
+def parse_rack(profile: LanguageProfile, text: str, field: str | None = None) -> Counter[str]:
+    """Rack text → tile counts (`?` for blanks). Lower case is read as upper case."""
+    if not isinstance(text, str):
+        raise RackError("a rack must be a string of letters, '?' for a blank", field, "wrong_shape")
+    tiles: Counter[str] = Counter()
+    for ch in text.strip():
+        key = ch if ch == BLANK else ch.upper()
+        if key == BLANK:
+            if profile.blanks == 0:
+                raise RackError(f"the {profile.english_name} set has no blanks", field)
+        elif key in profile.blank_only:
+            raise RackError(
+                f"{key} has no tile in the {profile.english_name} set; it is played with a blank"
+                " (write the blank as '?')",
+                field,
+                "unknown_letter",
+            )
+        elif key not in profile.tiles:
+            raise RackError(
+                f"{ch!r} is not a tile of the {profile.english_name} set", field, "unknown_letter"
+            )
+        tiles[key] += 1
+    if sum(tiles.values()) > RACK_SIZE:
+        raise RackError(f"a rack holds at most {RACK_SIZE} tiles, not {len(text)}", field)
+    return tiles
+
+
+def tile_count(profile: LanguageProfile, tile: str) -> int:
+    """How many of `tile` the set has (blanks under `?`)."""
+    if tile == BLANK:
+        return profile.blanks
+    t = profile.tiles.get(tile)
+    return t.count if t else 0
+
+
+def rack_value(profile: LanguageProfile, tiles: Mapping[str, int]) -> int:
+    """Face value of a rack; a blank is worth nothing."""
+    return sum(profile.value(t) * n for t, n in tiles.items() if t != BLANK)
+
+
+def rack_text(tiles: Mapping[str, int]) -> str:
+    """Tile counts → rack text, letters in order and blanks last (stable for reports)."""
+    letters = sorted(t for t in tiles if t != BLANK)
+    return "".join(t * tiles[t] for t in letters) + BLANK * tiles.get(BLANK, 0)
+
+
+def check_within_set(
+    profile: LanguageProfile, racks: Iterable[tuple[str, Mapping[str, int]]]
+) -> None:
+    """Racks (and a board, passed as one more named rack) together cannot hold more of a tile
+    than the set has: two players cannot both hold the only Z."""
+    seen: Counter[str] = Counter()
+    owners: dict[str, list[str]] = {}
+    for name, tiles in racks:
+        for tile, n in tiles.items():
+            seen[tile] += n
+            owners.setdefault(tile, []).append(name)
+    for tile, n in seen.items():
+        have = tile_count(profile, tile)
+        if n > have:
+            what = "blank" if tile == BLANK else tile
+            raise RackError(
+                f"{' and '.join(owners[tile])} hold{'' if len(owners[tile]) > 1 else 's'}"
+                f" {n} × {what}, but the "
+                f"{profile.english_name} set has {have}",
+                owners[tile][-1],
+                "too_many_tiles",
+            )

@@ -1,0 +1,177 @@
+"""A typed view of a ruleset's rule sections, so the rule functions read names, not dict keys.
+
+Built from `Ruleset.data` (already checked by `adjudicator.rulesets`); optional fields get
+their defaults here, in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A yes/no answer with the reason and the seed section it rests on."""
+
+    allowed: bool
+    code: str
+    reason: str
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "allowed": self.allowed,
+            "code": self.code,
+            "reason": self.reason,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class ExchangeRule:
+    min_bag: int
+    opening_turns: int  # SBNL: in a player's first N turns an exchange needs nothing else
+    later_requires_previous_placement: bool
+    later_max_in_a_row: int  # 0 = no limit
+    source: str
+
+
+@dataclass(frozen=True)
+class EndRule:
+    out_with_empty_bag: bool
+    passes_in_a_row_each: int  # DSF: 2 → both pass twice in a row (4 passes with 2 players)
+    scoreless_turns: int  # 0 = no such rule
+    scoreless_counts_withdrawn: bool
+    scoreless_counts_exchanges: bool
+    equal_turns: bool  # SBNL: the game ends when a player is out AND turns are equal
+    point_target_option: bool
+    overtime_ends_game: bool
+    time_up: bool
+    blocked: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class FinalRule:
+    own_rack_factor: int  # when someone went out: others lose this × their own rack
+    out_gains_factor: int  # … and the one who went out gains this × the others' racks
+    scoreless_own_rack_factor: int  # any other ending: each loses this × own rack
+    source: str
+
+
+@dataclass(frozen=True)
+class ClockRule:
+    minutes: int
+    shared: bool
+    penalty_per_started_minute: int
+    loss_after_minutes: int  # 0 = no loss on time
+    loss_when: str  # "more_than" (DSF: more than 5) or "at_least" (SSF: 15 minutes)
+    loss_min_spread: int
+    source: str
+
+
+@dataclass(frozen=True)
+class ChallengeRule:
+    mode: str
+    valid_kind: str
+    valid_points: int
+    invalid_kind: str
+    invalid_points: int
+    free_challenge_option: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    ruleset_id: str
+    language: str
+    max_players: int
+    pass_allowed: bool
+    pass_source: str
+    exchange: ExchangeRule
+    end: EndRule
+    final: FinalRule
+    clock: ClockRule
+    challenge: ChallengeRule
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Rules:
+        ex, end, fin, clk, ch = (
+            data["exchange"],
+            data["end"],
+            data["final"],
+            data["clock"],
+            data["challenge"],
+        )
+        rid = data["id"]
+        return cls(
+            ruleset_id=rid,
+            language=data["language"],
+            max_players=data.get("max_players", 2),
+            pass_allowed=data["pass"]["allowed"],
+            pass_source=data["pass"].get("source", rid),
+            exchange=ExchangeRule(
+                min_bag=ex["min_bag"],
+                opening_turns=ex.get("opening_turns", 0),
+                later_requires_previous_placement=ex.get(
+                    "later_requires_previous_placement", False
+                ),
+                later_max_in_a_row=ex.get("later_max_in_a_row", 0),
+                source=ex.get("source", rid),
+            ),
+            end=EndRule(
+                out_with_empty_bag=end["out_with_empty_bag"],
+                passes_in_a_row_each=end["passes_in_a_row_each"],
+                scoreless_turns=end["scoreless_turns"],
+                scoreless_counts_withdrawn=end.get("scoreless_counts_withdrawn", True),
+                scoreless_counts_exchanges=end.get("scoreless_counts_exchanges", True),
+                equal_turns=end.get("equal_turns", False),
+                point_target_option=end.get("point_target_option", False),
+                overtime_ends_game=end.get("overtime_ends_game", False),
+                time_up=end.get("time_up", False),
+                blocked=end.get("blocked", False),
+                source=end.get("source", rid),
+            ),
+            final=FinalRule(
+                own_rack_factor=fin["own_rack_factor"],
+                out_gains_factor=fin["out_gains_factor"],
+                scoreless_own_rack_factor=fin["scoreless_own_rack_factor"],
+                source=fin.get("source", rid),
+            ),
+            clock=ClockRule(
+                minutes=clk["minutes"],
+                shared=clk.get("shared_clock", False),
+                penalty_per_started_minute=clk["penalty_per_started_minute"],
+                loss_after_minutes=clk["loss_after_minutes"],
+                loss_when=clk.get("loss_when", "more_than"),
+                loss_min_spread=clk["loss_min_spread"],
+                source=clk.get("source", rid),
+            ),
+            challenge=ChallengeRule(
+                mode=ch["mode"],
+                valid_kind=ch["valid"]["kind"],
+                valid_points=ch["valid"]["points"],
+                invalid_kind=ch["invalid"]["kind"],
+                invalid_points=ch["invalid"]["points"],
+                free_challenge_option=ch.get("free_challenge_option", False),
+                source=ch.get("source", rid),
+            ),
+        )
+
+    def endings(self) -> list[str]:
+        """The ways a game can end under these rules (the `ending` values final-score takes)."""
+        found = ["out"] if self.end.out_with_empty_bag else []
+        if self.end.scoreless_turns:
+            found.append("scoreless")
+        if self.end.passes_in_a_row_each:
+            found.append("passes")
+        if self.end.time_up:
+            found.append("time_up")
+        if self.end.blocked:
+            found.append("blocked")
+        if self.end.overtime_ends_game:
+            found.append("overtime")
+        if self.end.point_target_option:
+            found.append("point_target")
+        return found
