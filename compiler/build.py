@@ -14,9 +14,9 @@ from tqdm import tqdm
 
 from compiler import __version__
 from compiler.artifact import FORMAT_NAME, FORMAT_VERSION, write_artifact
+from compiler.bulk import PlainReader
 from compiler.errors import CompileError
 from compiler.languages import LanguageProfile, load_profile
-from compiler.bulk import PlainReader
 from compiler.normalise import MAX_LETTERS, Normaliser, Rejection
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
@@ -37,15 +37,19 @@ class Rejected:
 class BuildResult:
     recipe: Recipe
     profile: LanguageProfile
-    words: set[str]  # unordered: the trie sorts; use `sorted_words()` for a list
+    keys: set[bytes]  # the words, UTF-8 encoded and unordered (the trie sorts them)
     sources: list[dict[str, Any]]
     rejected_counts: Counter
     rejected: list[Rejected] = field(default_factory=list)
     needs_blank: int = 0
     seconds: float = 0.0
 
+    @property
+    def word_count(self) -> int:
+        return len(self.keys)
+
     def sorted_words(self) -> list[str]:
-        return sorted(self.words)
+        return sorted(key.decode("utf-8") for key in self.keys)
 
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
@@ -60,7 +64,7 @@ class BuildResult:
             "stand_in": r.stand_in,
             "description": r.description,
             "compiler": {"name": "scrabble-adjudicator lexicon", "version": __version__},
-            "word_count": len(self.words),
+            "word_count": self.word_count,
             "needs_blank": self.needs_blank,
             "sources": self.sources,
             "rejected": dict(sorted(self.rejected_counts.items())),
@@ -71,7 +75,7 @@ class BuildResult:
 def _read_entries(
     entries: Iterable[Entry],
     entry: Callable[[str], str | Rejection],
-    words: set[str],
+    words: set[bytes],
     counts: Counter,
     rejected: list[Rejected] | None,
     file: str,
@@ -92,6 +96,7 @@ def _read_entries(
                 rejected.append(Rejected(file, number, text, str(result)))
             continue
         kept += 1
+        result = result.encode("utf-8")
         if op == "+":
             if result not in words:
                 words.add(result)
@@ -118,10 +123,10 @@ def compile_recipe(
     try:
         profile = load_profile(recipe.language)
     except LookupError as exc:
-        raise CompileError(str(exc.args[0]), file=str(recipe.file))
+        raise CompileError(str(exc.args[0]), file=str(recipe.file)) from exc
     normaliser = Normaliser(profile)
     plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
-    words: set[str] = set()
+    words: set[bytes] = set()
     counts: Counter = Counter()
     rejected: list[Rejected] = []
     source_reports = []
@@ -180,11 +185,11 @@ def compile_recipe(
         source_reports.append(report)
     if not words:
         raise CompileError("the recipe produced no words at all", file=str(recipe.file))
-    needs_blank = profile.count_needing_blanks(words, MAX_LETTERS)
+    needs_blank = profile.count_needing_blanks_utf8(b"\n".join(words), MAX_LETTERS)
     return BuildResult(
         recipe=recipe,
         profile=profile,
-        words=words,
+        keys=words,
         sources=source_reports,
         rejected_counts=counts,
         rejected=rejected,
@@ -197,6 +202,6 @@ def build(recipe: Recipe, out_dir: Path, *, progress: bool = False) -> tuple[Bui
     """Compile and write the artifact; `seconds` then covers the whole build, writes included."""
     started = time.perf_counter()
     result = compile_recipe(recipe, progress=progress)
-    manifest_path = write_artifact(out_dir, recipe.id, result.words, result.manifest())
+    manifest_path = write_artifact(out_dir, recipe.id, result.keys, result.manifest())
     result.seconds = time.perf_counter() - started
     return result, manifest_path

@@ -19,7 +19,9 @@ def _table(rows: list[list[str]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
@@ -33,7 +35,7 @@ def summary_table(results: Sequence[BuildResult]) -> str:
     for r in results:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
-        row = [r.recipe.id, str(entries), str(kept), str(len(r.words))]
+        row = [r.recipe.id, str(entries), str(kept), str(r.word_count)]
         row += [str(r.rejected_counts.get(reason, 0)) for reason in reasons]
         row += [str(r.needs_blank), f"{r.seconds:.2f}"]
         rows.append(row)
@@ -47,8 +49,17 @@ def cmd_build(args: argparse.Namespace) -> int:
         result, manifest_path = build(recipe, Path(args.out), progress=not args.quiet)
         results.append(result)
         if not args.quiet:
-            print(f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
-                  file=sys.stderr)
+            for source in result.sources:
+                if source["encoding"] == "auto":
+                    print(
+                        f"{recipe.id}: {source['path']}: encoding auto: read as "
+                        f"{source['decoded_as']}",
+                        file=sys.stderr,
+                    )
+            print(
+                f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
+                file=sys.stderr,
+            )
     print(summary_table(results))
     return 0
 
@@ -135,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except CompileError as exc:
         print(f"lexicon: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # e.g. an output folder that cannot be written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"lexicon: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("lexicon: interrupted; no partial artifact was left behind", file=sys.stderr)

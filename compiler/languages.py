@@ -7,12 +7,11 @@ profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on th
 
 from __future__ import annotations
 
-import re
 import tomllib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from collections.abc import Collection, Mapping
 from typing import Any
 
 from compiler.errors import CompileError
@@ -75,40 +74,62 @@ class LanguageProfile:
     def count_needing_blanks(self, words: Collection[str], max_len: int | None = None) -> int:
         """How many of `words` need at least one blank; the same as counting `blanks_needed`.
 
-        Letters that share a tile count form a group; for each group the words are cut down to
-        that group's letters (one `bytes.translate` over all of them) and a pattern finds the
-        words in which one letter of the group occurs more often than it has tiles. Groups whose
-        count no word of `max_len` letters can exceed are skipped.
+        All the words are cut down (`bytes.translate`) to the letters that share one tile count,
+        then to each of those letters alone; a word with more of a letter than it has tiles then
+        shows as a run such as `XX`, which `bytes.find` spots. Counts that no word of `max_len`
+        letters can exceed are skipped.
         """
-        text = "\n".join(words)
+        return self.count_needing_blanks_in("\n".join(words), max_len)
+
+    def count_needing_blanks_in(self, text: str, max_len: int | None = None) -> int:
+        """`count_needing_blanks` of the words of `text`, one per line (no empty lines)."""
         try:
             data = text.encode("latin-1")
         except UnicodeEncodeError:  # an alphabet beyond Latin-1: count word by word
-            return sum(1 for w in words if self.blanks_needed(w))
+            return sum(1 for w in text.split("\n") if w and self.blanks_needed(w))
+        return self._count_latin1(data, max_len)
+
+    def count_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> int:
+        """The same for UTF-8 words, one per line, as the compiler holds them."""
+        if data.isascii():
+            return self._count_latin1(data, max_len)
+        return self.count_needing_blanks_in(data.decode("utf-8"), max_len)
+
+    def _count_latin1(self, data: bytes, max_len: int | None) -> int:
+        if not data:
+            return 0
         groups: dict[int, list[str]] = {}
         for letter in self.alphabet:
             have = self.tiles[letter].count if letter in self.tiles else 0
             if ord(letter) < 256 and (max_len is None or have < max_len):
                 groups.setdefault(have, []).append(letter)
-        other = set(data) - {ord(c) for c in self.alphabet} - {10}
+        known = bytes(sorted({ord(c) for c in self.alphabet if ord(c) < 256} | {10}))
+        other = set(data.translate(None, known))
         if other:  # a character outside the alphabet has no tile either
             groups.setdefault(0, []).extend(chr(b) for b in sorted(other))
-        hits: set[int] = set()
-        for have, letters in groups.items():
+        hits: set[int] = set()  # line numbers in `data`, i.e. word indices
+
+        def only(text: bytes, letters: list[str]) -> bytes:
             keep = {ord(c) for c in letters} | {10}
-            delete = bytes(b for b in range(256) if b not in keep)
-            only = data.translate(None, delete)
-            cls = b"[" + b"".join(re.escape(c.encode("latin-1")) for c in letters) + b"]"
-            if have == 0:
-                pattern = rb"(?m)^" + cls
-            else:
-                pattern = rb"(?m)^[^\n]*?(" + cls + rb")(?:[^\n]*?\1){%d}" % have
+            return text.translate(None, bytes(b for b in range(256) if b not in keep))
+
+        def mark(text: bytes, needle: bytes) -> None:
             pos = line = 0
-            for match in re.finditer(pattern, only):
-                start = match.start()
-                line += only.count(b"\n", pos, start)
-                pos = start
+            found = text.find(needle)
+            while found >= 0:
+                line += text.count(b"\n", pos, found)
                 hits.add(line)
+                pos = text.find(b"\n", found)
+                if pos < 0:
+                    break
+                found = text.find(needle, pos)
+
+        for have, letters in groups.items():
+            group = only(data, letters)
+            for letter in letters:
+                # Cut down to one letter, a word with too many of it holds them side by side.
+                single = only(group, [letter]) if len(letters) > 1 else group
+                mark(single, letter.encode("latin-1") * (have + 1))
         return len(hits)
 
     def to_dict(self) -> dict[str, Any]:
@@ -205,9 +226,9 @@ def load_profile_file(path: Path) -> LanguageProfile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise CompileError(f"cannot read language profile: {exc.strerror}", file=str(path))
+        raise CompileError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CompileError(f"not valid TOML: {exc}", file=str(path))
+        raise CompileError(f"not valid TOML: {exc}", file=str(path)) from exc
     return LanguageProfile.from_dict(data, source=str(path))
 
 

@@ -22,6 +22,7 @@ class Source:
     declared_path: str  # as written in the recipe, for manifests that do not leak local paths
     format: str
     encoding: str
+    line: int | None = None  # of its `path` key (or `[[source]]` header) in the recipe
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,41 @@ class Recipe:
     sources: tuple[Source, ...]
 
 
-def _line_of_key(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=", re.M)
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else None
+_TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?")
+_KEY = re.compile(r"^\s*\"?([A-Za-z0-9_-]+)\"?\s*=")
+
+
+class _KeyLines:
+    """Where each key sits in the recipe text: top-level keys and each `[[source]]`'s keys."""
+
+    def __init__(self, text: str):
+        self.top: dict[str, int] = {}
+        self.sources: list[dict[str, int]] = []
+        table: str | None = None
+        for number, line in enumerate(text.splitlines(), start=1):
+            header = _TABLE.match(line)
+            if header:
+                table = header.group(1).strip('"')
+                self.top.setdefault(table, number)
+                if table == "source" and line.lstrip().startswith("[["):
+                    self.sources.append({"[[source]]": number})
+                continue
+            key = _KEY.match(line)
+            if not key:
+                continue
+            if table is None:
+                self.top.setdefault(key.group(1), number)
+            elif table == "source" and self.sources:
+                self.sources[-1].setdefault(key.group(1), number)
+
+    def of(self, key: str | None, source: int | None = None) -> int | None:
+        """Line of `key` (top level, or in the `source`-th [[source]], counted from 1)."""
+        if source is None:
+            return self.top.get(key) if key else None
+        if not 1 <= source <= len(self.sources):
+            return None
+        lines = self.sources[source - 1]
+        return lines.get(key) if key and key in lines else lines["[[source]]"]
 
 
 def load_recipe(path: Path | str) -> Recipe:
@@ -49,19 +81,21 @@ def load_recipe(path: Path | str) -> Recipe:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CompileError("recipe not found", file=file)
+        raise CompileError("recipe not found", file=file) from None
     except UnicodeDecodeError:
-        raise CompileError("recipe is not UTF-8", file=file)
+        raise CompileError("recipe is not UTF-8", file=file) from None
     except OSError as exc:
-        raise CompileError(f"cannot read recipe: {exc.strerror}", file=file)
+        raise CompileError(f"cannot read recipe: {exc.strerror}", file=file) from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
-        raise CompileError(f"not valid TOML: {exc}", file=file, line=line)
+        raise CompileError(f"not valid TOML: {exc}", file=file, line=line) from exc
 
-    def fail(msg: str, key: str | None = None) -> CompileError:
-        return CompileError(msg, file=file, line=_line_of_key(text, key) if key else None)
+    lines = _KeyLines(text)
+
+    def fail(msg: str, key: str | None = None, source: int | None = None) -> CompileError:
+        return CompileError(msg, file=file, line=lines.of(key, source))
 
     for key in data:
         if key not in _RECIPE_KEYS | {"source"}:
@@ -83,23 +117,26 @@ def load_recipe(path: Path | str) -> Recipe:
     for index, raw in enumerate(raw_sources, start=1):
         where = f"[[source]] #{index}"
         if not isinstance(raw, dict):
-            raise fail(f"{where} must be a table")
+            raise fail(f"{where} must be a table", source=index)
         for key in raw:
             if key not in _SOURCE_KEYS:
-                raise fail(f"unknown key {key!r} in {where}", key)
+                raise fail(f"unknown key {key!r} in {where}", key, index)
         if not isinstance(raw.get("path"), str) or not raw["path"]:
-            raise fail(f"{where} needs a 'path'")
+            raise fail(f"{where} needs a 'path'", "path", index)
         fmt = raw.get("format", "plain")
         if fmt not in FORMATS:
-            raise fail(f"unknown format {fmt!r} in {where}; known: {', '.join(FORMATS)}", "format")
+            known = ", ".join(FORMATS)
+            raise fail(f"unknown format {fmt!r} in {where}; known: {known}", "format", index)
         enc = raw.get("encoding", "auto")
         if enc not in ENCODINGS:
-            raise fail(
-                f"unknown encoding {enc!r} in {where}; known: {', '.join(ENCODINGS)}", "encoding"
-            )
-        sources.append(Source((path.parent / raw["path"]).resolve(), raw["path"], fmt, enc))
+            known = ", ".join(ENCODINGS)
+            raise fail(f"unknown encoding {enc!r} in {where}; known: {known}", "encoding", index)
+        resolved = (path.parent / raw["path"]).resolve()
+        sources.append(Source(resolved, raw["path"], fmt, enc, lines.of("path", index)))
     if sources[0].format == "delta":
-        raise fail("the first source cannot be a delta: there is nothing to apply it to")
+        raise fail(
+            "the first source cannot be a delta: there is nothing to apply it to", "format", 1
+        )
     return Recipe(
         file=path,
         id=data["id"],

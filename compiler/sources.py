@@ -34,9 +34,9 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise CompileError("source file not found", file=str(path))
+        raise CompileError("source file not found", file=str(path)) from None
     except OSError as exc:
-        raise CompileError(f"cannot read source file: {exc.strerror}", file=str(path))
+        raise CompileError(f"cannot read source file: {exc.strerror}", file=str(path)) from exc
     digest = hashlib.sha256(raw).hexdigest()
     try:
         if path.suffix == ".gz":
@@ -44,7 +44,7 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
         elif path.suffix == ".xz":
             raw = lzma.decompress(raw)
     except (OSError, lzma.LZMAError, EOFError) as exc:
-        raise CompileError(f"cannot decompress {path.suffix} file: {exc}", file=str(path))
+        raise CompileError(f"cannot decompress {path.suffix} file: {exc}", file=str(path)) from exc
     return raw, digest
 
 
@@ -74,10 +74,10 @@ def decode(path: Path, encoding: str) -> Decoded:
         bad = body[exc.start : exc.start + 4]
         raise CompileError(
             f"bytes {bad.hex(' ')} are not valid UTF-8 (declared encoding utf-8;"
-            " use encoding = \"latin-1\" or \"auto\" if the file is Latin-1)",
+            ' use encoding = "latin-1" or "auto" if the file is Latin-1)',
             file=str(path),
             line=_line_of(body, exc.start),
-        )
+        ) from exc
     return Decoded(text, "utf-8-sig" if bom else "utf-8", digest, len(raw))
 
 

@@ -1,0 +1,127 @@
+"""Each `lexicon` subcommand through `compiler.cli.main`."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.cli import main
+from compiler.tests.conftest import write_recipe
+
+
+@pytest.fixture
+def recipes(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    old = write_recipe(
+        src, [{"name": "a.txt", "text": "hus\nbåt\nEKG\nc/o\nmüsli\n"}], lexicon_id="old"
+    )
+    new = write_recipe(
+        src, [{"name": "b.txt", "text": "hus\nsol\nkreti och pleti\n"}], lexicon_id="new"
+    )
+    return old, new
+
+
+def test_build_prints_summary_table(tmp_path, recipes, capsys):
+    out = tmp_path / "out"
+    assert main(["build", *map(str, recipes), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    head = lines[0].split()
+    assert head[:4] == ["lexicon", "entries", "kept", "words"]
+    assert {"rej:capitalised", "rej:non-letter", "rej:phrase", "need-blank", "seconds"} <= set(head)
+    row = dict(zip(head, lines[1].split(), strict=True))
+    assert (row["lexicon"], row["entries"], row["kept"], row["words"]) == ("old", "5", "3", "3")
+    assert (row["rej:capitalised"], row["rej:non-letter"], row["rej:phrase"]) == ("1", "1", "0")
+    assert row["need-blank"] == "1"
+    assert "wrote" in captured.err and sorted(p.name for p in out.iterdir()) == [
+        "new.json",
+        "new.marisa",
+        "old.json",
+        "old.marisa",
+    ]
+
+
+def test_build_reports_auto_encoding(tmp_path, capsys):
+    recipe = write_recipe(
+        tmp_path, [{"name": "a.txt", "data": "båt\n".encode("latin-1"), "encoding": "auto"}]
+    )
+    assert main(["build", str(recipe), "--out", str(tmp_path / "out")]) == 0
+    assert "encoding auto: read as latin-1" in capsys.readouterr().err
+
+
+def test_rejected_tsv(recipes, capsys):
+    assert main(["rejected", str(recipes[0])]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "file\tline\tentry\treason",
+        "a.txt\t3\tEKG\tcapitalised 'E'",
+        "a.txt\t4\tc/o\tnon-letter '/'",
+    ]
+
+
+def test_rejected_to_file(tmp_path, recipes, capsys):
+    out = tmp_path / "r.tsv"
+    assert main(["rejected", str(recipes[1]), "--out", str(out)]) == 0
+    assert out.read_text().splitlines()[1] == "b.txt\t3\tkreti och pleti\tphrase ' '"
+    assert "1 dropped entries" in capsys.readouterr().err
+
+
+def test_diff(tmp_path, recipes, capsys):
+    out = tmp_path / "out"
+    main(["build", "-q", *map(str, recipes), "--out", str(out)])
+    capsys.readouterr()
+    assert main(["diff", str(out / "old.json"), str(out / "new.json")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["-BÅT", "-MÜSLI", "+SOL"]
+    assert "2 removed" in captured.err and "1 added" in captured.err
+
+
+def test_lookup(tmp_path, recipes, capsys):
+    out = tmp_path / "out"
+    main(["build", "-q", str(recipes[0]), "--out", str(out)])
+    capsys.readouterr()
+    assert main(["lookup", str(out / "old.json"), "Båt", "müsli", "sol", "c/o"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Båt\tBÅT\tvalid",
+        "müsli\tMÜSLI\tvalid (needs 1 blank)",
+        "sol\tSOL\tinvalid",
+        "c/o\t-\tnot a word form: non-letter '/'",
+    ]
+
+
+def test_verify(tmp_path, recipes, capsys):
+    out = tmp_path / "out"
+    main(["build", "-q", str(recipes[0]), "--out", str(out)])
+    capsys.readouterr()
+    assert main(["verify", str(out / "old.json")]) == 0
+    assert capsys.readouterr().out.startswith("ok  old  3 words  sha256 ")
+    (out / "old.marisa").write_bytes(b"x")
+    assert main(["verify", str(out / "old.marisa")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lexicon: error: {out / 'old.marisa'}: checksum mismatch")
+    assert "Traceback" not in err
+
+
+def test_errors_exit_2_with_file_and_line(tmp_path, capsys):
+    recipe = write_recipe(
+        tmp_path, [{"name": "a.txt", "data": b"ord\n\xff\xfe\n", "encoding": "utf-8"}]
+    )
+    assert main(["build", str(recipe), "--out", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"lexicon: error: {tmp_path / 'a.txt'}:2: bytes ff fe")
+    assert "Traceback" not in captured.err and not (tmp_path / "out").exists()
+
+
+def test_recipe_error_exit_2(tmp_path, capsys):
+    recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "ord\n", "format": "xml"}])
+    assert main(["build", str(recipe), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    line = recipe.read_text().splitlines().index('format = "xml"') + 1
+    assert err.startswith(f"lexicon: error: {recipe}:{line}: unknown format 'xml'")
+
+
+def test_os_error_exit_2(tmp_path, recipes, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["build", str(recipes[0]), "--out", str(blocker / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lexicon: error: ") and "Traceback" not in err

@@ -1,0 +1,174 @@
+"""Properties of the normaliser, the blank count, and the bulk reader against the reference."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler.build import _read_entries
+from compiler.bulk import SAFE_CHARS, PlainReader
+from compiler.languages import load_profile
+from compiler.normalise import Normaliser, Rejection
+from compiler.sources import plain_entries
+
+LANGS = ("da", "sv", "nl", "en")
+NORMALISERS = {code: Normaliser(load_profile(code)) for code in LANGS}
+READERS = {code: PlainReader(n) for code, n in NORMALISERS.items()}
+
+
+def _simple_case(ch: str) -> bool:
+    """Characters whose case maps one to one (ß → SS and İ → i̇ are outside that game)."""
+    up, low = ch.upper(), ch.lower()
+    return len(up) == 1 and len(low) == 1 and up.lower() == low and low.upper() == up
+
+
+def _chars(code: str) -> str:
+    p = NORMALISERS[code].profile
+    base = p.alphabet + p.alphabet.lower() + "".join(p.folding) + "".join(p.folding).lower()
+    return base + "éèêëáàâäåæøöüçñíóúõãıß -'/.#0\t\u00a0\u200bĳŉǅ"
+
+
+def verdict(result):
+    """The word, or the reason (the culprit character may differ in case)."""
+    return result if isinstance(result, str) else result.reason
+
+
+words = st.sampled_from(LANGS).flatmap(
+    lambda code: st.tuples(st.just(code), st.text(st.sampled_from(_chars(code)), max_size=18))
+)
+fast = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@fast
+@given(words)
+def test_query_is_idempotent_on_its_output(case):
+    code, text = case
+    n = NORMALISERS[code]
+    for result in (n.query(text), n.entry(text)):
+        if isinstance(result, str):
+            assert n.query(result) == result
+
+
+@fast
+@given(words)
+def test_query_ignores_unicode_composition(case):
+    code, text = case
+    n = NORMALISERS[code]
+    assert n.query(text) == n.query(unicodedata.normalize("NFD", text))
+    assert n.entry(text) == n.entry(unicodedata.normalize("NFD", text))
+
+
+@fast
+@given(words)
+def test_query_ignores_case(case):
+    code, text = case
+    if not all(_simple_case(c) for c in text):
+        return
+    n = NORMALISERS[code]
+    assert (
+        verdict(n.query(text.upper())) == verdict(n.query(text.lower())) == verdict(n.query(text))
+    )
+
+
+@fast
+@given(words)
+def test_output_is_made_of_alphabet_letters(case):
+    code, text = case
+    n = NORMALISERS[code]
+    for result in (n.query(text), n.entry(text)):
+        if isinstance(result, str):
+            assert 2 <= len(result) <= 15
+            assert set(result) <= set(n.profile.alphabet)
+
+
+@fast
+@given(words)
+def test_entry_and_query_agree_on_lower_case(case):
+    code, text = case
+    low = text.lower()
+    if any(c.isupper() or unicodedata.category(c) == "Lt" for c in low):
+        return
+    n = NORMALISERS[code]
+    assert n.entry(low) == n.query(low)
+
+
+@fast
+@given(
+    st.sampled_from(LANGS),
+    st.lists(
+        st.text(st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÆØÜ"), min_size=1, max_size=15),
+        max_size=30,
+    ),
+)
+def test_blank_count_matches_word_by_word(code, word_list):
+    profile = load_profile(code)
+    word_list = [w for w in dict.fromkeys(word_list)]
+    expected = sum(1 for w in word_list if profile.blanks_needed(w))
+    assert profile.count_needing_blanks(word_list) == expected
+    assert profile.count_needing_blanks_utf8("\n".join(word_list).encode()) == expected
+    assert profile.count_needing_blanks(word_list, 15) == expected
+
+
+def _reference(code: str, text: str) -> tuple[Counter, Counter, int]:
+    words: set[bytes] = set()
+    counts: Counter = Counter()
+    stats = _read_entries(
+        plain_entries(text, "f"), NORMALISERS[code].entry, words, counts, None, "f"
+    )
+    return Counter(words), counts, stats["entries"]
+
+
+line_chars = st.sampled_from(
+    "abcxyzåäöæøüéëàç" + "ABCÅÖÉ" + " \t\u00a0#-'/.08" + "\r\u2028\x1c\x0b\x1f\x85\u200bß"
+)
+texts = st.lists(
+    st.one_of(
+        st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzåäöæø"), min_size=0, max_size=20),
+        st.text(line_chars, max_size=20),
+    ),
+    max_size=40,
+).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(LANGS), texts)
+def test_bulk_reader_matches_line_by_line(code, text):
+    words, counts, read = READERS[code].read(text)
+    ref_words, ref_counts, ref_read = _reference(code, text)
+    assert set(words) == set(ref_words)
+    assert +counts == +ref_counts
+    assert read == ref_read
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_bulk_reader_on_tricky_lines(code):
+    text = (
+        "ord\n  ord  \nOrd\nord#x\n#ord\nab cd\nab #cd\n a \n\nx\n"
+        + "a" * 16
+        + "\nc/o\nsuper-8\nEKG-x\ncafé\ncoördinatie\nkreti och pleti\n\t\n"
+        + "ord\r\nord\rord\u2028sol\n"
+    )
+    words, counts, read = READERS[code].read(text)
+    ref_words, ref_counts, ref_read = _reference(code, text)
+    assert set(words) == set(ref_words) and +counts == +ref_counts and read == ref_read
+
+
+def test_safe_characters_never_compose():
+    """The bulk reader's patterns assume no two SAFE_CHARS compose under NFC."""
+    safe = set(SAFE_CHARS)
+    for cp in range(0x110000):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if not decomposition or decomposition.startswith("<"):
+            continue
+        parts = [chr(int(h, 16)) for h in decomposition.split()]
+        assert not (len(parts) == 2 and parts[0] in safe and parts[1] in safe), hex(cp)
+
+
+def test_rejection_is_not_a_word():
+    n = NORMALISERS["sv"]
+    assert isinstance(n.entry(""), Rejection) and n.entry("").reason == "empty"
+    assert n.entry("\u200bord").reason == "control-character"

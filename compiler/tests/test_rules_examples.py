@@ -1,0 +1,161 @@
+"""Every seed example of RULES.md §3, compiled from a tiny list and looked up in the artifact."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.languages import load_profile
+from compiler.normalise import CAPITALISED, NON_LETTER, PHRASE, Normaliser, Rejection
+
+SWEDISH_LIST = """\
+EKG
+Dalarna
+pH
+Öresundsbåt
+tbc
+c/o
+abc-bok
+super-8
+allé
+allena
+crêpe
+pietà
+moçambikisk
+müsli
+læstadian
+silk screen
+kreti och pleti
+pleti
+ögon
+watt
+"""
+
+
+@pytest.fixture(scope="module")
+def sv():
+    return Normaliser(load_profile("sv"))
+
+
+@pytest.fixture
+def swedish(compile_words):
+    return compile_words(SWEDISH_LIST, language="sv")
+
+
+@pytest.mark.parametrize("word", ["EKG", "Dalarna", "pH", "Öresundsbåt"])
+def test_capitals_reject_the_entry(sv, word):
+    result = sv.entry(word)
+    assert isinstance(result, Rejection) and result.reason == CAPITALISED
+
+
+def test_capitalised_entries_give_no_word(swedish):
+    for word in ("EKG", "DALARNA", "PH", "ÖRESUNDSBÅT"):
+        assert word not in swedish
+
+
+def test_tbc_is_valid_from_lower_case(sv, swedish):
+    assert sv.entry("tbc") == "TBC"
+    assert "TBC" in swedish
+
+
+@pytest.mark.parametrize("entry", ["c/o", "abc-bok", "super-8"])
+def test_non_letters_reject_even_with_blanks(sv, entry):
+    result = sv.entry(entry)
+    assert isinstance(result, Rejection) and result.reason == NON_LETTER
+
+
+def test_non_letter_entries_give_no_word(swedish):
+    for word in ("CO", "ABCBOK", "SUPER", "SUPER8", "ABC", "BOK"):
+        assert word not in swedish
+
+
+@pytest.mark.parametrize(
+    "entry, word",
+    [("allé", "ALLE"), ("crêpe", "CREPE"), ("pietà", "PIETA"), ("moçambikisk", "MOCAMBIKISK")],
+)
+def test_accents_fold(sv, swedish, entry, word):
+    assert sv.entry(entry) == word
+    assert word in swedish
+
+
+def test_folded_e_is_an_ordinary_e(swedish):
+    assert "ALLE" in swedish and "ALLENA" in swedish  # ALLE grows to ALLENA
+
+
+def test_u_umlaut_is_its_own_blank_only_letter(sv, swedish):
+    assert sv.entry("müsli") == "MÜSLI"
+    assert "MÜSLI" in swedish and "MUSLI" not in swedish and "MYSLI" not in swedish
+    assert swedish.profile.blanks_needed("MÜSLI") == 1
+
+
+def test_ae_is_its_own_blank_only_letter(sv, swedish):
+    assert sv.entry("læstadian") == "LÆSTADIAN"
+    assert "LÆSTADIAN" in swedish and "LÄSTADIAN" not in swedish and "LAESTADIAN" not in swedish
+    assert swedish.profile.blanks_needed("LÆSTADIAN") == 1
+
+
+def test_w_is_never_v(sv, swedish):
+    assert sv.entry("watt") == "WATT" and "WATT" in swedish and "VATT" not in swedish
+    assert swedish.profile.blanks_needed("WATT") == 1
+    assert set("QWÜÆ") == set(swedish.profile.blank_only)
+
+
+def test_optional_part_gives_both_forms(compile_words):
+    lex = compile_words("pär(s)|titel\n", language="sv", fmt="saol")
+    assert "PÄRTITEL" in lex and "PÄRSTITEL" in lex
+    assert lex.manifest["word_count"] == 2
+
+
+def test_phrases_define_no_word(sv, swedish):
+    assert sv.entry("silk screen") == Rejection(PHRASE, " ")
+    for word in ("SILK", "SCREEN", "SILKSCREEN", "KRETI", "OCH"):
+        assert word not in swedish
+    assert "PLETI" in swedish  # from its own entry
+
+
+def test_phrases_in_saol_format(compile_words):
+    lex = compile_words("silk screen\nkreti och pleti\npleti\n", language="sv", fmt="saol")
+    assert "PLETI" in lex and "KRETI" not in lex and "SILK" not in lex
+
+
+def test_inflected_headword_counts(swedish):
+    assert "ÖGON" in swedish
+
+
+def test_swedish_o_umlaut_never_folds(sv):
+    assert sv.entry("ögon") == "ÖGON"
+    assert sv.query("Ögon") == "ÖGON"
+    assert sv.fold("ö") == "Ö" and sv.fold("ä") == "Ä" and sv.fold("å") == "Å"
+
+
+def test_danish_cafe_folds_and_o_slash_stays(compile_words):
+    lex = compile_words("café\nelguitar\nøl\nÅrhus\nsø\n", language="da")
+    assert "CAFE" in lex and "CAFÉ" not in lex and "ELGUITAR" in lex
+    assert "ØL" in lex and "SØ" in lex and "OL" not in lex
+    assert "ÅRHUS" not in lex  # a proper name
+    da = Normaliser(load_profile("da"))
+    assert da.entry("café") == "CAFE"
+    assert da.fold("ø") == "Ø" and da.fold("æ") == "Æ" and da.fold("å") == "Å"
+    # One E tile serves E and É alike: CAFE needs no blank.
+    assert lex.profile.blanks_needed("CAFE") == 0
+
+
+def test_dutch_diaeresis_folds(compile_words):
+    lex = compile_words("coördinatie\ncafé\nzeeën\n", language="nl")
+    assert "COORDINATIE" in lex and "CAFE" in lex and "ZEEEN" in lex
+    nl = Normaliser(load_profile("nl"))
+    assert nl.entry("coördinatie") == "COORDINATIE"
+    assert nl.query("COÖRDINATIE") == "COORDINATIE"
+
+
+def test_unidecode_mistakes_are_avoided():
+    """unidecode turns æ into AE and ø into O: wrong for Danish and Swedish."""
+    da, sv = Normaliser(load_profile("da")), Normaliser(load_profile("sv"))
+    assert da.query("blåbærgrød") == "BLÅBÆRGRØD"
+    assert sv.query("læstadian") == "LÆSTADIAN"
+    assert isinstance(sv.query("smørrebrød"), Rejection)  # ø is no Swedish letter
+
+
+def test_length_limits(sv):
+    assert sv.entry("a") == Rejection("too-short")
+    assert sv.entry("a" * 16) == Rejection("too-long")
+    assert sv.entry("a" * 15) == "A" * 15
