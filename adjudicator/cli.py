@@ -53,6 +53,11 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language", help="override the ruleset's language (da, en, nl, sv)")
     p.add_argument("--no-lexicon", action="store_true", help="check placement and scores only")
     p.add_argument(
+        "--no-rules",
+        action="store_true",
+        help="skip the ruleset's checks of exchanges, passes, challenges and the end of game",
+    )
+    p.add_argument(
         "--lexicon-dir",
         help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
     )
@@ -85,6 +90,9 @@ def _load_lexicon(ruleset: dict[str, Any], args: argparse.Namespace):
 def run_replay(args: argparse.Namespace) -> int:
     from adjudicator.engine.gcg import GcgError, read, resolve_language
     from adjudicator.engine.replay import replay
+    from adjudicator.game.report import print_verdict
+    from adjudicator.game.rules import Rules
+    from adjudicator.game.verify import verify
     from compiler.languages import available_languages, load_profile
 
     ruleset = ruleset_data(args.ruleset)
@@ -101,7 +109,10 @@ def run_replay(args: argparse.Namespace) -> int:
         try:
             record = read(file)
             lang = resolve_language(record, language, available_languages())
-            report = replay(record, load_profile(lang), lexicon)
+            if args.no_rules:
+                report = replay(record, load_profile(lang), lexicon)
+            else:  # the game rules (adjudicator.game) replay the scores too
+                report = verify(record, Rules.from_data(ruleset), load_profile(lang), lexicon)
         except GcgError as exc:
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
@@ -113,11 +124,15 @@ def run_replay(args: argparse.Namespace) -> int:
         print()
     else:
         for report in reports:
-            _print_report(report)
+            if args.no_rules:
+                _print_report(report)
+            else:
+                _print_report(report.scores, end="\n")
+                print_verdict(report)
     return EXIT_OK if all(r.ok for r in reports) else EXIT_DISAGREE
 
 
-def _print_report(report) -> None:
+def _print_report(report, end: str = "\n\n") -> None:
     lex = report.lexicon or "none"
     print(f"{report.file}  (language {report.language}, lexicon {lex})")
     print(f"{'line':>5}  {'player':<12} {'move':<20} {'rec':>5} {'calc':>5}  {'total':>11}  ")
@@ -140,7 +155,7 @@ def _print_report(report) -> None:
         verdict = "agree" if rec == calc else "DIFFER"
         print(f"  {nick}: recorded {rec}, computed {calc}: {verdict}")
     bad = sum(1 for t in report.turns if not t.ok)
-    print(f"  {len(report.turns)} turns, {report.plays} plays, {bad} disagreement(s)\n")
+    print(f"  {len(report.turns)} turns, {report.plays} plays, {bad} disagreement(s)", end=end)
 
 
 # --- entry point ----------------------------------------------------------------------------
