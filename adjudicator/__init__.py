@@ -33,4 +33,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta.bp)
     app.register_blueprint(lexicons_api.bp)
     app.register_blueprint(challenge.bp)
+
+    # The judge's tablet (issue 5): its page, assets and PIN check; JUDGE_* config defaults.
+    from adjudicator import judge
+
+    judge.init_app(app)
     return app
