@@ -351,7 +351,32 @@ class _Checker:
         src = ch.source
         last = s.last_event_play
         entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
-        if last is not None and last.player == p and ev.score > 0:
+        if ev.score < 0 and ch.invalid_kind == "turn_score_plus_penalty":
+            entry |= {"player": ev.player, "challenger": "jury", "valid": False}
+            entry["consequence"] = "turn_score_plus_penalty"
+            match = next(
+                (
+                    r
+                    for r in reversed(s.plays)
+                    if r.player == p
+                    and not r.penalised
+                    and -(r.score + ch.invalid_points) == ev.score
+                ),
+                None,
+            )
+            if match is None:
+                check.deviations.append(
+                    f"a penalty of {ev.score:+d}: it must be a play's score plus"
+                    f" {ch.invalid_points}, and no play of {ev.player} scored"
+                    f" {-ev.score - ch.invalid_points} ({src})"
+                )
+            else:
+                match.penalised = True
+                check.notes.append(
+                    f"the play on line {match.line} ({match.score}) had a wrong word:"
+                    f" −{match.score} − {ch.invalid_points} ({src})"
+                )
+        elif last is not None and last.player == p and ev.score > 0:
             # a valid play challenged earns its player a bonus
             entry |= {"player": ev.player, "challenger": s.players[s.next_player(p)]}
             entry |= {"valid": True, "consequence": "player_bonus_per_word"}
@@ -390,31 +415,6 @@ class _Checker:
                 self._turn_order(p, check)
                 self._after_turn(p, end_rules.LOST_TURN)
                 check.notes.append(f"{ev.player} challenged and lost the turn")
-        elif ev.score < 0 and ch.invalid_kind == "turn_score_plus_penalty":
-            entry |= {"player": ev.player, "challenger": "jury", "valid": False}
-            entry["consequence"] = "turn_score_plus_penalty"
-            match = next(
-                (
-                    r
-                    for r in reversed(s.plays)
-                    if r.player == p
-                    and not r.penalised
-                    and -(r.score + ch.invalid_points) == ev.score
-                ),
-                None,
-            )
-            if match is None:
-                check.deviations.append(
-                    f"a penalty of {ev.score:+d}: it must be a play's score plus"
-                    f" {ch.invalid_points}, and no play of {ev.player} scored"
-                    f" {-ev.score - ch.invalid_points} ({src})"
-                )
-            else:
-                match.penalised = True
-                check.notes.append(
-                    f"the play on line {match.line} ({match.score}) had a wrong word:"
-                    f" −{match.score} − {ch.invalid_points} ({src})"
-                )
         else:
             entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
             check.deviations.append(

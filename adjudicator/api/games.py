@@ -1,0 +1,286 @@
+"""Whole games over HTTP: verify a record, settle the final score, "may I exchange now".
+
+The rules live in `adjudicator.game` as functions of the ruleset data; this layer only reads
+the request strictly and maps the game's `GameInputError` (input that cannot be true, such as
+more Z tiles than the set has) to a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from adjudicator.api import API_PREFIX
+from adjudicator.catalogue import ruleset_or_404
+from adjudicator.engine.gcg import (
+    CHALLENGE,
+    END_RACK,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    TIME,
+    WITHDRAWN,
+    Event,
+    GameRecord,
+    GcgError,
+    Player,
+    parse_text,
+    resolve_language,
+)
+from adjudicator.errors import ApiError
+from adjudicator.game.errors import GameInputError
+from adjudicator.game.exchange import exchange_allowed as exchange_verdict
+from adjudicator.game.exchange import needs_turn_history
+from adjudicator.game.final import PlayerEnd, final_score
+from adjudicator.game.racks import parse_rack
+from adjudicator.game.rules import Rules
+from adjudicator.game.verify import verify
+from adjudicator.lexicons import registry
+from adjudicator.requests import json_body, only_fields
+from adjudicator.rulesets import Ruleset
+from compiler.languages import available_languages, load_profile
+
+bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
+
+MAX_RECORD_BYTES = 256 * 1024  # a GCG record with notes is a few kB; a whole game in JSON too
+MAX_TURNS = 400
+TURN_TYPES = {
+    "play": PLAY,
+    "pass": PASS,
+    "exchange": EXCHANGE,
+    "withdrawn": WITHDRAWN,
+    "challenge": CHALLENGE,
+    "time": TIME,
+    "end_rack": END_RACK,
+}
+
+
+@bp.before_request
+def _larger_bodies_for_records():
+    if request.endpoint == "games.verify_game":
+        request.max_content_length = MAX_RECORD_BYTES
+
+
+def _rules(ruleset: Ruleset) -> Rules:
+    return Rules.from_data(ruleset.data)
+
+
+def _game_error(exc: GameInputError) -> ApiError:
+    return ApiError(422, exc.code, exc.message, exc.field)
+
+
+# --- exchange-allowed ------------------------------------------------------------------------
+
+
+def _int_arg(name: str, required: bool = False) -> int | None:
+    text = request.args.get(name)
+    if text is None or text == "":
+        if required:
+            raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name) from None
+
+
+def _bool_arg(name: str) -> bool | None:
+    text = request.args.get(name)
+    if text is None or text == "":
+        return None
+    if text.lower() in ("true", "1", "yes"):
+        return True
+    if text.lower() in ("false", "0", "no"):
+        return False
+    raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
+
+
+@bp.get("/rulesets/<ruleset_id>/exchange-allowed")
+def exchange_allowed(ruleset_id: str):
+    ruleset = ruleset_or_404(ruleset_id)
+    known = {"bag", "turn", "previous_placed", "count"}
+    for key in request.args:
+        if key not in known:
+            raise ApiError(400, "unknown_parameter", f"unknown query parameter {key!r}", key)
+    rules = _rules(ruleset)
+    bag = _int_arg("bag", required=True)
+    try:
+        verdict = exchange_verdict(
+            rules,
+            bag,
+            turn=_int_arg("turn"),
+            previous_placed=_bool_arg("previous_placed"),
+            count=_int_arg("count"),
+        )
+    except GameInputError as exc:
+        status = 400 if exc.field in ("turn", "previous") and exc.code != "out_of_range" else 422
+        field = "previous_placed" if exc.field == "previous" else exc.field
+        code = "missing_parameter" if status == 400 else exc.code
+        raise ApiError(status, code, exc.message, field) from None
+    return jsonify(
+        ruleset=ruleset.id,
+        bag=bag,
+        uses_turn_history=needs_turn_history(rules),
+        **verdict.to_dict(),
+    )
+
+
+# --- final-score -----------------------------------------------------------------------------
+
+
+def _number(value: Any, field: str, whole: bool = True) -> Any:
+    kinds = (int,) if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        what = "a whole number" if whole else "a number"
+        raise ApiError(400, "wrong_shape", f"'{field}' must be {what}", field)
+    return value
+
+
+@bp.post("/rulesets/<ruleset_id>/games/final-score")
+def final_score_route(ruleset_id: str):
+    ruleset = ruleset_or_404(ruleset_id)
+    data = json_body()
+    only_fields(data, {"players", "ending", "went_out", "point_target"})
+    rules = _rules(ruleset)
+    profile = load_profile(rules.language)
+    players_in = data.get("players")
+    if not isinstance(players_in, list) or not players_in:
+        raise ApiError(400, "wrong_shape", "'players' must be a list of players", "players")
+    ending = data.get("ending")
+    if not isinstance(ending, str):
+        raise ApiError(400, "wrong_shape", f"'ending' must be one of {rules.endings()}", "ending")
+    went_out = data.get("went_out")
+    if went_out is not None and not isinstance(went_out, str):
+        raise ApiError(400, "wrong_shape", "'went_out' must be a player's name", "went_out")
+    target = data.get("point_target")
+    if target is not None:
+        _number(target, "point_target")
+    players: list[PlayerEnd] = []
+    try:
+        for i, item in enumerate(players_in):
+            field = f"players[{i}]"
+            if not isinstance(item, dict):
+                raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
+            for key in item:
+                if key not in {"name", "score", "rack", "overtime_minutes"}:
+                    raise ApiError(400, "unknown_field", f"unknown field {key!r}", f"{field}.{key}")
+            name = item.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise ApiError(400, "wrong_shape", "a player needs a name", f"{field}.name")
+            score = _number(item.get("score"), f"{field}.score")
+            overtime = _number(item.get("overtime_minutes", 0), f"{field}.overtime_minutes", False)
+            rack = parse_rack(profile, item.get("rack", ""), f"{field}.rack")
+            players.append(PlayerEnd(name.strip(), score, rack, overtime))
+        result = final_score(rules, profile, players, ending, went_out, target)
+    except GameInputError as exc:
+        raise _game_error(exc) from None
+    return jsonify(result.to_dict())
+
+
+# --- verify ----------------------------------------------------------------------------------
+
+
+def _record_from_turns(data: dict[str, Any]) -> GameRecord:
+    """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
+    names = data.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
+    if len(set(names)) != len(names):
+        raise ApiError(422, "duplicate_player", "player names must differ", "players")
+    turns = data.get("turns")
+    if not isinstance(turns, list) or not turns:
+        raise ApiError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
+    if len(turns) > MAX_TURNS:
+        raise ApiError(400, "too_many_turns", f"at most {MAX_TURNS} turns", "turns")
+    totals = dict.fromkeys(names, 0)
+    events: list[Event] = []
+    allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
+    for i, turn in enumerate(turns):
+        field = f"turns[{i}]"
+        if not isinstance(turn, dict):
+            raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
+        for key in turn:
+            if key not in allowed:
+                raise ApiError(400, "unknown_field", f"unknown field {key!r}", f"{field}.{key}")
+        player = turn.get("player")
+        if player not in totals:
+            raise ApiError(
+                422, "unknown_player", f"{player!r} is not in 'players'", f"{field}.player"
+            )
+        kind = TURN_TYPES.get(turn.get("type"))
+        if kind is None:
+            raise ApiError(
+                400, "wrong_shape", f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
+            )
+        for key in ("move", "rack", "tiles"):
+            if key in turn and not isinstance(turn[key], str):
+                raise ApiError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
+        score = _number(turn.get("score", 0), f"{field}.score")
+        total = turn.get("total")
+        total = totals[player] + score if total is None else _number(total, f"{field}.total")
+        totals[player] = total
+        ev = Event(
+            kind,
+            player,
+            i + 1,
+            f"{player}: {turn.get('type')} {turn.get('move', '')}".strip(),
+            rack=turn.get("rack") or None,
+            score=score,
+            total=total,
+        )
+        if kind == PLAY:
+            parts = (turn.get("move") or "").split()
+            if len(parts) != 2:
+                raise ApiError(400, "bad_notation", "a play's 'move' is '8H WORD'", f"{field}.move")
+            ev.coordinate, ev.word = parts
+        elif kind == EXCHANGE:
+            tiles, count = turn.get("tiles"), turn.get("count")
+            if tiles:
+                ev.tiles, ev.count = tiles, len(tiles)
+            elif count is not None:
+                ev.count = _number(count, f"{field}.count")
+            else:
+                raise ApiError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
+        elif kind == END_RACK:
+            ev.tiles = turn.get("tiles", "")
+        events.append(ev)
+    return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
+
+
+@bp.post("/rulesets/<ruleset_id>/games/verify")
+def verify_game(ruleset_id: str):
+    ruleset = ruleset_or_404(ruleset_id)
+    data = json_body()
+    only_fields(data, {"gcg", "players", "turns"})
+    if ("gcg" in data) == ("turns" in data):
+        raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+    rules = _rules(ruleset)
+    try:
+        if "gcg" in data:
+            if not isinstance(data["gcg"], str) or not data["gcg"].strip():
+                raise ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
+            record = parse_text(data["gcg"], "<gcg>")
+            if not record.players:
+                raise ApiError(422, "bad_record", "the record declares no #player1/#player2", "gcg")
+        else:
+            record = _record_from_turns(data)
+        if not record.events:
+            raise ApiError(422, "bad_record", "the record has no moves", "gcg")
+        if len(record.players) > rules.max_players:
+            raise ApiError(
+                422,
+                "player_count",
+                f"{ruleset.id} is for at most {rules.max_players} players",
+                "players",
+            )
+        lang = resolve_language(record, rules.language, available_languages())
+        lexicon = registry().get(ruleset.lexicon_id)
+        verdict = verify(record, rules, load_profile(lang), lexicon)
+    except GameInputError as exc:
+        raise _game_error(exc) from None
+    except GcgError as exc:
+        where = f"line {exc.line}: " if exc.line else ""
+        field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        raise ApiError(422, "bad_record", where + exc.reason, field) from None
+    return jsonify(verdict.to_dict())

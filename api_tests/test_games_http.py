@@ -1,0 +1,232 @@
+"""Whole-game endpoints over real HTTP: final score, exchange allowed, verify; clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+GCG = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+RECORDS = Path(__file__).resolve().parents[1] / "adjudicator" / "game" / "tests" / "records"
+
+
+def test_exchange_allowed_needs_7_in_bag_dsf_000_4_7b(server, http):
+    yes = http.get(server.api("/rulesets/dsf-2015/exchange-allowed"), params={"bag": 7})
+    assert yes.status_code == 200
+    assert yes.json()["allowed"] is True and yes.json()["source"] == "000 §4.7b"
+    no = http.get(server.api("/rulesets/dsf-2015/exchange-allowed"), params={"bag": 6}).json()
+    assert no["allowed"] is False and no["code"] == "bag_too_small"
+
+
+def test_exchange_allowed_sbnl_ruilregel_003(server, http):
+    url = server.api("/rulesets/sbnl-punten/exchange-allowed")
+    assert http.get(url, params={"bag": 80, "turn": 2}).json()["code"] == "opening_turns"
+    body = http.get(url, params={"bag": 30, "turn": 6, "previous_placed": "false"}).json()
+    assert body["allowed"] is False and body["code"] == "previous_turn_placed_nothing"
+    body = http.get(url, params={"bag": 15, "turn": 6, "previous_placed": "true"}).json()
+    assert body["allowed"] is False and "16" in body["reason"]
+    missing = http.get(url, params={"bag": 30})
+    assert missing.status_code == 400 and missing.json()["error"]["field"] == "turn"
+
+
+@pytest.mark.parametrize(
+    "params, status, field",
+    [
+        ({}, 400, "bag"),
+        ({"bag": "many"}, 400, "bag"),
+        ({"bag": -3}, 422, "bag"),
+        ({"bag": 9, "count": 9}, 422, "count"),
+        ({"bag": 9, "colour": "red"}, 400, "colour"),
+    ],
+)
+def test_exchange_allowed_bad_input(server, http, params, status, field):
+    r = http.get(server.api("/rulesets/wespa/exchange-allowed"), params=params)
+    assert r.status_code == status and r.json()["error"]["field"] == field
+
+
+def test_unknown_ruleset_is_404(server, http):
+    r = http.get(server.api("/rulesets/nope/exchange-allowed"), params={"bag": 9})
+    assert r.status_code == 404
+
+
+def test_final_score_dsf_000_5_1a_and_overtime_000_4_4_1(server, http):
+    body = {
+        "players": [
+            {"name": "Anne", "score": 380, "overtime_minutes": 1.5},
+            {"name": "Bo", "score": 390, "rack": "ZÆE"},
+        ],
+        "ending": "out",
+        "went_out": "Anne",
+    }
+    r = http.post(server.api("/rulesets/dsf-2015/games/final-score"), json=body)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    # Anne: 380 − 20 (2 started minutes) = 360; Bo: 390 − 2 × 13 = 364.
+    assert out["final_scores"] == {"Anne": 360, "Bo": 364}
+    assert out["winner"] == "Bo" and out["tie"] is False
+    assert out["players"][1]["adjustments"][0]["source"] == "000 §5.1a"
+
+
+def test_final_score_home_tie_is_shared_004(server, http):
+    body = {
+        "players": [
+            {"name": "A", "score": 100, "rack": "E"},
+            {"name": "B", "score": 100, "rack": "A"},
+            {"name": "C", "score": 50, "rack": "Z"},
+        ],
+        "ending": "scoreless",
+    }
+    out = http.post(server.api("/rulesets/dk-home/games/final-score"), json=body).json()
+    assert out["winner"] is None and out["winners"] == ["A", "B"] and out["tie"] is True
+
+
+@pytest.mark.parametrize(
+    "body, status, code, field",
+    [
+        (  # the English set has one Z
+            {
+                "players": [
+                    {"name": "A", "score": 1, "rack": "Z"},
+                    {"name": "B", "score": 1, "rack": "ZA"},
+                ],
+                "ending": "scoreless",
+            },
+            422,
+            "too_many_tiles",
+            "players[1].rack",
+        ),
+        (
+            {
+                "players": [{"name": "A", "score": 1, "rack": "A1"}, {"name": "B", "score": 1}],
+                "ending": "scoreless",
+            },
+            422,
+            "unknown_letter",
+            "players[0].rack",
+        ),
+        (
+            {
+                "players": [
+                    {"name": "A", "score": 1, "overtime_minutes": -2},
+                    {"name": "B", "score": 1},
+                ],
+                "ending": "scoreless",
+            },
+            422,
+            "out_of_range",
+            "players[0].overtime_minutes",
+        ),
+        (
+            {
+                "players": [{"name": "A", "score": 1, "rack": "E"}, {"name": "B", "score": 1}],
+                "ending": "out",
+                "went_out": "A",
+            },
+            422,
+            "inconsistent_input",
+            "players[0].rack",
+        ),
+        (
+            {"players": [{"name": "A", "score": 1}, {"name": "B", "score": 1}], "ending": "passes"},
+            422,
+            "unknown_ending",
+            "ending",
+        ),
+        (
+            {"players": [{"name": "A", "score": "1"}, {"name": "B", "score": 1}], "ending": "out"},
+            400,
+            "wrong_shape",
+            "players[0].score",
+        ),
+        ({"players": "AB", "ending": "out"}, 400, "wrong_shape", "players"),
+        ({"players": [], "ending": "out", "extra": 1}, 400, "unknown_field", "extra"),
+    ],
+)
+def test_final_score_bad_input(server, http, body, status, code, field):
+    r = http.post(server.api("/rulesets/wespa/games/final-score"), json=body)
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code and r.json()["error"]["field"] == field
+
+
+def test_final_score_danish_q_is_blank_only(server, http):
+    body = {
+        "players": [{"name": "A", "score": 1, "rack": "Q"}, {"name": "B", "score": 1}],
+        "ending": "passes",
+    }
+    r = http.post(server.api("/rulesets/dsf-2015/games/final-score"), json=body)
+    assert r.status_code == 422 and "blank" in r.json()["error"]["message"]
+
+
+def test_verify_real_record(server, http):
+    text = (GCG / "fivepoint.gcg").read_text(encoding="latin-1")
+    r = http.post(server.api("/rulesets/wespa/games/verify"), json={"gcg": text})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["ok"] and out["rule_deviations"] == 0 and out["score_disagreements"] == 0
+    assert out["result"]["winner"] == "Ganesh" and out["result"]["ending"] == "out"
+    # the same record under NASPA rules: the +5 challenge line is a rule deviation
+    out = http.post(server.api("/rulesets/naspa/games/verify"), json={"gcg": text}).json()
+    assert not out["ok"] and out["rule_deviations"] >= 1
+
+
+def test_verify_handmade_record(server, http):
+    text = (RECORDS / "dsf-2015.gcg").read_text(encoding="utf-8")
+    out = http.post(server.api("/rulesets/dsf-2015/games/verify"), json={"gcg": text}).json()
+    assert out["ok"], out
+    assert out["result"]["ended"] is True
+
+
+def test_verify_json_turns(server, http):
+    body = {
+        "players": ["Anne", "Bo"],
+        "turns": [
+            {"player": "Anne", "type": "play", "move": "8E HUND", "score": 20},
+            {"player": "Bo", "type": "exchange", "tiles": "ZZ", "rack": "ZZABCDE"},
+        ],
+    }
+    out = http.post(server.api("/rulesets/dsf-2015/games/verify"), json=body).json()
+    assert out["score_disagreements"] == 0
+    devs = [d for t in out["turns"] for d in t["deviations"]]
+    assert any("2 × Z" in d for d in devs), devs  # the Danish set has one Z
+
+
+@pytest.mark.parametrize(
+    "body, status, field",
+    [
+        ({"gcg": ">a: ABC 8H XYZZY +10 10\n"}, 422, "gcg"),
+        ({"gcg": "#player1 a a\n#player2 b b\n>a: ABC 8H +10\n"}, 422, "gcg"),
+        ({"gcg": 5}, 400, "gcg"),
+        ({"gcg": "x", "turns": []}, 400, "gcg"),
+        (
+            {"players": ["a", "b"], "turns": [{"player": "c", "type": "pass"}]},
+            422,
+            "turns[0].player",
+        ),
+        ({"players": ["a", "b"], "turns": [{"player": "a", "type": "fly"}]}, 400, "turns[0].type"),
+        (
+            {"players": ["a", "b"], "turns": [{"player": "a", "type": "play", "move": "8H"}]},
+            400,
+            "turns[0].move",
+        ),
+        (
+            {"players": ["a", "b"], "turns": [{"player": "a", "type": "play", "move": "ZZ HUND"}]},
+            422,
+            "turns[0]",
+        ),
+    ],
+)
+def test_verify_bad_input(server, http, body, status, field):
+    r = http.post(server.api("/rulesets/dsf-2015/games/verify"), json=body)
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["field"] == field
+
+
+def test_verify_record_in_another_language(server, http):
+    text = (GCG / "boys1.gcg").read_text(encoding="latin-1")
+    # an English record under a Danish ruleset has no #lexicon: replayed in Danish, where
+    # the English words still lie on the board; what matters is a clean answer, never a 500
+    r = http.post(server.api("/rulesets/dsf-2015/games/verify"), json={"gcg": text})
+    assert r.status_code in (200, 422)
+    text = (GCG / "issue_476.gcg").read_text(encoding="utf-8")  # #lexicon NWL23: English
+    r = http.post(server.api("/rulesets/dsf-2015/games/verify"), json={"gcg": text})
+    assert r.status_code == 422 and "English" in r.json()["error"]["message"]
