@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from unidecode import unidecode
 
@@ -20,9 +20,11 @@ MIN_LETTERS = 2
 MAX_LETTERS = 15  # the board is 15 squares wide
 
 
-@dataclass(frozen=True)
-class Rejection:
-    """Why an entry gives no word. `reason` is the coarse count key; `char` the culprit."""
+class Rejection(NamedTuple):
+    """Why an entry gives no word. `reason` is the coarse count key; `char` the culprit.
+
+    A named tuple, not a dataclass: a big list drops 100,000 entries, and this is cheaper.
+    """
 
     reason: str
     char: str = ""
@@ -65,7 +67,9 @@ class Normaliser:
             )
         )
         letters = "".join(re.escape(c) for c in self.lower_letters)
-        self._plain = re.compile(f"[{letters}]{{{MIN_LETTERS},{MAX_LETTERS}}}")
+        self.plain_pattern = f"[{letters}]{{{MIN_LETTERS},{MAX_LETTERS}}}"
+        self._plain = re.compile(self.plain_pattern)
+        self._word = re.compile(f"[{re.escape(''.join(sorted(self._letters)))}]*")
 
     def entry(self, text: str) -> str | Rejection:
         """A word-list entry. Capitals reject it when the profile says they mark names."""
@@ -102,30 +106,58 @@ class Normaliser:
         return None
 
     def _normalise(self, text: str, *, capitals_reject: bool) -> str | Rejection:
-        text = unicodedata.normalize("NFC", text).strip()
+        # The rules in their order. Two shortcuts give exactly what the per-character tests
+        # give: text of letters only cannot hold a space, control character or sign, and ASCII
+        # text is tested with patterns (most rejected entries are one or the other).
+        ascii = text.isascii()
+        text = (text if ascii else unicodedata.normalize("NFC", text)).strip()
         if not text:
             return Rejection(EMPTY)
-        for ch in text:
-            if ch.isspace():
-                return Rejection(PHRASE, ch)
-        for ch in text:
-            if unicodedata.category(ch)[0] == "C":
-                return Rejection(CONTROL, ch)
-        if capitals_reject:
+        letters_only = text.isalpha()
+        if not letters_only:
+            space = _SPACE.search(text)
+            if space:
+                return Rejection(PHRASE, space.group())
+            control = _ASCII_CONTROL.search(text) if ascii else _first(text, _is_control)
+            if control:
+                return Rejection(CONTROL, control if isinstance(control, str) else control.group())
+        if capitals_reject and not text.islower():
+            upper = _ASCII_UPPER.search(text) if ascii else _first(text, _is_upper)
+            if upper:
+                return Rejection(CAPITALISED, upper if isinstance(upper, str) else upper.group())
+        word = text.upper()
+        if not (letters_only and len(word) == len(text) and self._word.fullmatch(word)):
+            out = []
             for ch in text:
-                if ch.isupper() or unicodedata.category(ch) == "Lt":
-                    return Rejection(CAPITALISED, ch)
-        out = []
-        for ch in text:
-            if not ch.isalpha():
-                return Rejection(NON_LETTER, ch)
-            folded = self.fold(ch)
-            if folded is None:
-                return Rejection(FOREIGN_LETTER, ch)
-            out.append(folded)
-        word = "".join(out)
+                if not ch.isalpha():
+                    return Rejection(NON_LETTER, ch)
+                folded = self.fold(ch)
+                if folded is None:
+                    return Rejection(FOREIGN_LETTER, ch)
+                out.append(folded)
+            word = "".join(out)
         if len(word) < MIN_LETTERS:
             return Rejection(TOO_SHORT)
         if len(word) > MAX_LETTERS:
             return Rejection(TOO_LONG)
         return word
+
+
+_SPACE = re.compile(r"\s")  # re's \s is str.isspace
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # category C within ASCII
+_ASCII_UPPER = re.compile(r"[A-Z]")  # str.isupper within ASCII
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "C"
+
+
+def _is_upper(ch: str) -> bool:
+    return ch.isupper() or unicodedata.category(ch) == "Lt"
+
+
+def _first(text: str, test) -> str | None:
+    for ch in text:
+        if test(ch):
+            return ch
+    return None

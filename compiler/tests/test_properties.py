@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler.build import _read_entries
-from compiler.bulk import SAFE_CHARS, PlainReader
+from compiler.bulk import PlainReader
 from compiler.languages import load_profile
 from compiler.normalise import Normaliser, Rejection
 from compiler.sources import plain_entries
@@ -157,15 +157,39 @@ def test_bulk_reader_on_tricky_lines(code):
     assert set(words) == set(ref_words) and +counts == +ref_counts and read == ref_read
 
 
-def test_safe_characters_never_compose():
-    """The bulk reader's patterns assume no two SAFE_CHARS compose under NFC."""
-    safe = set(SAFE_CHARS)
-    for cp in range(0x110000):
-        decomposition = unicodedata.decomposition(chr(cp))
-        if not decomposition or decomposition.startswith("<"):
-            continue
-        parts = [chr(int(h, 16)) for h in decomposition.split()]
-        assert not (len(parts) == 2 and parts[0] in safe and parts[1] in safe), hex(cp)
+def _general_lane(n: Normaliser, text: str, capitals: bool) -> str | Rejection:
+    """The rules character by character, as the normaliser applies them to non-ASCII text."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        return Rejection("empty")
+    for test, reason in (
+        (str.isspace, "phrase"),
+        (lambda c: unicodedata.category(c)[0] == "C", "control-character"),
+        (str.isupper if capitals else (lambda c: False), "capitalised"),
+    ):
+        for ch in text:
+            if test(ch):
+                return Rejection(reason, ch)
+    out = []
+    for ch in text:
+        if not ch.isalpha():
+            return Rejection("non-letter", ch)
+        folded = n.fold(ch)
+        if folded is None:
+            return Rejection("foreign-letter", ch)
+        out.append(folded)
+    word = "".join(out)
+    if len(word) < 2:
+        return Rejection("too-short")
+    return Rejection("too-long") if len(word) > 15 else word
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(LANGS), st.text(st.characters(max_codepoint=127), max_size=20))
+def test_ascii_lane_gives_what_the_general_rules_give(code, text):
+    n = NORMALISERS[code]
+    assert n.entry(text) == _general_lane(n, text, n.profile.drop_capitals)
+    assert n.query(text) == _general_lane(n, text, False)
 
 
 def test_rejection_is_not_a_word():
