@@ -24,7 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     from adjudicator import catalogue, errors, lexicons
-    from adjudicator.api import challenge, games, meta
+    from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
 
     errors.init_app(app)
@@ -33,6 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta.bp)
     app.register_blueprint(lexicons_api.bp)
     app.register_blueprint(challenge.bp)
+    app.register_blueprint(moves.bp)
     app.register_blueprint(games.bp)
 
     # The judge's tablet (issue 5): its page, assets and PIN check; JUDGE_* config defaults.
