@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from adjudicator.engine.placement import parse_rack as read_rack
+from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
 from compiler.languages import LanguageProfile
 
-BLANK = "?"
 RACK_SIZE = 7
 
 
@@ -24,27 +25,28 @@ class RackError(GameInputError):
 
 
 def parse_rack(profile: LanguageProfile, text: str, field: str | None = None) -> Counter[str]:
-    """Rack text → tile counts (`?` for blanks). Lower case is read as upper case."""
+    """Rack text → tile counts (`?` for blanks), read as the placement check reads a rack, and
+    refused with the field named when no such rack can exist in the set."""
     if not isinstance(text, str):
         raise RackError("a rack must be a string of letters, '?' for a blank", field, "wrong_shape")
-    tiles: Counter[str] = Counter()
-    for ch in text.strip():
-        key = ch if ch == BLANK else ch.upper()
-        if key == BLANK:
-            if profile.blanks == 0:
-                raise RackError(f"the {profile.english_name} set has no blanks", field)
-        elif key in profile.blank_only:
+    counts, unreadable = read_rack(text.strip(), profile)
+    if unreadable:
+        raise RackError(
+            f"{unreadable[0]!r} is not a tile of the {profile.english_name} set",
+            field,
+            "unknown_letter",
+        )
+    if counts.get(BLANK) and profile.blanks == 0:
+        raise RackError(f"the {profile.english_name} set has no blanks", field)
+    for key in counts:
+        if key in profile.blank_only:
             raise RackError(
                 f"{key} has no tile in the {profile.english_name} set; it is played with a blank"
                 " (write the blank as '?')",
                 field,
                 "unknown_letter",
             )
-        elif key not in profile.tiles:
-            raise RackError(
-                f"{ch!r} is not a tile of the {profile.english_name} set", field, "unknown_letter"
-            )
-        tiles[key] += 1
+    tiles = Counter(counts)
     if sum(tiles.values()) > RACK_SIZE:
         raise RackError(f"a rack holds at most {RACK_SIZE} tiles, not {len(text)}", field)
     return tiles
