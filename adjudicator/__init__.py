@@ -20,8 +20,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env(prefix="ADJUDICATOR")
     if test_config:
         app.config.from_mapping(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    from adjudicator.jsonprovider import OrjsonProvider
+
+    app.json = OrjsonProvider(app)
 
     from adjudicator import catalogue, errors, lexicons
     from adjudicator.api import challenge, games, meta, moves

@@ -8,7 +8,7 @@ canonical order rather than the order sent.
 
 from __future__ import annotations
 
-import uuid
+import secrets
 
 from flask import Blueprint, jsonify
 
@@ -67,7 +67,7 @@ def challenge(ruleset_id: str):
         # moving the invalid word from first to third changes nothing but the ruling id.
         listed.sort(key=lambda item: (item["word"], item["input"]))
     body = {
-        "ruling_id": uuid.uuid4().hex,
+        "ruling_id": secrets.token_hex(16),  # random: it must encode nothing
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
         "ruling": "valid" if valid else "invalid",

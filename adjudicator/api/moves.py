@@ -8,7 +8,7 @@ and placement errors (which say nothing about the lexicon) are the only per-word
 
 from __future__ import annotations
 
-import uuid
+import secrets
 from typing import Any
 
 from flask import Blueprint, jsonify
@@ -113,7 +113,7 @@ def validate(ruleset_id: str):
         for item, verdict in zip(words, verdicts, strict=True):
             item["valid"] = verdict.valid
     body = {
-        "ruling_id": uuid.uuid4().hex,
+        "ruling_id": secrets.token_hex(16),  # random: it must encode nothing
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
         "legal": result.legal,

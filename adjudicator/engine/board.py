@@ -41,6 +41,13 @@ LETTER_MULT: tuple[int, ...] = tuple(_LETTER_MULT.get(ch, 1) for row in LAYOUT f
 WORD_MULT: tuple[int, ...] = tuple(_WORD_MULT.get(ch, 1) for row in LAYOUT for ch in row)
 
 
+SQUARE_NAMES: tuple[str, ...] = tuple(
+    f"{COLUMNS[c]}{r + 1}" for r in range(SIZE) for c in range(SIZE)
+)
+_EMPTY_ROW = "." * SIZE
+_EMPTY_CELLS: tuple[None, ...] = (None,) * SIZE
+
+
 class BoardError(ValueError):
     """A board given as text is malformed; `row` is 1-based when known."""
 
@@ -56,7 +63,7 @@ def on_board(row: int, col: int) -> bool:
 def square_name(row: int, col: int) -> str:
     """`H8` for (7, 7); off-board squares get a readable stand-in."""
     if on_board(row, col):
-        return f"{COLUMNS[col]}{row + 1}"
+        return SQUARE_NAMES[row * SIZE + col]
     return f"(row {row + 1}, column {col + 1})"
 
 
@@ -172,6 +179,9 @@ class Board:
                 raise BoardError("must be a string", r)
             if len(text) != SIZE:
                 raise BoardError(f"needs {SIZE} squares, got {len(text)}", r)
+            if text == _EMPTY_ROW:  # most rows of most boards: no per-square work
+                cells.extend(_EMPTY_CELLS)
+                continue
             for c, ch in enumerate(text):
                 if ch == ".":
                     cells.append(None)
