@@ -41,6 +41,7 @@ format: $(INSTALLED)
 bench: $(LEXICONS)
 	$(BIN)/python benchmarks/compile.py
 	$(BIN)/python benchmarks/api.py
+	$(BIN)/python benchmarks/moves.py
 
 clean:
 	rm -rf $(VENV) instance build *.egg-info
