@@ -215,32 +215,35 @@
     send();
   }
 
-  function send() {
-    if (!pending) return;
-    busy = true;
-    show('judging');
-    var words = pending;
+  // POST JSON to the service with the page's timeout; resolves to {response, body} (body null
+  // when the answer is not JSON), rejects when there is no answer at all.
+  function postJson(url, payload) {
     var controller = new AbortController();
     var timeout = setTimeout(function () { controller.abort(); }, timers.request_ms);
-    fetch(cfg.endpoints.challenge, {
+    return fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ words: words }),
+      body: JSON.stringify(payload),
       cache: 'no-store',
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
       signal: controller.signal,
     }).then(function (response) {
-      return response.json().then(
-        function (body) { return { response: response, body: body }; },
-        function () { return { response: response, body: null }; }
-      );
-    }).then(function (r) {
-      clearTimeout(timeout);
+      return response.json().catch(function () { return null; }).then(function (body) {
+        return { response: response, body: body };
+      });
+    }).finally(function () { clearTimeout(timeout); });
+  }
+
+  function send() {
+    if (!pending) return;
+    busy = true;
+    show('judging');
+    var words = pending;
+    postJson(cfg.endpoints.challenge, { words: words }).then(function (r) {
       busy = false;
       handleAnswer(r.response, r.body, words);
     }, function () {
-      clearTimeout(timeout);
       busy = false;
       showError('no_answer');
     });
@@ -355,34 +358,21 @@
     if (!pin || busy) return;
     $('pin').value = '';
     busy = true;
-    var controller = new AbortController();
-    var timeout = setTimeout(function () { controller.abort(); }, timers.request_ms);
-    fetch(cfg.endpoints.unlock, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ pin: pin }),
-      cache: 'no-store',
-      credentials: 'same-origin',
-      referrerPolicy: 'no-referrer',
-      signal: controller.signal,
-    }).then(function (response) {
-      return response.json().catch(function () { return null; }).then(function (body) {
-        clearTimeout(timeout);
-        busy = false;
-        if (screen !== 'pin') return;
-        if (response.ok && body && body.unlocked) return openAdmin(body.rulesets || []);
-        var code = body && body.error && body.error.code;
-        var message = t.no_answer_title;
-        if (code === 'wrong_pin') message = t.pin_wrong;
-        else if (code === 'pin_not_set') message = t.pin_not_set;
-        else if (code === 'too_many_attempts') {
-          message = fmt(t.pin_wait, { s: response.headers.get('Retry-After') || '60' });
-        }
-        $('pin-message').textContent = message;
-        $('pin').focus();
-      });
+    postJson(cfg.endpoints.unlock, { pin: pin }).then(function (r) {
+      var response = r.response, body = r.body;
+      busy = false;
+      if (screen !== 'pin') return;
+      if (response.ok && body && body.unlocked) return openAdmin(body.rulesets || []);
+      var code = body && body.error && body.error.code;
+      var message = t.no_answer_title;
+      if (code === 'wrong_pin') message = t.pin_wrong;
+      else if (code === 'pin_not_set') message = t.pin_not_set;
+      else if (code === 'too_many_attempts') {
+        message = fmt(t.pin_wait, { s: response.headers.get('Retry-After') || '60' });
+      }
+      $('pin-message').textContent = message;
+      $('pin').focus();
     }, function () {
-      clearTimeout(timeout);
       busy = false;
       if (screen === 'pin') $('pin-message').textContent = t.no_answer_title;
     });
