@@ -78,6 +78,22 @@ class Cell:
         return self.letter.lower() if self.blank else self.letter
 
 
+def _read_square(ch: str, profile: LanguageProfile | None, normaliser) -> Cell | str:
+    """The tile a board character stands for, or what is wrong with it."""
+    if not ch.isalpha():
+        return f"{ch!r} is neither '.' nor a letter"
+    blank = ch.islower()
+    letter = ch.upper()
+    if normaliser is not None:
+        folded = normaliser.fold(ch)
+        if folded is None or len(folded) != 1:
+            return f"{ch!r} is not a letter of {profile.english_name}"
+        letter = folded
+        if not blank and letter in profile.blank_only:
+            return f"{letter} has no tile in {profile.english_name}; write it lower-case (a blank)"
+    return Cell(letter, blank)
+
+
 class Board:
     """Tiles on the 15×15 grid. Mutable by `place`/`remove`; `copy` before speculative use."""
 
@@ -91,9 +107,8 @@ class Board:
         self.count = 0
         self.blanks = 0
         self.letters: dict[str, int] = {}
-        for cell in self.cells:
-            if cell is not None:
-                self._add(cell)
+        for cell in filter(None, self.cells):
+            self._add(cell)
 
     def _add(self, cell: Cell) -> None:
         self.count += 1
@@ -174,6 +189,7 @@ class Board:
 
             normaliser = normaliser_for(profile)
         cells: list[Cell | None] = []
+        known: dict[str, Cell | str] = {}  # each character is read once per board
         for r, text in enumerate(rows, start=1):
             if not isinstance(text, str):
                 raise BoardError("must be a string", r)
@@ -186,26 +202,10 @@ class Board:
                 if ch == ".":
                     cells.append(None)
                     continue
-                if not ch.isalpha():
-                    raise BoardError(
-                        f"square {COLUMNS[c]}{r}: {ch!r} is neither '.' nor a letter", r
-                    )
-                blank = ch.islower()
-                letter = ch.upper()
-                if normaliser is not None:
-                    folded = normaliser.fold(ch)
-                    if folded is None or len(folded) != 1:
-                        raise BoardError(
-                            f"square {COLUMNS[c]}{r}: {ch!r} is not a letter of "
-                            f"{profile.english_name}",
-                            r,
-                        )
-                    letter = folded
-                    if not blank and letter in profile.blank_only:
-                        raise BoardError(
-                            f"square {COLUMNS[c]}{r}: {letter} has no tile in "
-                            f"{profile.english_name}; write it lower-case (a blank)",
-                            r,
-                        )
-                cells.append(Cell(letter, blank))
+                cell = known.get(ch)
+                if cell is None:
+                    cell = known[ch] = _read_square(ch, profile, normaliser)
+                if isinstance(cell, str):
+                    raise BoardError(f"square {COLUMNS[c]}{r}: {cell}", r)
+                cells.append(cell)
         return cls(cells)
