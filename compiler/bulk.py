@@ -2,9 +2,10 @@
 
 A plain word list is mostly lines that are already lower-case letters of the language and of a
 playable length. Rather than calling the normaliser 400,000 times, those lines are split out of
-the whole text in one pass with the normaliser's own fast-path pattern (`plain_pattern`), and
-every other line goes through `Normaliser.entry`, exactly as the line-by-line reader sends it.
-No rule is written here: the normaliser stays the one place that says why an entry is dropped.
+the whole text in one pass with the normaliser's own fast-path pattern (`plain_pattern`); the
+lines its `certain_rejections` patterns match are counted under their reason; every other line
+goes through `Normaliser.entry`, exactly as the line-by-line reader sends it. No rule is written
+here: the normaliser stays the one place that says why an entry is dropped.
 
 The line-by-line path (`build._read_entries`) stays the reference: it is used for `delta` and
 `saol` sources and whenever every dropped line must be reported with its number, and the tests
@@ -49,6 +50,12 @@ class PlainReader:
     def __init__(self, normaliser: Normaliser):
         self.normaliser = normaliser
         self._plain = re.compile(rf"\n({normaliser.plain_pattern})(?=\n)")
+        # One pass for the normaliser's certain rejections: each is a capturing group, and
+        # `split` hands back which one matched.
+        self._reasons = [reason for reason, _ in normaliser.certain_rejections]
+        self._certain = re.compile(
+            "|".join(rf"(\n{pattern}(?=\n))" for _, pattern in normaliser.certain_rejections)
+        )
 
     def read(
         self, text: str, progress: Callable[[int], object] | None = None
@@ -64,7 +71,15 @@ class PlainReader:
             read += len(plain)
             if plain:
                 words += "\n".join(plain).upper().encode("utf-8").split(b"\n")
-            rest = "".join(parts[0::2])
+            parts = self._certain.split("".join(parts[0::2]))
+            step = len(self._reasons) + 1
+            for index, reason in enumerate(self._reasons, start=1):
+                found = parts[index::step]
+                n = len(found) - found.count(None)
+                if n:
+                    counts[reason] += n
+                    read += n
+            rest = "".join(parts[0::step])
             for line in rest.split("\n"):
                 if not line:
                     continue

@@ -69,6 +69,18 @@ class Normaliser:
         letters = "".join(re.escape(c) for c in self.lower_letters)
         self.plain_pattern = f"[{letters}]{{{MIN_LETTERS},{MAX_LETTERS}}}"
         self._plain = re.compile(self.plain_pattern)
+        # Whole entries whose rejection is certain from their shape alone, for readers that
+        # sort a whole list at once: plain letters past the board's width, and (when capitals
+        # mark names) letters of the language with a capital among them. `entry` gives the
+        # same reason for every text they match (tested).
+        uppers = "".join(re.escape(c.upper()) for c in self.lower_letters if len(c.upper()) == 1)
+        self.certain_rejections: list[tuple[str, str]] = [
+            (TOO_LONG, f"[{letters}]{{{MAX_LETTERS + 1},}}")
+        ]
+        if profile.drop_capitals:
+            self.certain_rejections.append(
+                (CAPITALISED, f"[{letters}]*[{uppers}][{letters}{uppers}]*")
+            )
         self._word = re.compile(f"[{re.escape(''.join(sorted(self._letters)))}]*")
 
     def entry(self, text: str) -> str | Rejection:

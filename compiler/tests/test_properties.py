@@ -196,3 +196,15 @@ def test_rejection_is_not_a_word():
     n = NORMALISERS["sv"]
     assert isinstance(n.entry(""), Rejection) and n.entry("").reason == "empty"
     assert n.entry("\u200bord").reason == "control-character"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_certain_rejections_are_what_entry_says(data):
+    """Every text a certain-rejection pattern matches gets exactly that reason from `entry`."""
+    code = data.draw(st.sampled_from(LANGS))
+    n = NORMALISERS[code]
+    reason, pattern = data.draw(st.sampled_from(n.certain_rejections))
+    text = data.draw(st.from_regex(f"\\A{pattern}\\Z", fullmatch=True))
+    result = n.entry(text)
+    assert isinstance(result, Rejection) and result.reason == reason, (text, result)
