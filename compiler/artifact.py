@@ -109,18 +109,15 @@ def manifest_json(manifest: dict[str, Any]) -> bytes:
     return (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode()
 
 
-def write_artifact(
-    out_dir: Path, lexicon_id: str, words: Iterable[str] | Iterable[bytes], manifest: dict
-) -> Path:
-    """Write both files so that an error at any point leaves the old pair as it was.
+def write_artifact(out_dir: Path, lexicon_id: str, image: bytes, manifest: dict) -> Path:
+    """Write the trie `image` and its manifest so that an error at any point leaves the old
+    pair as it was.
 
     Both files are written to temporary names first. Only then is the trie renamed into place,
     then the manifest; if that last rename fails, the old trie (kept under a hard link) is put
     back. Nothing of the new build is left behind after an error.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    words = list(words)
-    image = trie_image(words) if words and isinstance(words[0], bytes) else trie_bytes(words)
     manifest = dict(manifest)
     manifest["marisa"] = {
         "file": f"{lexicon_id}.marisa",

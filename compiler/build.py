@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
@@ -12,8 +13,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from compiler import __version__
-from compiler.artifact import FORMAT_NAME, FORMAT_VERSION, write_artifact
+from compiler import __version__, artifact
+from compiler.artifact import FORMAT_NAME, FORMAT_VERSION
 from compiler.bulk import PlainReader
 from compiler.errors import CompileError
 from compiler.languages import LanguageProfile, load_profile
@@ -112,12 +113,18 @@ def _read_entries(
 
 
 def compile_recipe(
-    recipe: Recipe, *, keep_rejected: bool = False, progress: bool = False, bulk: bool = True
+    recipe: Recipe,
+    *,
+    keep_rejected: bool = False,
+    progress: bool = False,
+    bulk: bool = True,
+    count_blanks: bool = True,
 ) -> BuildResult:
     """Read every source in order and return the final word set and its statistics.
 
     `bulk` lets plain sources be read by `compiler.bulk` (same result, faster); without it, or
-    with `keep_rejected`, every entry goes through the line-by-line reader.
+    with `keep_rejected`, every entry goes through the line-by-line reader. Without
+    `count_blanks`, `needs_blank` is left for the caller (`build` counts it alongside the trie).
     """
     started = time.perf_counter()
     try:
@@ -185,7 +192,9 @@ def compile_recipe(
         source_reports.append(report)
     if not words:
         raise CompileError("the recipe produced no words at all", file=str(recipe.file))
-    needs_blank = profile.count_needing_blanks_utf8(b"\n".join(words), MAX_LETTERS)
+    needs_blank = (
+        profile.count_needing_blanks_utf8(b"\n".join(words), MAX_LETTERS) if count_blanks else 0
+    )
     return BuildResult(
         recipe=recipe,
         profile=profile,
@@ -198,10 +207,50 @@ def compile_recipe(
     )
 
 
+def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], int]:
+    """Count the words needing a blank in a forked child; call the result to collect it.
+
+    Counting and building the trie are a build's two big single-threaded steps, and neither
+    needs the other: on two cores they overlap. Without fork the count runs here and now.
+    """
+    if not hasattr(os, "fork"):
+        n = profile.count_needing_blanks_utf8(words, MAX_LETTERS)
+        return lambda: n
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: count, report, leave without running the parent's exit hooks
+        try:
+            os.close(read_end)
+            answer = str(profile.count_needing_blanks_utf8(words, MAX_LETTERS))
+        except BaseException as exc:  # reported to the parent, which raises it as its own
+            answer = f"error: {type(exc).__name__}: {exc}"
+        finally:
+            os.write(write_end, answer.encode())
+            os._exit(0)
+    os.close(write_end)
+
+    def collect() -> int:
+        with os.fdopen(read_end, "rb") as pipe:
+            answer = pipe.read().decode()
+        os.waitpid(pid, 0)
+        if not answer.isdigit():
+            raise CompileError(
+                f"counting the words that need a blank failed: {answer or 'no answer'}"
+            )
+        return int(answer)
+
+    return collect
+
+
 def build(recipe: Recipe, out_dir: Path, *, progress: bool = False) -> tuple[BuildResult, Path]:
     """Compile and write the artifact; `seconds` then covers the whole build, writes included."""
     started = time.perf_counter()
-    result = compile_recipe(recipe, progress=progress)
-    manifest_path = write_artifact(out_dir, recipe.id, result.keys, result.manifest())
+    result = compile_recipe(recipe, progress=progress, count_blanks=False)
+    collect = _count_aside(result.profile, b"\n".join(result.keys))
+    try:
+        image = artifact.trie_image(result.keys)
+    finally:
+        result.needs_blank = collect()  # always reap the child, even when the trie failed
+    manifest_path = artifact.write_artifact(out_dir, recipe.id, image, result.manifest())
     result.seconds = time.perf_counter() - started
     return result, manifest_path

@@ -177,3 +177,31 @@ def test_bundled_dutch_smoke(tmp_path):
     assert lex.manifest["word_count"] > 250_000
     assert lex.manifest["stand_in"] is True
     assert "WOORD" in lex and lex.normaliser.query("coördinatie") in lex
+
+
+def test_failed_blank_count_in_the_child_keeps_the_old_artifact(tmp_path, monkeypatch):
+    """The blank count runs in a forked child; its failure is an error, not a wrong manifest."""
+    from compiler.build import build
+    from compiler.errors import CompileError
+    from compiler.languages import LanguageProfile
+    from compiler.recipe import load_recipe
+
+    (tmp_path / "w.txt").write_text("hus\nord\n", encoding="utf-8")
+    recipe = tmp_path / "r.toml"
+    recipe.write_text(
+        'id = "t"\nlanguage = "da"\ntitle = "t"\nversion = "1"\nlicense = "x"\n\n'
+        '[[source]]\npath = "w.txt"\nformat = "plain"\nencoding = "utf-8"\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    build(load_recipe(recipe), out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def boom(self, data, max_len=None):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(LanguageProfile, "count_needing_blanks_utf8", boom)
+    (tmp_path / "w.txt").write_text("hus\nord\nbil\n", encoding="utf-8")
+    with pytest.raises(CompileError, match="need a blank"):
+        build(load_recipe(recipe), out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
