@@ -8,8 +8,6 @@ canonical order rather than the order sent.
 
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint, jsonify
 
 from adjudicator.api import API_PREFIX
@@ -22,6 +20,7 @@ from adjudicator.catalogue import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.requests import json_body, only_fields
+from adjudicator.rulings import new_ruling_id
 from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
@@ -67,7 +66,7 @@ def challenge(ruleset_id: str):
         # moving the invalid word from first to third changes nothing but the ruling id.
         listed.sort(key=lambda item: (item["word"], item["input"]))
     body = {
-        "ruling_id": secrets.token_hex(16),  # random: it must encode nothing
+        "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
         "ruling": "valid" if valid else "invalid",

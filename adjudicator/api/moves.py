@@ -8,7 +8,6 @@ and placement errors (which say nothing about the lexicon) are the only per-word
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Blueprint, jsonify
@@ -25,6 +24,7 @@ from adjudicator.engine import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.requests import json_body, only_fields
+from adjudicator.rulings import new_ruling_id
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
 
@@ -113,7 +113,7 @@ def validate(ruleset_id: str):
         for item, verdict in zip(words, verdicts, strict=True):
             item["valid"] = verdict.valid
     body = {
-        "ruling_id": secrets.token_hex(16),  # random: it must encode nothing
+        "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
         "legal": result.legal,

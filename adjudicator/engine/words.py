@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.engine.board import SIZE, Board, square_name
+from adjudicator.engine.board import SIZE, SQUARE_NAMES, Board
 from adjudicator.engine.notation import Play, format_coordinate
 
 
@@ -37,12 +37,16 @@ class Word:
     @property
     def display(self) -> str:
         """Letters with blanks in lower case, as a record would print the word."""
+        if not any(self.blanks):
+            return self.letters
         return "".join(
             ch.lower() if b else ch for ch, b in zip(self.letters, self.blanks, strict=True)
         )
 
     def square_names(self) -> list[str]:
-        return [square_name(r, c) for r, c in self.squares]
+        # A word lies inside the board, so its squares are a stride through the name table.
+        start, step = self.row * SIZE + self.col, 1 if self.horizontal else SIZE
+        return list(SQUARE_NAMES[start : start + step * len(self.letters) : step])
 
 
 def _run(
