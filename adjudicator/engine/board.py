@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from adjudicator.engine.tiles import normaliser_for
 from compiler.languages import LanguageProfile
 
 SIZE = 15
@@ -45,7 +46,6 @@ SQUARE_NAMES: tuple[str, ...] = tuple(
     f"{COLUMNS[c]}{r + 1}" for r in range(SIZE) for c in range(SIZE)
 )
 _EMPTY_ROW = "." * SIZE
-_EMPTY_CELLS: tuple[None, ...] = (None,) * SIZE
 
 
 class BoardError(ValueError):
@@ -78,6 +78,12 @@ class Cell:
         return self.letter.lower() if self.blank else self.letter
 
 
+# Per profile (or None), the cell each board character stands for once it has been read: cells
+# are immutable, so boards share them. Errors are not kept, so this holds only characters that
+# are letters of the language. Profiles are not hashable: keyed by identity, kept alive.
+_known_squares: dict[int, tuple[LanguageProfile | None, dict[str, Cell]]] = {}
+
+
 def _read_square(ch: str, profile: LanguageProfile | None, normaliser) -> Cell | str:
     """The tile a board character stands for, or what is wrong with it."""
     if not ch.isalpha():
@@ -107,8 +113,9 @@ class Board:
         self.count = 0
         self.blanks = 0
         self.letters: dict[str, int] = {}
-        for cell in filter(None, self.cells):
-            self._add(cell)
+        if cells is not None:  # a new empty board has nothing to count
+            for cell in filter(None, self.cells):
+                self._add(cell)
 
     def _add(self, cell: Cell) -> None:
         self.count += 1
@@ -183,29 +190,31 @@ class Board:
             rows = rows.split()
         if len(rows) != SIZE:
             raise BoardError(f"a board needs {SIZE} rows, got {len(rows)}")
-        normaliser = None
-        if profile is not None:
-            from adjudicator.engine.tiles import normaliser_for
-
-            normaliser = normaliser_for(profile)
-        cells: list[Cell | None] = []
-        known: dict[str, Cell | str] = {}  # each character is read once per board
+        hit = _known_squares.get(id(profile))
+        if hit is None or hit[0] is not profile:
+            hit = _known_squares[id(profile)] = (profile, {})
+        known = hit[1]
+        board = cls()
+        cells = board.cells
         for r, text in enumerate(rows, start=1):
+            if text == _EMPTY_ROW:  # most rows of most boards: no per-square work
+                continue
             if not isinstance(text, str):
                 raise BoardError("must be a string", r)
             if len(text) != SIZE:
                 raise BoardError(f"needs {SIZE} squares, got {len(text)}", r)
-            if text == _EMPTY_ROW:  # most rows of most boards: no per-square work
-                cells.extend(_EMPTY_CELLS)
-                continue
+            i = (r - 1) * SIZE
             for c, ch in enumerate(text):
                 if ch == ".":
-                    cells.append(None)
                     continue
                 cell = known.get(ch)
                 if cell is None:
-                    cell = known[ch] = _read_square(ch, profile, normaliser)
-                if isinstance(cell, str):
-                    raise BoardError(f"square {COLUMNS[c]}{r}: {cell}", r)
-                cells.append(cell)
-        return cls(cells)
+                    normaliser = None if profile is None else normaliser_for(profile)
+                    read = _read_square(ch, profile, normaliser)
+                    if isinstance(read, str):
+                        raise BoardError(f"square {COLUMNS[c]}{r}: {read}", r)
+                    cell = known[ch] = read
+                # Filled in place on an empty board: no second list, no rescan of 225 squares.
+                cells[i + c] = cell
+                board._add(cell)
+        return board
