@@ -15,7 +15,6 @@ Conventions (documented in the README too):
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,8 +23,14 @@ from adjudicator.engine.board import COLUMNS, SIZE, Board
 from adjudicator.engine.tiles import BLANK, normaliser_for
 from compiler.languages import LanguageProfile
 
-_HORIZONTAL = re.compile(r"([1-9]|1[0-5])([A-Oa-o])")
-_VERTICAL = re.compile(r"([A-Oa-o])([1-9]|1[0-5])")
+# Every spelling of every square, read once: `8H`/`8h` across, `H8`/`h8` down (row numbers
+# 1-15, columns A-O in either case), so that parsing a coordinate is one dict lookup.
+_COORDINATES: dict[str, tuple[int, int, bool]] = {}
+for _r in range(SIZE):
+    for _c, _col in enumerate(COLUMNS):
+        for _letter in (_col, _col.lower()):
+            _COORDINATES[f"{_r + 1}{_letter}"] = (_r, _c, True)
+            _COORDINATES[f"{_letter}{_r + 1}"] = (_r, _c, False)
 
 
 class NotationError(ValueError):
@@ -75,10 +80,9 @@ class Play:
 
 def parse_coordinate(text: str) -> tuple[int, int, bool]:
     """`8H` → (7, 7, horizontal=True); `H8` → (7, 7, False)."""
-    if m := _HORIZONTAL.fullmatch(text):
-        return int(m[1]) - 1, COLUMNS.index(m[2].upper()), True
-    if m := _VERTICAL.fullmatch(text):
-        return int(m[2]) - 1, COLUMNS.index(m[1].upper()), False
+    square = _COORDINATES.get(text)
+    if square is not None:
+        return square
     raise NotationError(
         f"{text!r} is not a square: write 8H (across, row first) or H8 (down, column first), "
         f"rows 1-{SIZE}, columns A-{COLUMNS[-1]}"

@@ -83,14 +83,14 @@ def parse_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], lis
     """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
     counts: dict[str, int] = {}
     bad: list[str] = []
-    normaliser = normaliser_for(profile)
+    letters = profile.letters
     for ch in rack:
         if ch == BLANK:
             key: str | None = BLANK
-        elif ch.upper() in profile.letters:
-            key = ch.upper()
+        elif (upper := ch.upper()) in letters:
+            key = upper
         else:
-            key = normaliser.fold(ch)
+            key = normaliser_for(profile).fold(ch)
             if key is None or len(key) != 1:
                 bad.append(ch)
                 continue
@@ -219,13 +219,15 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
 def _check_gaps(board: Board, play: Play, add) -> bool:
     first = play.tiles[0]
     if play.horizontal:
-        r = first.row
         lo, hi = min(t.col for t in play.tiles), max(t.col for t in play.tiles)
-        squares = [(r, c) for c in range(lo, hi + 1)]
     else:
-        c = first.col
         lo, hi = min(t.row for t in play.tiles), max(t.row for t in play.tiles)
-        squares = [(r, c) for r in range(lo, hi + 1)]
+    if hi - lo + 1 == len(play.tiles):
+        return True  # distinct squares (else no gap check) in one line (Play) that fill lo..hi
+    if play.horizontal:
+        squares = [(first.row, c) for c in range(lo, hi + 1)]
+    else:
+        squares = [(r, first.col) for r in range(lo, hi + 1)]
     new = {(t.row, t.col) for t in play.tiles}
     ok = True
     for r, c in squares:

@@ -40,6 +40,8 @@ class Score:
 
 def score_play(words: Sequence[Word], tiles_played: int, ts: TileSet) -> Score:
     """Per-word scores (same order as `words`) and the turn's total, bingo bonus included."""
-    per_word = tuple(score_word(w, ts) for w in words)
+    per_word = tuple(
+        [score_word(w, ts) for w in words]
+    )  # a list is built faster than a generator runs
     bingo = tiles_played == BINGO_TILES
     return Score(per_word, bingo, sum(per_word) + (BINGO_BONUS if bingo else 0))
