@@ -96,7 +96,7 @@ def evaluate_move(
     bingo = False
     total = 0
     notation: str | None = None
-    if not any(e.code in GEOMETRY_CODES for e in errors):
+    if not errors or not any(e.code in GEOMETRY_CODES for e in errors):  # no scan when legal
         formed = formed_words(board, play)
         score = score_play(formed, len(play.tiles), tileset(profile))
         words = [ScoredWord(w, s) for w, s in zip(formed, score.words, strict=True)]

@@ -95,10 +95,11 @@ def format_coordinate(row: int, col: int, horizontal: bool) -> str:
 
 def _fold(profile: LanguageProfile, ch: str) -> str:
     """A letter of the language, or the raw upper-case character (placement then rejects it)."""
-    if ch.upper() in profile.letters:
-        return ch.upper()
+    upper = ch.upper()
+    if upper in profile.letters:
+        return upper
     folded = normaliser_for(profile).fold(ch)
-    return folded if folded is not None and len(folded) == 1 else ch.upper()
+    return folded if folded is not None and len(folded) == 1 else upper
 
 
 def parse(text: str, profile: LanguageProfile, board: Board | None = None) -> Play:
