@@ -48,6 +48,7 @@ class Turn:
     words: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # disagreements (placement, rack)
     info: list[str] = field(default_factory=list)  # phonies, accepted-as-recorded bonuses
+    play: Play | None = field(default=None, repr=False)  # the play put on the board, if any
 
     @property
     def ok(self) -> bool:
@@ -216,6 +217,7 @@ def _replay_play(
     if result.words:  # geometry sound: the tiles go on the board
         apply_play(board, play)
         history.append((p, play, result.score))
+        turn.play = play
 
 
 def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, what: str) -> None:

@@ -21,8 +21,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.api import apply_play, evaluate_move
-from adjudicator.engine.board import Board
 from adjudicator.engine.gcg import (
     CHALLENGE,
     END_RACK,
@@ -33,10 +31,8 @@ from adjudicator.engine.gcg import (
     WITHDRAWN,
     Event,
     GameRecord,
-    GcgError,
 )
-from adjudicator.engine.notation import NotationError, Play, parse_parts
-from adjudicator.engine.replay import ReplayReport, replay
+from adjudicator.engine.replay import ReplayReport, Turn, replay
 from adjudicator.game import ending as end_rules
 from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.model import GameState, tile_key, unseen_tiles
@@ -161,8 +157,8 @@ def verify(
     factors = tuple(sorted(set(factors) | {rules.final.scoreless_own_rack_factor or 1}))
     scores = replay(record, profile, lexicon, end_factors=factors)
     checker = _Checker(rules, profile, scores.players)
-    for ev in record.events:
-        checker.event(ev)
+    for ev, turn in zip(record.events, scores.turns, strict=True):
+        checker.event(ev, turn)  # the replay has placed each play; the checker reads it
     return checker.verdict(scores)
 
 
@@ -170,32 +166,32 @@ class _Checker:
     def __init__(self, rules: Rules, profile: LanguageProfile, players: list[str]):
         self.rules, self.profile = rules, profile
         self.state = GameState.new(players, profile)
-        self.board = Board()
         self.checks: list[RuleCheck] = []
         self.end_lines: dict[int, Event] = {}
-        self.placed: dict[int, Play] = {}  # id(PlayRecord) → the engine's play, to take back
         self.previous: Event | None = None
         self.at_end: list[str] = []
 
     # --- one event ------------------------------------------------------------------------
 
-    def event(self, ev: Event) -> None:
+    def event(self, ev: Event, turn: Turn) -> None:
         s = self.state
         p = s.players.index(ev.player)
         check = RuleCheck(ev.line, ev.player, ev.kind, ev.text, s.bag, s.scoreless)
         self._check_rack(ev, p, check)
         if ev.kind in (PLAY, PASS, EXCHANGE):
             self._turn_order(p, check)
-        handler = {
-            PLAY: self._play,
-            PASS: self._pass,
-            EXCHANGE: self._exchange,
-            WITHDRAWN: self._withdrawn,
-            CHALLENGE: self._challenge,
-            TIME: self._time,
-            END_RACK: self._end_rack,
-        }[ev.kind]
-        handler(ev, p, check)
+        if ev.kind == PLAY:
+            self._play(ev, p, check, turn)
+        else:
+            handler = {
+                PASS: self._pass,
+                EXCHANGE: self._exchange,
+                WITHDRAWN: self._withdrawn,
+                CHALLENGE: self._challenge,
+                TIME: self._time,
+                END_RACK: self._end_rack,
+            }[ev.kind]
+            handler(ev, p, check)
         if ev.kind != PLAY:
             s.last_event_play = None
         check.bag, check.scoreless_in_a_row = s.bag, s.scoreless
@@ -252,22 +248,16 @@ class _Checker:
 
     # --- turns ------------------------------------------------------------------------------
 
-    def _play(self, ev: Event, p: int, check: RuleCheck) -> None:
+    def _play(self, ev: Event, p: int, check: RuleCheck, turn: Turn) -> None:
         s = self.state
-        try:
-            play = parse_parts(ev.coordinate or "", ev.word or "", self.profile, self.board)
-        except NotationError as exc:
-            raise GcgError(str(exc), None, ev.line) from None
-        result = evaluate_move(self.profile, self.board, play)
-        if not result.words:  # the engine reports the placement; nothing reaches the board
+        play = turn.play
+        if play is None:  # the engine reports the placement; nothing reached the board
             check.notes.append("the play cannot be placed; the rules check goes on without it")
             s.last_event_play = None
             self._after_turn(p, end_rules.PASS)
             return
-        apply_play(self.board, play)
         tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
-        record = s.place(p, tiles, len(result.words), result.score, ev.line)
-        self.placed[id(record)] = play
+        record = s.place(p, tiles, len(turn.words), turn.computed_score, ev.line)
         s.last_event_play = record
         if s.rack_size[p] == 0 and s.bag == 0 and not s.ended:
             s.pending_out = p
@@ -317,8 +307,6 @@ class _Checker:
                 f"{self.rules.challenge.invalid_kind.replace('_', ' ')} "
                 f"({self.rules.challenge.source})"
             )
-        for t in self.placed.pop(id(record)).tiles:
-            self.board.remove(t.row, t.col)
         turns = s.turns_taken[p]
         s.withdraw(record)
         s.turns_taken[p] = turns - 1  # _after_turn counts the turn again, as withdrawn
