@@ -31,7 +31,8 @@ class Rejected:
     file: str
     line: int
     entry: str
-    reason: str
+    reason: str  # a reason code, as counted in the manifest
+    detail: str = ""  # the character at fault, quoted (`'/'`, `' '`), where there is one
 
 
 @dataclass
@@ -94,18 +95,23 @@ def _read_entries(
         if result.__class__ is Rejection:
             counts[result.reason] += 1
             if rejected is not None:
-                rejected.append(Rejected(file, number, text, str(result)))
+                rejected.append(
+                    Rejected(
+                        file, number, text, result.reason, repr(result.char) if result.char else ""
+                    )
+                )
             continue
-        kept += 1
         result = result.encode("utf-8")
         if op == "+":
+            kept += 1
             if result not in words:
                 words.add(result)
                 added += 1
         elif result in words:
+            kept += 1
             words.remove(result)
             removed += 1
-        else:
+        else:  # removing what is not there: counted apart, neither kept nor applied
             counts[DELTA_ABSENT] += 1
             if rejected is not None:
                 rejected.append(Rejected(file, number, text, DELTA_ABSENT))
@@ -130,7 +136,9 @@ def compile_recipe(
     try:
         profile = load_profile(recipe.language)
     except LookupError as exc:
-        raise CompileError(str(exc.args[0]), file=str(recipe.file)) from exc
+        raise CompileError(
+            str(exc.args[0]), file=str(recipe.file), line=recipe.language_line
+        ) from exc
     normaliser = Normaliser(profile)
     plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
     words: set[bytes] = set()

@@ -66,16 +66,17 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_rejected(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    out = open(args.out, "w", encoding="utf-8", newline="") if args.out else sys.stdout
+    to_file = args.out not in (None, "-")
+    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
     try:
         writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(["file", "line", "entry", "reason"])
+        writer.writerow(["file", "line", "entry", "reason", "detail"])
         for rej in result.rejected:
-            writer.writerow([rej.file, rej.line, rej.entry, rej.reason])
+            writer.writerow([rej.file, rej.line, rej.entry, rej.reason, rej.detail])
     finally:
         if out is not sys.stdout:
             out.close()
-    if args.out:
+    if to_file:
         print(f"{len(result.rejected)} dropped entries written to {args.out}", file=sys.stderr)
     return 0
 
@@ -124,7 +125,9 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build)
     r = sub.add_parser("rejected", help="TSV of every dropped entry: file, line, entry, reason")
     r.add_argument("recipe", metavar="RECIPE")
-    r.add_argument("--out", metavar="FILE.tsv", help="write here instead of standard output")
+    r.add_argument(
+        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
+    )
     r.set_defaults(func=cmd_rejected)
     d = sub.add_parser("diff", help="words added and removed between two builds")
     d.add_argument("a", metavar="A.json")

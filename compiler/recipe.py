@@ -36,6 +36,7 @@ class Recipe:
     stand_in: bool
     description: str
     sources: tuple[Source, ...]
+    language_line: int | None = None  # for errors about the language
 
 
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?")
@@ -147,4 +148,5 @@ def load_recipe(path: Path | str) -> Recipe:
         stand_in=stand_in,
         description=data.get("description", ""),
         sources=tuple(sources),
+        language_line=lines.of("language"),
     )

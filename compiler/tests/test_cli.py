@@ -52,16 +52,16 @@ def test_build_reports_auto_encoding(tmp_path, capsys):
 def test_rejected_tsv(recipes, capsys):
     assert main(["rejected", str(recipes[0])]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "file\tline\tentry\treason",
-        "a.txt\t3\tEKG\tcapitalised 'E'",
-        "a.txt\t4\tc/o\tnon-letter '/'",
+        "file\tline\tentry\treason\tdetail",
+        "a.txt\t3\tEKG\tcapitalised\t'E'",
+        "a.txt\t4\tc/o\tnon-letter\t'/'",
     ]
 
 
 def test_rejected_to_file(tmp_path, recipes, capsys):
     out = tmp_path / "r.tsv"
     assert main(["rejected", str(recipes[1]), "--out", str(out)]) == 0
-    assert out.read_text().splitlines()[1] == "b.txt\t3\tkreti och pleti\tphrase ' '"
+    assert out.read_text().splitlines()[1] == "b.txt\t3\tkreti och pleti\tphrase\t' '"
     assert "1 dropped entries" in capsys.readouterr().err
 
 

@@ -198,9 +198,9 @@ def test_plain_format_skips_comments_and_blank_lines(tmp_path):
 def test_rejected_list_has_file_line_reason(tmp_path):
     recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "hus\nEKG\nc/o\n"}])
     result = compile_recipe(load_recipe(recipe), keep_rejected=True)
-    assert [(r.file, r.line, r.entry, r.reason) for r in result.rejected] == [
-        ("a.txt", 2, "EKG", "capitalised 'E'"),
-        ("a.txt", 3, "c/o", "non-letter '/'"),
+    assert [(r.file, r.line, r.entry, r.reason, r.detail) for r in result.rejected] == [
+        ("a.txt", 2, "EKG", "capitalised", "'E'"),
+        ("a.txt", 3, "c/o", "non-letter", "'/'"),
     ]
 
 
@@ -243,3 +243,25 @@ def test_progress_bar_on_large_sources(tmp_path, monkeypatch, capsys):
     assert "a.txt" in capsys.readouterr().err  # the bar, labelled with the source
     compile_recipe(load_recipe(recipe), progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_removing_an_absent_word_is_neither_kept_nor_rejected_twice(tmp_path):
+    recipe = write_recipe(
+        tmp_path,
+        [
+            {"name": "a.txt", "text": "hus\nbil\n"},
+            {"name": "d.txt", "text": "+sol\n-bil\n-zebra\n", "format": "delta"},
+        ],
+    )
+    result = compile_recipe(load_recipe(recipe))
+    delta = result.sources[1]
+    assert (delta["entries"], delta["kept"], delta["added"], delta["removed"]) == (3, 2, 1, 1)
+    assert result.rejected_counts == {"delta-remove-absent": 1}
+
+
+def test_unknown_language_names_the_line(tmp_path):
+    recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "hus\n"}])
+    recipe.write_text(recipe.read_text().replace('language = "sv"', 'language = "fi"'))
+    with pytest.raises(CompileError) as info:
+        compile_recipe(load_recipe(recipe))
+    assert info.value.line == 2 and "'fi'" in info.value.message
