@@ -24,7 +24,7 @@ $(LEXICONS): $(INSTALLED) $(RECIPES) $(wildcard lexicon_sources/languages/*.toml
 	touch $@
 
 serve: $(LEXICONS)
-	$(BIN)/gunicorn -c deploy/gunicorn.conf.py 'adjudicator:create_app()'
+	$(BIN)/gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app
 
 test: $(LEXICONS)
 	$(BIN)/ruff check .

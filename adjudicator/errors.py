@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 
@@ -43,7 +43,7 @@ def init_app(app: Flask) -> None:
         code = _HTTP_CODES.get(status, "http_error")
         message = exc.description or exc.name
         if status == 413:
-            limit = app.config["MAX_CONTENT_LENGTH"]
+            limit = request.max_content_length  # this endpoint's limit, not only the default
             message = f"the request body is larger than {limit} bytes"
         response = jsonify(ApiError(status, code, message).to_dict())
         response.status_code = status

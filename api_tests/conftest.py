@@ -63,7 +63,7 @@ def start_server(log_dir: Path, **env: str) -> Server:
             str(gunicorn),
             "-c",
             str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "adjudicator:create_app()",
+            "adjudicator.wsgi:app",
         ],
         cwd=ROOT,
         env=full_env,

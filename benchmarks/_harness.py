@@ -40,7 +40,7 @@ class Gunicorn:
         }
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
-            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", "adjudicator:create_app()"],
+            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", "adjudicator.wsgi:app"],
             cwd=ROOT,
             env=env,
         )

@@ -1,4 +1,4 @@
-"""gunicorn settings for the adjudicator: `gunicorn -c deploy/gunicorn.conf.py 'adjudicator:create_app()'`.
+"""gunicorn settings for the adjudicator: `gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app`.
 
 `preload_app` builds the app, and so memory-maps every lexicon, in the master before forking:
 the workers then share the trie pages instead of each holding a private copy.

@@ -164,3 +164,13 @@ def test_rulesets_and_lexicons_never_list_words(client):
     lexicons = client.get("/api/v1/lexicons").json["lexicons"]
     assert {lex["id"] for lex in lexicons} == {"wdanish", "wswedish", "wdutch", "wamerican"}
     assert all(set(lex) >= {"sha256", "word_count", "stand_in", "title"} for lex in lexicons)
+
+
+def test_body_too_large_names_the_endpoints_own_limit(client):
+    small = client.post(URL.format("ssf-1999"), json={"words": ["a" * 40000]})
+    assert "16384 bytes" in small.json["error"]["message"]
+    big = client.post(
+        "/api/v1/rulesets/naspa/games/verify", json={"gcg": "#player1 a A\n" + "x" * 300_000}
+    )
+    assert big.status_code == 413
+    assert str(256 * 1024) in big.json["error"]["message"]

@@ -1,0 +1,13 @@
+"""The WSGI entry point for gunicorn: `gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app`.
+
+A deployment's broken ruleset file stops the start with one line naming the file and field,
+not a traceback: the operator needs the line, and a tournament must not run on half-read rules.
+"""
+
+from adjudicator import create_app
+from adjudicator.rulesets import RulesetError
+
+try:
+    app = create_app()
+except RulesetError as exc:
+    raise SystemExit(f"adjudicator: cannot start: {exc}") from None
