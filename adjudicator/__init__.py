@@ -15,7 +15,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LEXICON_DIR=os.path.join(app.instance_path, "lexicons"),
         RULESET_DIR=None,  # a deployment's own rulesets and `lexicons.toml`
         MAX_CONTENT_LENGTH=16 * 1024,  # a challenge is a few words; refuse anything larger
-        JSON_SORT_KEYS=False,
     )
     app.config.from_prefixed_env(prefix="ADJUDICATOR")
     if test_config:
