@@ -9,11 +9,10 @@ import argparse
 import json
 import os
 import sys
-import tomllib
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
-from typing import Any
+
+from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 
 EXIT_OK = 0
 EXIT_DISAGREE = 1
@@ -25,17 +24,16 @@ class UsageError(Exception):
     """Bad input the user can fix; printed as one line, exit code 2."""
 
 
-def ruleset_data(ruleset_id: str) -> dict[str, Any]:
-    """The ruleset TOML as a dict (only `language` and `lexicon` are used here)."""
-    folder = resources.files("adjudicator") / "rulesets"
-    known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
-    if ruleset_id not in known:
-        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(known)}")
-    ref = folder / f"{ruleset_id}.toml"
+def load_ruleset(ruleset_id: str) -> Ruleset:
+    """A ruleset as the service loads it: the bundled files, then `$ADJUDICATOR_RULESET_DIR`
+    (with its `lexicons.toml`), checked field by field."""
     try:
-        return tomllib.loads(ref.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"rulesets/{ruleset_id}.toml: {exc}") from None
+        rulesets = load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None)
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+    if ruleset_id not in rulesets:
+        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(rulesets))}")
+    return rulesets[ruleset_id]
 
 
 # --- replay -------------------------------------------------------------------------------
@@ -65,13 +63,11 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_replay)
 
 
-def _load_lexicon(ruleset: dict[str, Any], args: argparse.Namespace):
+def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     from compiler.artifact import load
     from compiler.errors import CompileError
 
-    lexicon_id = ruleset.get("lexicon")
-    if not lexicon_id:
-        raise UsageError(f"ruleset {args.ruleset!r} names no lexicon; use --no-lexicon")
+    lexicon_id = ruleset.lexicon_id
     folder = Path(
         args.lexicon_dir or os.environ.get("ADJUDICATOR_LEXICON_DIR") or DEFAULT_LEXICON_DIR
     )
@@ -91,12 +87,11 @@ def run_replay(args: argparse.Namespace) -> int:
     from adjudicator.engine.gcg import GcgError, read, resolve_language
     from adjudicator.engine.replay import replay
     from adjudicator.game.report import print_verdict
-    from adjudicator.game.rules import Rules
     from adjudicator.game.verify import verify
     from compiler.languages import available_languages, load_profile
 
-    ruleset = ruleset_data(args.ruleset)
-    language = args.language or ruleset.get("language")
+    ruleset = load_ruleset(args.ruleset)
+    language = args.language or ruleset.language
     if language not in available_languages():
         raise UsageError(
             f"unknown language {language!r}; known: {', '.join(available_languages())}"
@@ -112,7 +107,7 @@ def run_replay(args: argparse.Namespace) -> int:
             if args.no_rules:
                 report = replay(record, load_profile(lang), lexicon)
             else:  # the game rules (adjudicator.game) replay the scores too
-                report = verify(record, Rules.from_data(ruleset), load_profile(lang), lexicon)
+                report = verify(record, ruleset.rules, load_profile(lang), lexicon)
         except GcgError as exc:
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)

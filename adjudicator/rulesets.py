@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from adjudicator.game.rules import Rules
 
 POLICIES = ("play", "word")
 CHALLENGE_MODES = ("challenge", "jury")
@@ -106,6 +109,11 @@ class Ruleset:
     @property
     def max_words(self) -> int:
         return self.data["challenge"]["max_words"]
+
+    @cached_property
+    def rules(self) -> Rules:
+        """The typed view the game rules read; built once per loaded ruleset, not per request."""
+        return Rules.from_data(self.data)
 
     def consequence(self, valid: bool, words: int) -> dict[str, Any]:
         """What the ruling costs under this ruleset, in structured fields and in words."""

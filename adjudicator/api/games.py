@@ -34,11 +34,9 @@ from adjudicator.game.exchange import exchange_allowed as exchange_verdict
 from adjudicator.game.exchange import needs_turn_history
 from adjudicator.game.final import PlayerEnd, final_score
 from adjudicator.game.racks import parse_rack
-from adjudicator.game.rules import Rules
 from adjudicator.game.verify import verify
 from adjudicator.lexicons import registry
 from adjudicator.requests import json_body, only_fields
-from adjudicator.rulesets import Ruleset
 from compiler.languages import available_languages, load_profile
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -60,10 +58,6 @@ TURN_TYPES = {
 def _larger_bodies_for_records():
     if request.endpoint == "games.verify_game":
         request.max_content_length = MAX_RECORD_BYTES
-
-
-def _rules(ruleset: Ruleset) -> Rules:
-    return Rules.from_data(ruleset.data)
 
 
 def _game_error(exc: GameInputError) -> ApiError:
@@ -103,7 +97,7 @@ def exchange_allowed(ruleset_id: str):
     for key in request.args:
         if key not in known:
             raise ApiError(400, "unknown_parameter", f"unknown query parameter {key!r}", key)
-    rules = _rules(ruleset)
+    rules = ruleset.rules
     bag = _int_arg("bag", required=True)
     try:
         verdict = exchange_verdict(
@@ -142,7 +136,7 @@ def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
     only_fields(data, {"players", "ending", "went_out", "point_target"})
-    rules = _rules(ruleset)
+    rules = ruleset.rules
     profile = load_profile(rules.language)
     players_in = data.get("players")
     if not isinstance(players_in, list) or not players_in:
@@ -255,7 +249,7 @@ def verify_game(ruleset_id: str):
     only_fields(data, {"gcg", "players", "turns"})
     if ("gcg" in data) == ("turns" in data):
         raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
-    rules = _rules(ruleset)
+    rules = ruleset.rules
     try:
         if "gcg" in data:
             if not isinstance(data["gcg"], str) or not data["gcg"].strip():
