@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import Rules
 
 POLICIES = ("play", "word")
@@ -116,15 +117,17 @@ class Ruleset:
         return Rules.from_data(self.data)
 
     def consequence(self, valid: bool, words: int) -> dict[str, Any]:
-        """What the ruling costs under this ruleset, in structured fields and in words."""
+        """What the ruling costs under this ruleset, in structured fields and in words.
+
+        The arithmetic is the game rules' (`adjudicator.game.challenge.outcome`); `points` is
+        the size of what the ruling moves for this many words. A challenge knows no turn score,
+        so SBNL's "turn score + 20" shows its fixed part here.
+        """
+        result = outcome(self.rules, valid, words)
         key = "valid" if valid else "invalid"
-        rule = self.data["challenge"][key]
-        points = (
-            rule["points"] * words if rule["kind"] == "player_bonus_per_word" else rule["points"]
-        )
         return {
-            "kind": rule["kind"],
-            "points": points,
+            "kind": result.kind,
+            "points": abs(result.player_points) or abs(result.challenger_points),
             "text": dict(self.data["challenge"][key + "_text"]),
         }
 
