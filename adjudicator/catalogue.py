@@ -36,17 +36,6 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     return lexicon
 
 
-def lexicon_identity(lexicon: Lexicon) -> dict[str, Any]:
-    m = lexicon.manifest
-    return {
-        "id": m["id"],
-        "title": m["title"],
-        "version": m["version"],
-        "sha256": m["marisa"]["sha256"],
-        "stand_in": m["stand_in"],
-    }
-
-
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
     lexicon = registry().get(ruleset.lexicon_id)
     d = ruleset.data

@@ -177,17 +177,24 @@ class Lexicon:
     def words(self) -> list[str]:
         return self.trie.keys()
 
+    def identity(self) -> dict[str, Any]:
+        """Which list ruled: enough to name it and prove which build it was."""
+        m = self.manifest
+        return {
+            "id": m["id"],
+            "title": m["title"],
+            "version": m["version"],
+            "sha256": m["marisa"]["sha256"],
+            "stand_in": m["stand_in"],
+        }
+
     def summary(self) -> dict[str, Any]:
         """What may be said about a lexicon in public: identity and counts, never words."""
         m = self.manifest
         return {
-            "id": m["id"],
+            **self.identity(),
             "language": m["language"],
-            "title": m["title"],
-            "version": m["version"],
             "license": m["license"],
-            "stand_in": m["stand_in"],
-            "sha256": m["marisa"]["sha256"],
             "word_count": m["word_count"],
             "needs_blank": m.get("needs_blank"),
         }

@@ -13,7 +13,6 @@ from flask import Blueprint, jsonify
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import (
     lexicon_for,
-    lexicon_identity,
     public_ruleset,
     ruleset_or_404,
     rulesets,
@@ -72,6 +71,6 @@ def challenge(ruleset_id: str):
         "ruling": "valid" if valid else "invalid",
         "words": listed,
         "consequence": ruleset.consequence(valid, len(words)),
-        "lexicon": lexicon_identity(lexicon),
+        "lexicon": lexicon.identity(),
     }
     return jsonify(body)

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from adjudicator.api import API_PREFIX
-from adjudicator.catalogue import lexicon_for, lexicon_identity, ruleset_or_404
+from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
     Board,
     BoardError,
@@ -123,6 +123,6 @@ def validate(ruleset_id: str):
         "bingo": result.bingo,
         "score": result.score,
         "ruling": ruling,
-        "lexicon": lexicon_identity(lexicon),
+        "lexicon": lexicon.identity(),
     }
     return jsonify(body)
