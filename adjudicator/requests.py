@@ -22,7 +22,9 @@ def json_body() -> dict[str, Any]:
     return data
 
 
-def only_fields(data: dict[str, Any], allowed: set[str]) -> None:
+def only_fields(data: dict[str, Any], allowed: set[str], within: str = "") -> None:
+    """Refuse keys the endpoint does not read; `within` names a nested object (`players[2]`)."""
     for key in data:
         if key not in allowed:
-            raise ApiError(400, "unknown_field", f"unknown field {key!r}", key)
+            field = f"{within}.{key}" if within else key
+            raise ApiError(400, "unknown_field", f"unknown field {key!r}", field)

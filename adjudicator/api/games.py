@@ -156,9 +156,7 @@ def final_score_route(ruleset_id: str):
             field = f"players[{i}]"
             if not isinstance(item, dict):
                 raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
-            for key in item:
-                if key not in {"name", "score", "rack", "overtime_minutes"}:
-                    raise ApiError(400, "unknown_field", f"unknown field {key!r}", f"{field}.{key}")
+            only_fields(item, {"name", "score", "rack", "overtime_minutes"}, field)
             name = item.get("name")
             if not isinstance(name, str) or not name.strip():
                 raise ApiError(400, "wrong_shape", "a player needs a name", f"{field}.name")
@@ -194,9 +192,7 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
         field = f"turns[{i}]"
         if not isinstance(turn, dict):
             raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
-        for key in turn:
-            if key not in allowed:
-                raise ApiError(400, "unknown_field", f"unknown field {key!r}", f"{field}.{key}")
+        only_fields(turn, allowed, field)
         player = turn.get("player")
         if player not in totals:
             raise ApiError(
