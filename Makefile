@@ -19,7 +19,7 @@ $(INSTALLED): pyproject.toml constraints.txt
 
 lexicons: $(LEXICONS)
 $(LEXICONS): $(INSTALLED) $(RECIPES) $(wildcard lexicon_sources/languages/*.toml) \
-		$(wildcard lexicon_sources/open/*/*) $(wildcard lexicon_sources/updates/*) $(wildcard compiler/*.py)
+		$(wildcard lexicon_sources/open/*/*) $(wildcard lexicon_sources/updates/*) $(wildcard compiler/*.py) $(wildcard lexicon/*.py)
 	$(BIN)/lexicon build $(RECIPES) --out $(LEXICON_DIR)
 	touch $@
 

@@ -9,7 +9,8 @@ from flask import Flask, current_app
 from adjudicator.errors import ApiError
 from adjudicator.lexicons import registry
 from adjudicator.rulesets import Ruleset, load_rulesets
-from compiler.artifact import Lexicon
+from lexicon.artifact import Lexicon
+from lexicon.languages import LanguageProfile
 
 
 def rulesets() -> dict[str, Ruleset]:
@@ -34,6 +35,12 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
             "ruleset",
         )
     return lexicon
+
+
+def profile_for(ruleset: Ruleset) -> LanguageProfile:
+    """The ruleset's language profile: the one its lexicon was compiled with, never a file the
+    service reads beside it, so tiles, letters and words always agree."""
+    return lexicon_for(ruleset).profile
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:

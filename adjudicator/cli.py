@@ -63,23 +63,32 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_replay)
 
 
-def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
-    from compiler.artifact import load
-    from compiler.errors import CompileError
-
-    lexicon_id = ruleset.lexicon_id
+def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
     folder = Path(
         args.lexicon_dir or os.environ.get("ADJUDICATOR_LEXICON_DIR") or DEFAULT_LEXICON_DIR
     )
-    manifest = folder / f"{lexicon_id}.json"
+    manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
-            f"lexicon {lexicon_id!r} not found in {folder} (build it with "
-            "`lexicon build lexicon_sources/*.toml --out instance/lexicons`, or use --no-lexicon)"
+            f"lexicon {ruleset.lexicon_id!r} not found in {folder} (build it with "
+            "`lexicon build lexicon_sources/*.toml --out instance/lexicons`)"
         )
+    return manifest
+
+
+def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
+    """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
+    service's profile comes from the compiled manifest, and so does the replay's."""
+    from lexicon.artifact import load, read_profile
+    from lexicon.errors import LexiconError
+
+    manifest = _manifest(ruleset, args)
     try:
-        return load(manifest)
-    except CompileError as exc:
+        if args.no_lexicon:
+            return None, read_profile(manifest)
+        lexicon = load(manifest)
+        return lexicon, lexicon.profile
+    except LexiconError as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -88,7 +97,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from adjudicator.engine.replay import replay
     from adjudicator.game.report import print_verdict
     from adjudicator.game.verify import verify
-    from compiler.languages import available_languages, load_profile
+    from lexicon.languages import available_languages
 
     ruleset = load_ruleset(args.ruleset)
     language = args.language or ruleset.language
@@ -96,18 +105,18 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError(
             f"unknown language {language!r}; known: {', '.join(available_languages())}"
         )
-    lexicon = None if args.no_lexicon else _load_lexicon(ruleset, args)
-    if lexicon is not None and lexicon.profile.code != language:
-        raise UsageError(f"lexicon {lexicon.id!r} is {lexicon.profile.code}, not {language}")
+    lexicon, profile = _load_lexicon(ruleset, args)
+    if profile.code != language:
+        raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
     reports = []
     for file in args.files:
         try:
             record = read(file)
-            lang = resolve_language(record, language, available_languages())
+            resolve_language(record, language, available_languages())
             if args.no_rules:
-                report = replay(record, load_profile(lang), lexicon)
+                report = replay(record, profile, lexicon)
             else:  # the game rules (adjudicator.game) replay the scores too
-                report = verify(record, ruleset.rules, load_profile(lang), lexicon)
+                report = verify(record, ruleset.rules, profile, lexicon)
         except GcgError as exc:
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)

@@ -27,8 +27,9 @@ from adjudicator.catalogue import rulesets
 from adjudicator.errors import ApiError
 from adjudicator.lexicons import registry
 from adjudicator.requests import json_body, only_fields
-from compiler.languages import load_profile
-from compiler.normalise import Normaliser
+from lexicon.languages import LanguageProfile
+from lexicon.limits import MAX_LETTERS, MIN_LETTERS
+from lexicon.normalise import Normaliser
 
 LANGUAGES = ("da", "sv", "nl", "en")
 # Letters that are not tiles but appear in the language's words and are worth a key of their
@@ -84,28 +85,25 @@ def strings(language: str) -> dict[str, str]:
     return json.loads(path.read_text("utf-8"))
 
 
-@cache
-def keyboard_letters(language: str) -> list[str]:
-    profile = load_profile(language)
+def keyboard_letters(profile: LanguageProfile) -> list[str]:
     letters = list(profile.alphabet)
-    letters += [c for c in EXTRA_KEYS.get(language, "") if c not in letters]
+    letters += [c for c in EXTRA_KEYS.get(profile.code, "") if c not in letters]
     return letters
 
 
-@cache
-def word_characters(language: str) -> str:
+def word_characters(profile: LanguageProfile) -> str:
     """Every upper-case character the server's normaliser accepts in a word of this language.
 
     The page refuses anything else as it is typed, so the one normaliser stays the only judge of
     what a word may contain (Danish É folds to E; Dutch Ĳ to IJ; a digit is never a letter).
     """
-    normaliser = Normaliser(load_profile(language))
+    normaliser = Normaliser(profile)
     accepted = [
         c
         for c in map(chr, range(0x41, 0x250))
         if unicodedata.category(c) == "Lu" and normaliser.fold(c) is not None
     ]
-    return "".join(dict.fromkeys(keyboard_letters(language) + accepted))
+    return "".join(dict.fromkeys(keyboard_letters(profile) + accepted))
 
 
 @cache
@@ -129,6 +127,8 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
     language = ruleset.language if ruleset.language in LANGUAGES else "en"
     d = ruleset.data
+    lexicon = registry().get(ruleset.lexicon_id)
+    profile = lexicon.profile if lexicon is not None else None  # the compiled profile, or none
     return {
         "ruleset": {
             "id": ruleset.id,
@@ -136,12 +136,12 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "language": language,
             "policy": ruleset.policy,
             "max_words": ruleset.max_words,
-            "available": registry().get(ruleset.lexicon_id) is not None,
+            "available": lexicon is not None,
         },
-        "letters": keyboard_letters(language),
-        "word_characters": word_characters(language),
-        "min_letters": 2,
-        "max_letters": 15,
+        "letters": keyboard_letters(profile) if profile else [],
+        "word_characters": word_characters(profile) if profile else "",
+        "min_letters": MIN_LETTERS,
+        "max_letters": MAX_LETTERS,
         "timers": {
             "result_ms": round(_seconds("JUDGE_RESULT_SECONDS") * 1000),
             "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),

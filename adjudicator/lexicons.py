@@ -11,8 +11,8 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
-from compiler import artifact
-from compiler.errors import CompileError
+from lexicon import artifact
+from lexicon.errors import LexiconError
 
 
 @dataclass
@@ -30,7 +30,7 @@ class LexiconRegistry:
         for manifest in sorted(folder.glob("*.json")):
             try:
                 lexicon = artifact.load(manifest)
-            except CompileError as exc:
+            except LexiconError as exc:
                 self.failed[manifest.name] = exc.message
                 logger.error("lexicon %s left out: %s", manifest.name, exc)
                 continue

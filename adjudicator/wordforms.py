@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from adjudicator.errors import ApiError
-from compiler.normalise import (
+from lexicon.normalise import (
     CONTROL,
     EMPTY,
     FOREIGN_LETTER,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from api_tests.conftest import ROOT, Server, start_server
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 try:
     from playwright.sync_api import expect, sync_playwright

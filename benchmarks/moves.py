@@ -25,7 +25,7 @@ from adjudicator.engine.api import evaluate_move
 from adjudicator.engine.gcg import GcgError, read, resolve_language
 from adjudicator.engine.notation import parse_parts, render
 from adjudicator.engine.replay import positions, replay
-from compiler.languages import available_languages, load_profile
+from lexicon.languages import available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_US = 50.0

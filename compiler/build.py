@@ -14,13 +14,14 @@ from typing import Any
 from tqdm import tqdm
 
 from compiler import __version__, artifact
-from compiler.artifact import FORMAT_NAME, FORMAT_VERSION
 from compiler.bulk import PlainReader
-from compiler.errors import CompileError
-from compiler.languages import LanguageProfile, load_profile
-from compiler.normalise import MAX_LETTERS, Normaliser, Rejection
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
+from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION
+from lexicon.errors import LexiconError
+from lexicon.languages import LanguageProfile, load_profile
+from lexicon.limits import MAX_LETTERS
+from lexicon.normalise import Normaliser, Rejection
 
 PROGRESS_BYTES = 8 << 20  # sources smaller than this compile too fast to need a bar
 DELTA_ABSENT = "delta-remove-absent"  # a removal of a word that was not there: a warning
@@ -136,7 +137,7 @@ def compile_recipe(
     try:
         profile = load_profile(recipe.language)
     except LookupError as exc:
-        raise CompileError(
+        raise LexiconError(
             str(exc.args[0]), file=str(recipe.file), line=recipe.language_line
         ) from exc
     normaliser = Normaliser(profile)
@@ -147,7 +148,7 @@ def compile_recipe(
     source_reports = []
     for source in recipe.sources:
         if not source.path.is_file():
-            raise CompileError(
+            raise LexiconError(
                 f"source file {source.declared_path!r} not found (looked for {source.path})",
                 file=str(recipe.file),
                 line=source.line,
@@ -199,7 +200,7 @@ def compile_recipe(
             report["removed"] = stats["removed"]
         source_reports.append(report)
     if not words:
-        raise CompileError("the recipe produced no words at all", file=str(recipe.file))
+        raise LexiconError("the recipe produced no words at all", file=str(recipe.file))
     needs_blank = (
         profile.count_needing_blanks_utf8(b"\n".join(words), MAX_LETTERS) if count_blanks else 0
     )
@@ -242,7 +243,7 @@ def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], int]:
             answer = pipe.read().decode()
         os.waitpid(pid, 0)
         if not answer.isdigit():
-            raise CompileError(
+            raise LexiconError(
                 f"counting the words that need a blank failed: {answer or 'no answer'}"
             )
         return int(answer)

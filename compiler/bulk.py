@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from compiler.normalise import Normaliser, Rejection
+from lexicon.normalise import Normaliser, Rejection
 
 # Every line break `str.splitlines` knows; "\r\n" counts once, as it does there.
 LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from compiler import artifact
 from compiler.build import BuildResult, build, compile_recipe
-from compiler.errors import CompileError
-from compiler.normalise import REASONS, Rejection
 from compiler.recipe import load_recipe
+from lexicon import artifact
+from lexicon.errors import LexiconError
+from lexicon.normalise import REASONS, Rejection
 
 
 def _table(rows: list[list[str]]) -> str:
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except CompileError as exc:
+    except LexiconError as exc:
         print(f"lexicon: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # e.g. an output folder that cannot be written

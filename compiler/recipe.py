@@ -7,8 +7,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.errors import CompileError
 from compiler.sources import ENCODINGS, FORMATS
+from lexicon.errors import LexiconError
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _RECIPE_KEYS = {"id", "language", "title", "version", "license", "stand_in", "description"}
@@ -82,21 +82,21 @@ def load_recipe(path: Path | str) -> Recipe:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CompileError("recipe not found", file=file) from None
+        raise LexiconError("recipe not found", file=file) from None
     except UnicodeDecodeError:
-        raise CompileError("recipe is not UTF-8", file=file) from None
+        raise LexiconError("recipe is not UTF-8", file=file) from None
     except OSError as exc:
-        raise CompileError(f"cannot read recipe: {exc.strerror}", file=file) from exc
+        raise LexiconError(f"cannot read recipe: {exc.strerror}", file=file) from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
-        raise CompileError(f"not valid TOML: {exc}", file=file, line=line) from exc
+        raise LexiconError(f"not valid TOML: {exc}", file=file, line=line) from exc
 
     lines = _KeyLines(text)
 
-    def fail(msg: str, key: str | None = None, source: int | None = None) -> CompileError:
-        return CompileError(msg, file=file, line=lines.of(key, source))
+    def fail(msg: str, key: str | None = None, source: int | None = None) -> LexiconError:
+        return LexiconError(msg, file=file, line=lines.of(key, source))
 
     for key in data:
         if key not in _RECIPE_KEYS | {"source"}:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.errors import CompileError
+from lexicon.errors import LexiconError
 
 FORMATS = ("plain", "saol", "delta")
 ENCODINGS = ("utf-8", "latin-1", "auto")
@@ -34,9 +34,9 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise CompileError("source file not found", file=str(path)) from None
+        raise LexiconError("source file not found", file=str(path)) from None
     except OSError as exc:
-        raise CompileError(f"cannot read source file: {exc.strerror}", file=str(path)) from exc
+        raise LexiconError(f"cannot read source file: {exc.strerror}", file=str(path)) from exc
     digest = hashlib.sha256(raw).hexdigest()
     try:
         if path.suffix == ".gz":
@@ -44,7 +44,7 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
         elif path.suffix == ".xz":
             raw = lzma.decompress(raw)
     except (OSError, lzma.LZMAError, EOFError) as exc:
-        raise CompileError(f"cannot decompress {path.suffix} file: {exc}", file=str(path)) from exc
+        raise LexiconError(f"cannot decompress {path.suffix} file: {exc}", file=str(path)) from exc
     return raw, digest
 
 
@@ -57,7 +57,7 @@ def decode(path: Path, encoding: str) -> Decoded:
     raw, digest = read_bytes(path)
     nul = raw.find(b"\x00")
     if nul >= 0:
-        raise CompileError(
+        raise LexiconError(
             "NUL byte in source (is this a binary or UTF-16 file?)",
             file=str(path),
             line=_line_of(raw, nul),
@@ -72,7 +72,7 @@ def decode(path: Path, encoding: str) -> Decoded:
         if encoding == "auto":
             return Decoded(raw.decode("latin-1"), "latin-1", digest, len(raw))
         bad = body[exc.start : exc.start + 4]
-        raise CompileError(
+        raise LexiconError(
             f"bytes {bad.hex(' ')} are not valid UTF-8 (declared encoding utf-8;"
             ' use encoding = "latin-1" or "auto" if the file is Latin-1)',
             file=str(path),
@@ -104,7 +104,7 @@ def delta_entries(text: str, file: str) -> Iterator[Entry]:
     for number, body in _content_lines(text):
         op, word = body[0], body[1:].strip()
         if op not in "+-" or not word:
-            raise CompileError(
+            raise LexiconError(
                 f"a delta line is '+word' or '-word', not {body!r}", file=file, line=number
             )
         yield number, word, op
@@ -135,7 +135,7 @@ def saol_entries(text: str, file: str) -> Iterator[Entry]:
         if not headword or headword.startswith("#"):
             continue
         if "(" in headword.replace(")", "") and headword.count("(") != headword.count(")"):
-            raise CompileError(f"unbalanced parentheses in {headword!r}", file=file, line=number)
+            raise LexiconError(f"unbalanced parentheses in {headword!r}", file=file, line=number)
         for variant in saol_variants(headword):
             yield number, variant, "+"
 

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from adjudicator.api import API_PREFIX
-from adjudicator.catalogue import ruleset_or_404
+from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine.gcg import (
     CHALLENGE,
     END_RACK,
@@ -35,9 +35,8 @@ from adjudicator.game.exchange import needs_turn_history
 from adjudicator.game.final import PlayerEnd, final_score
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.verify import verify
-from adjudicator.lexicons import registry
 from adjudicator.requests import json_body, only_fields
-from compiler.languages import available_languages, load_profile
+from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
@@ -137,7 +136,7 @@ def final_score_route(ruleset_id: str):
     data = json_body()
     only_fields(data, {"players", "ending", "went_out", "point_target"})
     rules = ruleset.rules
-    profile = load_profile(rules.language)
+    profile = profile_for(ruleset)
     players_in = data.get("players")
     if not isinstance(players_in, list) or not players_in:
         raise ApiError(400, "wrong_shape", "'players' must be a list of players", "players")
@@ -264,9 +263,9 @@ def verify_game(ruleset_id: str):
                 f"{ruleset.id} is for at most {rules.max_players} players",
                 "players",
             )
-        lang = resolve_language(record, rules.language, available_languages())
-        lexicon = registry().get(ruleset.lexicon_id)
-        verdict = verify(record, rules, load_profile(lang), lexicon)
+        resolve_language(record, rules.language, available_languages())
+        lexicon = lexicon_for(ruleset)
+        verdict = verify(record, rules, lexicon.profile, lexicon)
     except GameInputError as exc:
         raise _game_error(exc) from None
     except GcgError as exc:

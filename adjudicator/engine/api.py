@@ -24,7 +24,7 @@ from adjudicator.engine.scoring import score_play
 from adjudicator.engine.tiles import tileset
 from adjudicator.engine.wordcheck import WordVerdict, check_words
 from adjudicator.engine.words import Word, formed_words
-from compiler.languages import LanguageProfile
+from lexicon.languages import LanguageProfile
 
 __all__ = ["MoveResult", "ScoredWord", "check_words", "evaluate_move", "WordVerdict"]
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from adjudicator.engine.tiles import normaliser_for
-from compiler.languages import LanguageProfile
+from lexicon.languages import LanguageProfile
+from lexicon.limits import BOARD_SIZE as SIZE
 
-SIZE = 15
 CENTRE = (7, 7)
 COLUMNS = "ABCDEFGHIJKLMNO"
 

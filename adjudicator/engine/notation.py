@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from adjudicator.engine.board import COLUMNS, SIZE, Board
 from adjudicator.engine.tiles import BLANK, normaliser_for
-from compiler.languages import LanguageProfile
+from lexicon.languages import LanguageProfile
 
 # Every spelling of every square, read once: `8H`/`8h` across, `H8`/`h8` down (row numbers
 # 1-15, columns A-O in either case), so that parsing a coordinate is one dict lookup.

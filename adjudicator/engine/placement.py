@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
 from adjudicator.engine.tiles import BLANK, TileSet, normaliser_for, tileset
-from compiler.languages import LanguageProfile
-
-RACK_SIZE = 7
+from lexicon.languages import LanguageProfile
+from lexicon.limits import RACK_SIZE
 
 # Error codes, stable for API clients; the order is the order of the checks.
 NO_TILES = "no-tiles"

@@ -28,8 +28,8 @@ from adjudicator.engine.notation import NotationError, Play, parse_parts
 from adjudicator.engine.placement import parse_rack
 from adjudicator.engine.tiles import tileset
 from adjudicator.engine.wordcheck import check_words
-from compiler.artifact import Lexicon
-from compiler.languages import LanguageProfile
+from lexicon.artifact import Lexicon
+from lexicon.languages import LanguageProfile
 
 
 @dataclass

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from adjudicator.engine.board import LETTER_MULT, SIZE, WORD_MULT
 from adjudicator.engine.tiles import TileSet
 from adjudicator.engine.words import Word
+from lexicon.limits import RACK_SIZE
 
-BINGO_TILES = 7
 BINGO_BONUS = 50
 
 
@@ -43,5 +43,5 @@ def score_play(words: Sequence[Word], tiles_played: int, ts: TileSet) -> Score:
     per_word = tuple(
         [score_word(w, ts) for w in words]
     )  # a list is built faster than a generator runs
-    bingo = tiles_played == BINGO_TILES
+    bingo = tiles_played == RACK_SIZE
     return Score(per_word, bingo, sum(per_word) + (BINGO_BONUS if bingo else 0))

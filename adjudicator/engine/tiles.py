@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.languages import LanguageProfile
-from compiler.normalise import Normaliser
+from lexicon.languages import LanguageProfile
+from lexicon.normalise import Normaliser
 
 BLANK = "?"
 

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adjudicator.engine.words import Word
-from compiler.artifact import Lexicon
-from compiler.normalise import Rejection
+from lexicon.artifact import Lexicon
+from lexicon.normalise import Rejection
 
 
 @dataclass(frozen=True, slots=True)

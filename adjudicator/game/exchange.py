@@ -8,8 +8,8 @@ a time, after a turn that put a tile down, and with at least 16 tiles in the bag
 from __future__ import annotations
 
 from adjudicator.game.errors import GameInputError
-from adjudicator.game.racks import RACK_SIZE
 from adjudicator.game.rules import Rules, Verdict
+from lexicon.limits import RACK_SIZE
 
 
 def needs_turn_history(rules: Rules) -> bool:

@@ -16,7 +16,7 @@ from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import check_within_set, rack_text, rack_value
 from adjudicator.game.rules import Rules
-from compiler.languages import LanguageProfile
+from lexicon.languages import LanguageProfile
 
 
 @dataclass(frozen=True)

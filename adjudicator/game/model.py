@@ -13,8 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.game.racks import BLANK, RACK_SIZE
-from compiler.languages import LanguageProfile
+from adjudicator.game.racks import BLANK
+from lexicon.languages import LanguageProfile
+from lexicon.limits import RACK_SIZE
 
 
 @dataclass

@@ -12,9 +12,8 @@ from collections.abc import Iterable, Mapping
 from adjudicator.engine.placement import parse_rack as read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
-from compiler.languages import LanguageProfile
-
-RACK_SIZE = 7
+from lexicon.languages import LanguageProfile
+from lexicon.limits import RACK_SIZE
 
 
 class RackError(GameInputError):

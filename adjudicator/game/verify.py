@@ -38,8 +38,8 @@ from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.model import GameState, tile_key, unseen_tiles
 from adjudicator.game.racks import RackError, check_within_set, parse_rack, rack_text, rack_value
 from adjudicator.game.rules import Rules
-from compiler.artifact import Lexicon
-from compiler.languages import LanguageProfile
+from lexicon.artifact import Lexicon
+from lexicon.languages import LanguageProfile
 
 
 @dataclass

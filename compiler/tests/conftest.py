@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import artifact
 from compiler.build import build
 from compiler.recipe import load_recipe
+from lexicon import artifact
 
 
 def write_recipe(

@@ -9,11 +9,12 @@ import random
 import marisa_trie
 import pytest
 
-from compiler import artifact
+from compiler import artifact as writer
 from compiler.build import build
-from compiler.errors import CompileError
 from compiler.recipe import load_recipe
 from compiler.tests.conftest import write_recipe
+from lexicon import artifact
+from lexicon.errors import LexiconError
 
 WORDS = "hus\nbåt\nsol\nmüsli\nallé\nögon\nzoo\njazz\nEKG\nc/o\n"
 
@@ -34,11 +35,11 @@ def test_two_builds_are_byte_identical(tmp_path, recipe):
 
 def test_trie_ignores_key_order():
     words = [f"{a}{b}{c}" for a in "ABCÅ" for b in "ÄÖXY" for c in "ZQWE"]
-    image = artifact.trie_bytes(words)
+    image = writer.trie_bytes(words)
     for seed in range(5):
         random.Random(seed).shuffle(words)
-        assert artifact.trie_bytes(words) == image
-    assert artifact.trie_image(w.encode() for w in words) == image
+        assert writer.trie_bytes(words) == image
+    assert writer.trie_image(w.encode() for w in words) == image
     trie = marisa_trie.Trie()
     trie.frombytes(image)
     assert sorted(trie.keys()) == sorted(words)
@@ -56,7 +57,7 @@ def test_failed_trie_write_keeps_old_artifact(tmp_path, recipe, monkeypatch):
     def boom(keys):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(artifact, "trie_image", boom)
+    monkeypatch.setattr(writer, "trie_image", boom)
     with pytest.raises(RuntimeError):
         build(recipe, out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
@@ -109,7 +110,7 @@ def test_wrong_format_version_is_refused(tmp_path, recipe):
     data = json.loads(manifest.read_text())
     data["format_version"] = 99
     manifest.write_text(json.dumps(data))
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         artifact.load(manifest)
     assert str(manifest) in str(info.value) and "format version 99" in str(info.value)
 
@@ -117,7 +118,7 @@ def test_wrong_format_version_is_refused(tmp_path, recipe):
 def test_foreign_manifest_is_refused(tmp_path, recipe):
     _, manifest = build(recipe, tmp_path / "out")
     manifest.write_text('{"format": "something-else"}')
-    with pytest.raises(CompileError, match="not a scrabble-lexicon manifest"):
+    with pytest.raises(LexiconError, match="not a scrabble-lexicon manifest"):
         artifact.load(manifest)
 
 
@@ -127,7 +128,7 @@ def test_tampered_trie_fails_checksum(tmp_path, recipe):
     data = bytearray(trie.read_bytes())
     data[-1] ^= 0xFF
     trie.write_bytes(bytes(data))
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         artifact.load(manifest)
     assert str(trie) in str(info.value) and "checksum mismatch" in str(info.value)
 
@@ -136,7 +137,7 @@ def test_truncated_trie_fails(tmp_path, recipe):
     _, manifest = build(recipe, tmp_path / "out")
     trie = manifest.with_suffix(".marisa")
     trie.write_bytes(trie.read_bytes()[:20])
-    with pytest.raises(CompileError, match="checksum mismatch"):
+    with pytest.raises(LexiconError, match="checksum mismatch"):
         artifact.load(manifest)
 
 
@@ -147,7 +148,7 @@ def test_garbage_trie_with_matching_checksum_fails_cleanly(tmp_path, recipe):
     data = json.loads(manifest.read_text())
     data["marisa"]["sha256"] = artifact.sha256_file(trie)
     manifest.write_text(json.dumps(data))
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         artifact.load(manifest)
     assert str(trie) in str(info.value)
 
@@ -155,7 +156,7 @@ def test_garbage_trie_with_matching_checksum_fails_cleanly(tmp_path, recipe):
 def test_garbage_manifest_fails_cleanly(tmp_path, recipe):
     _, manifest = build(recipe, tmp_path / "out")
     manifest.write_bytes(b"\x00\xffnot json")
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         artifact.load(manifest)
     assert str(manifest) in str(info.value)
 
@@ -163,7 +164,7 @@ def test_garbage_manifest_fails_cleanly(tmp_path, recipe):
 def test_missing_trie(tmp_path, recipe):
     _, manifest = build(recipe, tmp_path / "out")
     manifest.with_suffix(".marisa").unlink()
-    with pytest.raises(CompileError, match="missing"):
+    with pytest.raises(LexiconError, match="missing"):
         artifact.load(manifest)
 
 
@@ -182,9 +183,9 @@ def test_bundled_dutch_smoke(tmp_path):
 def test_failed_blank_count_in_the_child_keeps_the_old_artifact(tmp_path, monkeypatch):
     """The blank count runs in a forked child; its failure is an error, not a wrong manifest."""
     from compiler.build import build
-    from compiler.errors import CompileError
-    from compiler.languages import LanguageProfile
     from compiler.recipe import load_recipe
+    from lexicon.errors import LexiconError
+    from lexicon.languages import LanguageProfile
 
     (tmp_path / "w.txt").write_text("hus\nord\n", encoding="utf-8")
     recipe = tmp_path / "r.toml"
@@ -202,6 +203,6 @@ def test_failed_blank_count_in_the_child_keeps_the_old_artifact(tmp_path, monkey
 
     monkeypatch.setattr(LanguageProfile, "count_needing_blanks_utf8", boom)
     (tmp_path / "w.txt").write_text("hus\nord\nbil\n", encoding="utf-8")
-    with pytest.raises(CompileError, match="need a blank"):
+    with pytest.raises(LexiconError, match="need a blank"):
         build(load_recipe(recipe), out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from compiler.build import _read_entries
 from compiler.bulk import PlainReader
-from compiler.languages import load_profile
-from compiler.normalise import Normaliser, Rejection
 from compiler.sources import plain_entries
+from lexicon.languages import load_profile
+from lexicon.normalise import Normaliser, Rejection
 
 LANGS = ("da", "sv", "nl", "en")
 NORMALISERS = {code: Normaliser(load_profile(code)) for code in LANGS}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.languages import load_profile
-from compiler.normalise import CAPITALISED, NON_LETTER, PHRASE, Normaliser, Rejection
+from lexicon.languages import load_profile
+from lexicon.normalise import CAPITALISED, NON_LETTER, PHRASE, Normaliser, Rejection
 
 SWEDISH_LIST = """\
 EKG

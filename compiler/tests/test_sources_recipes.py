@@ -7,21 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from compiler import artifact
 from compiler.build import build, compile_recipe
-from compiler.errors import CompileError
 from compiler.recipe import load_recipe
 from compiler.tests.conftest import write_recipe
+from lexicon import artifact
+from lexicon.errors import LexiconError
 
 
-def _error(recipe: Path) -> CompileError:
-    with pytest.raises(CompileError) as info:
+def _error(recipe: Path) -> LexiconError:
+    with pytest.raises(LexiconError) as info:
         compile_recipe(load_recipe(recipe))
     return info.value
 
 
 def test_missing_recipe(tmp_path):
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         load_recipe(tmp_path / "nope.toml")
     assert str(info.value) == f"{tmp_path / 'nope.toml'}: recipe not found"
 
@@ -37,7 +37,7 @@ def test_missing_source_file_names_recipe_line(tmp_path):
 
 def test_unknown_recipe_key(tmp_path):
     recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "ord\n"}], extra='colour = "red"')
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         load_recipe(recipe)
     assert info.value.line == 6 and "unknown recipe key 'colour'" in str(info.value)
     assert str(info.value).startswith(f"{recipe}:6: ")
@@ -49,7 +49,7 @@ def test_unknown_key_in_second_source_points_at_it(tmp_path):
     )
     text = recipe.read_text().replace('path = "b.txt"', 'path = "b.txt"\nweight = 2')
     recipe.write_text(text)
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         load_recipe(recipe)
     assert text.splitlines()[info.value.line - 1] == "weight = 2"
 
@@ -59,7 +59,7 @@ def test_unknown_format_points_at_its_source(tmp_path):
         tmp_path,
         [{"name": "a.txt", "text": "ord\n"}, {"name": "b.txt", "text": "ord\n", "format": "csv"}],
     )
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         load_recipe(recipe)
     lines = recipe.read_text().splitlines()
     assert lines[info.value.line - 1] == 'format = "csv"'
@@ -106,7 +106,7 @@ def test_bad_delta_line(tmp_path):
 
 def test_first_source_cannot_be_delta(tmp_path):
     recipe = write_recipe(tmp_path, [{"name": "d.txt", "text": "+hus\n", "format": "delta"}])
-    with pytest.raises(CompileError, match="first source cannot be a delta"):
+    with pytest.raises(LexiconError, match="first source cannot be a delta"):
         load_recipe(recipe)
 
 
@@ -262,6 +262,6 @@ def test_removing_an_absent_word_is_neither_kept_nor_rejected_twice(tmp_path):
 def test_unknown_language_names_the_line(tmp_path):
     recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "hus\n"}])
     recipe.write_text(recipe.read_text().replace('language = "sv"', 'language = "fi"'))
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(LexiconError) as info:
         compile_recipe(load_recipe(recipe))
     assert info.value.line == 2 and "'fi'" in info.value.message

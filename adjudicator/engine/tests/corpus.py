@@ -10,7 +10,7 @@ from adjudicator.engine.board import Board
 from adjudicator.engine.gcg import GcgError, read, resolve_language
 from adjudicator.engine.notation import Play
 from adjudicator.engine.replay import positions as record_positions
-from compiler.languages import LanguageProfile, available_languages, load_profile
+from lexicon.languages import LanguageProfile, available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[3]
 

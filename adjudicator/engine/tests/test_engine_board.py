@@ -10,7 +10,7 @@ from adjudicator.engine.board import (
     Cell,
     square_name,
 )
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 EMPTY = ["." * SIZE] * SIZE
 

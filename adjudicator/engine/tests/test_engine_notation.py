@@ -10,7 +10,7 @@ from adjudicator.engine.notation import (
     play_from_tiles,
     render,
 )
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 DA = load_profile("da")
 EN = load_profile("en")

@@ -1,7 +1,7 @@
 from adjudicator.engine.board import SIZE, Board
 from adjudicator.engine.notation import parse, play_from_tiles
 from adjudicator.engine.placement import ERROR_CODES, check_placement
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 DA = load_profile("da")
 SV = load_profile("sv")

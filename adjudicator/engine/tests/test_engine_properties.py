@@ -11,7 +11,7 @@ from adjudicator.engine.notation import NewTile, Play, parse, render
 from adjudicator.engine.placement import check_placement
 from adjudicator.engine.scoring import BINGO_BONUS
 from adjudicator.engine.tests.corpus import positions
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 PROFILES = [load_profile(code) for code in ("da", "en", "nl", "sv")]
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,7 +7,7 @@ import pytest
 from adjudicator.engine.gcg import GcgError, UnsupportedLanguage, read, resolve_language
 from adjudicator.engine.replay import replay
 from adjudicator.engine.tests.corpus import gcg_dir, gcg_files
-from compiler.languages import available_languages, load_profile
+from lexicon.languages import available_languages, load_profile
 
 REFUSED = {
     "polish_endgame.gcg": (UnsupportedLanguage, r"polish_endgame\.gcg:6: the record is in Polish"),

@@ -4,7 +4,7 @@ row 7 `..'...'.'...'..`, row 8 `=..'...*...'..=`, row 9 `..'...'.'...'..`."""
 
 from adjudicator.engine import Board, evaluate_move
 from adjudicator.engine.board import SIZE
-from compiler.languages import load_profile
+from lexicon.languages import load_profile
 
 DA = load_profile("da")
 SV = load_profile("sv")

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.engine import Board, check_words, evaluate_move
-from compiler.artifact import load
+from lexicon.artifact import load
 
 LEXICONS = Path(__file__).resolve().parents[3] / "instance" / "lexicons"
 

@@ -9,7 +9,7 @@ from adjudicator.game.final import PlayerEnd
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.rules import Rules
 from adjudicator.rulesets import load_rulesets
-from compiler.languages import LanguageProfile, load_profile
+from lexicon.languages import LanguageProfile, load_profile
 
 
 @cache

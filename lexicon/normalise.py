@@ -14,10 +14,8 @@ from typing import NamedTuple
 
 from unidecode import unidecode
 
-from compiler.languages import LanguageProfile
-
-MIN_LETTERS = 2
-MAX_LETTERS = 15  # the board is 15 squares wide
+from lexicon.languages import LanguageProfile
+from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 
 class Rejection(NamedTuple):

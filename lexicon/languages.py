@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from compiler.errors import CompileError
+from lexicon.errors import LexiconError
 
 FOLD_FALLBACKS = ("none", "accents", "unidecode")
 _PROFILE_KEYS = {
@@ -152,8 +152,8 @@ class LanguageProfile:
     def from_dict(cls, data: Mapping[str, Any], *, source: str) -> LanguageProfile:
         """Build and check a profile; every complaint names `source` and the field."""
 
-        def fail(msg: str) -> CompileError:
-            return CompileError(msg, file=source)
+        def fail(msg: str) -> LexiconError:
+            return LexiconError(msg, file=source)
 
         unknown = set(data) - _PROFILE_KEYS
         if unknown:
@@ -226,9 +226,9 @@ def load_profile_file(path: Path) -> LanguageProfile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise CompileError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
+        raise LexiconError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CompileError(f"not valid TOML: {exc}", file=str(path)) from exc
+        raise LexiconError(f"not valid TOML: {exc}", file=str(path)) from exc
     return LanguageProfile.from_dict(data, source=str(path))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-class CompileError(Exception):
+class LexiconError(Exception):
     """Bad input to the compiler: a recipe, a profile, a source file or an artifact."""
 
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None):

@@ -1,0 +1,174 @@
+"""The compiled artifact, as read: `<id>.marisa` (the words) beside `<id>.json` (the manifest).
+
+The manifest names its format and version and holds the trie's sha256; loading checks both
+before the trie is memory-mapped, so a stale, truncated or foreign file is never served. The
+compiler writes artifacts (`compiler.artifact`); the service and the CLIs read them here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
+
+from lexicon.errors import LexiconError
+from lexicon.languages import LanguageProfile
+from lexicon.normalise import Normaliser
+
+FORMAT_NAME = "scrabble-lexicon"
+FORMAT_VERSION = 1
+_REQUIRED = (
+    "format",
+    "format_version",
+    "id",
+    "language",
+    "title",
+    "version",
+    "license",
+    "stand_in",
+    "marisa",
+    "word_count",
+    "profile",
+)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass
+class Lexicon:
+    """A loaded artifact: the memory-mapped trie, its manifest and its language profile."""
+
+    manifest_path: Path
+    manifest: dict[str, Any]
+    trie: marisa_trie.Trie
+    profile: LanguageProfile
+    normaliser: Normaliser
+
+    @property
+    def id(self) -> str:
+        return self.manifest["id"]
+
+    def __contains__(self, word: str) -> bool:
+        """Membership of an already normalised word."""
+        return word in self.trie
+
+    def words(self) -> list[str]:
+        return self.trie.keys()
+
+    def identity(self) -> dict[str, Any]:
+        """Which list ruled: enough to name it and prove which build it was."""
+        m = self.manifest
+        return {
+            "id": m["id"],
+            "title": m["title"],
+            "version": m["version"],
+            "sha256": m["marisa"]["sha256"],
+            "stand_in": m["stand_in"],
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """What may be said about a lexicon in public: identity and counts, never words."""
+        m = self.manifest
+        return {
+            **self.identity(),
+            "language": m["language"],
+            "license": m["license"],
+            "word_count": m["word_count"],
+            "needs_blank": m.get("needs_blank"),
+        }
+
+
+def resolve_manifest(path: Path | str) -> Path:
+    """Accept `<id>.json`, `<id>.marisa` or the bare stem."""
+    path = Path(path)
+    if path.suffix == ".marisa":
+        return path.with_suffix(".json")
+    if path.suffix != ".json":
+        return path.with_name(path.name + ".json")
+    return path
+
+
+def read_manifest(manifest_path: Path) -> dict[str, Any]:
+    file = str(manifest_path)
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LexiconError("manifest not found", file=file) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LexiconError(f"manifest is not valid JSON: {exc}", file=file) from exc
+    except OSError as exc:
+        raise LexiconError(f"cannot read manifest: {exc.strerror}", file=file) from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
+        raise LexiconError(f"not a {FORMAT_NAME} manifest (field 'format')", file=file)
+    if manifest.get("format_version") != FORMAT_VERSION:
+        raise LexiconError(
+            f"format version {manifest.get('format_version')!r} is not supported "
+            f"(this software reads version {FORMAT_VERSION}); rebuild it with `lexicon build`",
+            file=file,
+        )
+    for key in _REQUIRED:
+        if key not in manifest:
+            raise LexiconError(f"manifest lacks field {key!r}", file=file)
+    marisa = manifest["marisa"]
+    if not isinstance(marisa, dict) or not {"file", "sha256"} <= set(marisa):
+        raise LexiconError("manifest field 'marisa' needs 'file' and 'sha256'", file=file)
+    if Path(marisa["file"]).name != marisa["file"]:
+        raise LexiconError("manifest field 'marisa.file' must be a bare file name", file=file)
+    return manifest
+
+
+def verify(path: Path | str) -> dict[str, Any]:
+    """Check format, version and checksum; returns the manifest."""
+    manifest_path = resolve_manifest(path)
+    manifest = read_manifest(manifest_path)
+    trie_path = manifest_path.parent / manifest["marisa"]["file"]
+    if not trie_path.exists():
+        raise LexiconError("trie file named by the manifest is missing", file=str(trie_path))
+    actual = sha256_file(trie_path)
+    if actual != manifest["marisa"]["sha256"]:
+        raise LexiconError(
+            f"checksum mismatch: manifest says {manifest['marisa']['sha256'][:12]}…, "
+            f"file is {actual[:12]}… (corrupted or from another build)",
+            file=str(trie_path),
+        )
+    return manifest
+
+
+def manifest_profile(manifest: dict[str, Any], manifest_path: Path) -> LanguageProfile:
+    """The language profile a build was compiled with: the only one the service uses."""
+    return LanguageProfile.from_dict(manifest["profile"], source=f"{manifest_path} (profile)")
+
+
+def read_profile(path: Path | str) -> LanguageProfile:
+    """The profile of a compiled lexicon without mapping its words (e.g. a scores-only replay)."""
+    manifest_path = resolve_manifest(path)
+    return manifest_profile(read_manifest(manifest_path), manifest_path)
+
+
+def load(path: Path | str) -> Lexicon:
+    """Verify, then memory-map the trie so that worker processes share its pages."""
+    manifest_path = resolve_manifest(path)
+    manifest = verify(manifest_path)
+    trie_path = manifest_path.parent / manifest["marisa"]["file"]
+    profile = manifest_profile(manifest, manifest_path)
+    trie = marisa_trie.Trie()
+    try:
+        trie.mmap(str(trie_path))
+    except Exception as exc:  # marisa raises plain RuntimeError/Exception on a bad image
+        raise LexiconError(f"not a readable marisa-trie: {exc}", file=str(trie_path)) from exc
+    if len(trie) != manifest["word_count"]:
+        raise LexiconError(
+            f"trie holds {len(trie)} words, manifest says {manifest['word_count']}",
+            file=str(trie_path),
+        )
+    return Lexicon(manifest_path, manifest, trie, profile, Normaliser(profile))
