@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-GCG = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+from adjudicator.engine.tests import corpus
+
+GCG = corpus.RECORDS  # the public records, with their SOURCES.md
 RECORDS = Path(__file__).resolve().parents[1] / "adjudicator" / "game" / "tests" / "records"
 
 

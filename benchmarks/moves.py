@@ -14,7 +14,6 @@ same run (wrk; target ≥ 0.75 × healthz).
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
@@ -25,26 +24,22 @@ from adjudicator.engine.api import evaluate_move
 from adjudicator.engine.gcg import GcgError, read, resolve_language
 from adjudicator.engine.notation import parse_parts, render
 from adjudicator.engine.replay import positions, replay
+from adjudicator.engine.tests.corpus import RECORDS, gcg_files
 from lexicon.languages import available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_US = 50.0
 
 
-def gcg_dir() -> Path:
-    shared = os.environ.get("SHARED_DIR")
-    return ((Path(shared) if shared else REPO / ".." / "shared") / "gcg").resolve()
-
-
 def load_records():
     """Readable records with their profile; refused ones (Polish, odd encodings) skipped."""
     out = []
-    for path in sorted(gcg_dir().glob("*.gcg")):
+    for path in gcg_files():
         try:
             record = read(path)
             profile = load_profile(resolve_language(record, "en", available_languages()))
         except GcgError as exc:
-            print(f"  skipped: {exc}")
+            print(f"  skipped: {str(exc).replace(str(path), str(path.relative_to(REPO)))}")
             continue
         out.append((path, record, profile))
     return out
@@ -71,7 +66,7 @@ def in_process_part(repeat: int) -> None:
             coord, word = render(play, board).split(" ")
             cases.append((profile, board, play, coord, word))
     if not cases:
-        sys.exit(f"no records in {gcg_dir()}")
+        sys.exit(f"no records in {RECORDS}")
 
     def baseline(case):
         profile, board, _play, coord, word = case

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 
@@ -13,18 +12,17 @@ from adjudicator.engine.replay import positions as record_positions
 from lexicon.languages import LanguageProfile, available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[3]
-
-
-def gcg_dir() -> Path:
-    """`$SHARED_DIR/gcg`, else `../shared/gcg` beside the repository."""
-    shared = os.environ.get("SHARED_DIR")
-    base = Path(shared) if shared else REPO / ".." / "shared"
-    return (base / "gcg").resolve()
+# Public game records, copied into the repository with their origins and licences
+# (records/SOURCES.md). Every test and benchmark that needs real records reads them here.
+RECORDS = Path(__file__).resolve().parent / "records"
 
 
 def gcg_files() -> list[Path]:
-    folder = gcg_dir()
-    return sorted(folder.glob("*.gcg")) if folder.is_dir() else []
+    """Every public record; their absence is an error, never a silent skip."""
+    files = sorted(RECORDS.glob("*.gcg"))
+    if not files:
+        raise FileNotFoundError(f"no game records in {RECORDS} (see records/SOURCES.md)")
+    return files
 
 
 @cache

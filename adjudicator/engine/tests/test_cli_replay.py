@@ -3,7 +3,7 @@ import json
 import pytest
 
 from adjudicator.cli import main
-from adjudicator.engine.tests.corpus import REPO, gcg_dir
+from adjudicator.engine.tests.corpus import RECORDS, REPO
 
 GAME = (
     "#player1 ann Ann\n#player2 bob Bob\n>ann: CATSXYZ 8H CAT +10 10\n>bob: ABCDEFG J7 A.E +3 3\n"
@@ -54,9 +54,7 @@ def test_lexicon_dir_from_env(game, tmp_path, monkeypatch, capsys):
 
 
 def test_language_mismatch_is_bad_input(capsys):
-    path = gcg_dir() / "issue_476.gcg"
-    if not path.exists():
-        pytest.skip("shared records missing")
+    path = RECORDS / "issue_476.gcg"
     assert main(["replay", str(path), "--ruleset", "dsf-2015", "--no-lexicon"]) == 2
     assert "in English (#lexicon NWL23) but the ruleset's language is Danish" in (
         capsys.readouterr().err
@@ -64,8 +62,6 @@ def test_language_mismatch_is_bad_input(capsys):
 
 
 def test_polish_record_is_refused(capsys):
-    path = gcg_dir() / "polish_endgame.gcg"
-    if not path.exists():
-        pytest.skip("shared records missing")
+    path = RECORDS / "polish_endgame.gcg"
     assert main(["replay", str(path), "--no-lexicon"]) == 2
     assert "polish_endgame.gcg:6: the record is in Polish" in capsys.readouterr().err

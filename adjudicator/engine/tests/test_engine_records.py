@@ -1,4 +1,4 @@
-"""Every play in every real record in ../shared/gcg reproduces its recorded score."""
+"""Every play in every public record (tests/records/) reproduces its recorded score."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from adjudicator.engine.gcg import GcgError, UnsupportedLanguage, read, resolve_language
 from adjudicator.engine.replay import replay
-from adjudicator.engine.tests.corpus import gcg_dir, gcg_files
+from adjudicator.engine.tests.corpus import RECORDS, gcg_files
 from lexicon.languages import available_languages, load_profile
 
 REFUSED = {
@@ -16,11 +16,8 @@ REFUSED = {
 
 
 def _turn_params() -> list:
-    files = gcg_files()
-    if not files:
-        return [pytest.param(None, None, marks=pytest.mark.skip(f"no records in {gcg_dir()}"))]
     params = []
-    for path in files:
+    for path in gcg_files():
         if path.name in REFUSED:
             continue
         record = read(path)
@@ -41,19 +38,14 @@ def test_turn_reproduces_recorded_score(report, turn):
 
 
 def test_final_totals_agree():
-    files = [p for p in gcg_files() if p.name not in REFUSED]
-    if not files:
-        pytest.skip(f"no records in {gcg_dir()}")
-    for path in files:
+    for path in (p for p in gcg_files() if p.name not in REFUSED):
         report = replay(read(path), load_profile("en"))
         assert report.ok and report.recorded_totals == report.computed_totals, path.name
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_refused_records_say_why(name):
-    path = gcg_dir() / name
-    if not path.exists():
-        pytest.skip(f"{path} missing")
+    path = RECORDS / name
     kind, message = REFUSED[name]
     with pytest.raises(kind, match=message):
         resolve_language(read(path), "en", available_languages())

@@ -1,4 +1,4 @@
-"""Every real record in ../shared/gcg replays under the ruleset RECORDS.md maps it to."""
+"""Every public record (engine/tests/records/) replays under the ruleset RECORDS.md maps it to."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 
 from adjudicator.cli import main
 from adjudicator.engine.gcg import read
+from adjudicator.engine.tests.corpus import RECORDS, gcg_files
 from adjudicator.game.verify import verify
 
 from .helpers import profile, rules
 
-GCG = Path(__file__).resolve().parents[4] / "shared" / "gcg"
 TABLE = Path(__file__).resolve().parents[1] / "RECORDS.md"
 
 
@@ -22,11 +22,8 @@ def mapping() -> dict[str, str]:
     return {name: ruleset.strip("`") for name, ruleset in rows}
 
 
-pytestmark = pytest.mark.skipif(not GCG.is_dir(), reason="../shared/gcg is not here")
-
-
 def test_the_table_covers_every_record():
-    assert set(mapping()) == {p.name for p in GCG.glob("*.gcg")}
+    assert set(mapping()) == {p.name for p in gcg_files()}
 
 
 @pytest.mark.parametrize("name, ruleset", sorted(mapping().items()))
@@ -34,7 +31,7 @@ def test_record_replays_under_its_ruleset(name, ruleset, capsys):
     code = main(
         [
             "replay",
-            str(GCG / name),
+            str(RECORDS / name),
             "--no-lexicon",
             "--ruleset",
             ruleset if ruleset != "—" else "naspa",
@@ -58,18 +55,18 @@ def test_record_replays_under_its_ruleset(name, ruleset, capsys):
     ],
 )
 def test_wrong_ruleset_shows_as_rule_deviations(name, ruleset, expected):
-    v = verify(read(GCG / name), rules(ruleset), profile(ruleset))
+    v = verify(read(RECORDS / name), rules(ruleset), profile(ruleset))
     found = [d for c in v.checks for d in c.deviations] + v.deviations_at_end
     assert any(expected in d for d in found), found
     assert v.scores.ok or ruleset == "wespa"  # the end line's score is the only score issue
 
 
 def test_final_results_of_real_records():
-    v = verify(read(GCG / "combined_low_scoring.gcg"), rules("naspa"), profile("naspa"))
+    v = verify(read(RECORDS / "combined_low_scoring.gcg"), rules("naspa"), profile("naspa"))
     assert v.ended == "scoreless" and v.final_scores == {"Marlon_Hill": -6, "Ben_Schoenbrun": -16}
     assert v.winner == "Marlon_Hill"
-    v = verify(read(GCG / "issue_476.gcg"), rules("naspa"), profile("naspa"))
+    v = verify(read(RECORDS / "issue_476.gcg"), rules("naspa"), profile("naspa"))
     assert v.went_out == "BestBot" and v.winner == "BestBot"
-    v = verify(read(GCG / "many_challenges.gcg"), rules("naspa-collins"), profile("naspa"))
+    v = verify(read(RECORDS / "many_challenges.gcg"), rules("naspa-collins"), profile("naspa"))
     bonuses = [c for c in v.challenges if c["consequence"] == "player_bonus_per_word"]
     assert [c["points"] for c in bonuses][:2] == [10, 5]
