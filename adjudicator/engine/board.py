@@ -1,4 +1,4 @@
-"""The 15×15 board: premium layout (RULES.md §2) and the tiles on it.
+"""The 15×15 board: premium layout (docs/rules.md §3) and the tiles on it.
 
 Squares are addressed by 0-based (row, col); people read them as "H8" (column letter, then
 row number, as on the printed board). Cells are stored in one flat tuple-indexed list because
@@ -17,7 +17,7 @@ from lexicon.limits import BOARD_SIZE as SIZE
 CENTRE = (7, 7)
 COLUMNS = "ABCDEFGHIJKLMNO"
 
-# RULES.md §2: `=` TW, `-` DW, `"` TL, `'` DL, `*` centre (DW).
+# docs/rules.md §3: `=` TW, `-` DW, `"` TL, `'` DL, `*` centre (DW).
 LAYOUT: tuple[str, ...] = (
     "=..'...=...'..=",
     '.-..."..."...-.',

@@ -1,4 +1,4 @@
-"""Is a play a legal placement (RULES.md §4)? Every problem is reported, not just the first.
+"""Is a play a legal placement (docs/rules.md §5)? Every problem is reported, not just the first.
 
 Placement never looks words up: that is `wordcheck`, so that a judge can tell "you cannot put
 tiles there" apart from "that is not a word".

@@ -1,4 +1,4 @@
-"""Scores of a legal play (RULES.md §4): letter premiums before word premiums, premiums only
+"""Scores of a legal play (docs/rules.md §5): letter premiums before word premiums, premiums only
 under new tiles, word premiums multiply (×4, ×9), blanks 0, +50 for all seven tiles."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tile set of a language, read from its LanguageProfile (RULES.md §1).
+"""The tile set of a language, read from its LanguageProfile (docs/rules.md §2).
 
 The engine asks the profile once and keeps plain dicts, so that a play's checks and scores do
 not go through the profile's methods square by square.

@@ -1,4 +1,4 @@
-"""What a challenge ruling does to the scores and the turn (RULES.md §5).
+"""What a challenge ruling does to the scores and the turn (docs/rules.md §6).
 
 The ruleset names a consequence kind for "valid" and for "invalid"; this turns a kind into
 points for the player who made the play, points for the challenger, and what happens to the

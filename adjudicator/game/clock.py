@@ -1,4 +1,4 @@
-"""Overtime: points lost per started minute, and the loss on time (RULES.md §7).
+"""Overtime: points lost per started minute, and the loss on time (docs/rules.md §11).
 
 DSF: −10 per started minute; more than 5 minutes over loses whatever the score (000 §4.4.1).
 SSF: −10 per started minute; 15 minutes over loses, by the real spread but at least 150 (002).

@@ -1,4 +1,4 @@
-"""Passing and the end of the game (RULES.md §6, "pass" and "game ends" columns).
+"""Passing and the end of the game (docs/rules.md §8, §9).
 
 A scoreless turn is one that leaves no new tile on the board: a pass, an exchange, a play that
 was withdrawn after a challenge, a turn lost to a failed challenge. Whether exchanges and

@@ -1,4 +1,4 @@
-"""May this player exchange now? (RULES.md §6, the "exchange allowed when" column.)
+"""May this player exchange now? (docs/rules.md §7.)
 
 Most rulesets need only the bag: at least 7 tiles (000 §4.7b, 002). SBNL's "Ruilregel" (003)
 also looks at the player's own turns: in the first three any exchange goes; later only once at

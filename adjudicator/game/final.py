@@ -1,4 +1,5 @@
-"""The end of a game: rack adjustments, overtime, the loss on time, the winner (RULES.md §6–§7).
+"""The end of a game: rack adjustments, overtime, the loss on time, the winner
+(docs/rules.md §10–§11).
 
 Order: the ending's rack adjustment first (000 §5.1a, 002, 003, 004), then the overtime
 penalties, then the loss on time. The winner has the highest final score among the players who

@@ -12,7 +12,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Verdict:
-    """A yes/no answer with the reason and the seed section it rests on."""
+    """A yes/no answer with the reason and the source section it rests on (docs/rules.md §1)."""
 
     allowed: bool
     code: str

@@ -25,7 +25,7 @@ def validate(client, ruleset, **body):
 
 
 def test_first_play_scores_with_swedish_values(client):
-    # H=2, E=1, J=7 (RULES.md §1 Swedish) = 10; the centre doubles: 20.
+    # H=2, E=1, J=7 (docs/rules.md §2.2) = 10; the centre doubles: 20.
     r = validate(client, "ssf-1999", play="8H HEJ", rack="HEJABCD")
     assert r.status_code == 200
     body = r.json
@@ -43,7 +43,7 @@ def test_danish_cafe_shares_elguitar_e(client):
     body = r.json
     assert body["legal"] is True
     assert [(w["word"], w["valid"]) for w in body["words"]] == [("CAFE", True)]
-    # Danish values (RULES.md §1): C 8 + A 1 + F 3 + E 1. D5, D6 and D7 are plain squares;
+    # Danish values (docs/rules.md §2.1): C 8 + A 1 + F 3 + E 1. D5, D6 and D7 are plain squares;
     # D8's double letter was used up by ELGUITAR. 13, where English values would give 9.
     assert body["score"] == body["words"][0]["score"] == 13
     assert body["notation"] == "D5 CAF."

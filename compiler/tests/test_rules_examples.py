@@ -1,4 +1,4 @@
-"""Every seed example of RULES.md §3, compiled from a tiny list and looked up in the artifact."""
+"""Every example in docs/rules.md §4, compiled from a tiny list and looked up in the artifact."""
 
 from __future__ import annotations
 

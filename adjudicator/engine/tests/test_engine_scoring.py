@@ -1,4 +1,4 @@
-"""Hand-checked scores. Premium squares by row (RULES.md §2):
+"""Hand-checked scores. Premium squares by row (docs/rules.md §3):
 row 1 `=..'...=...'..=`, row 4 `'..-...'...-..'`, row 5 `....-.....-....`,
 row 7 `..'...'.'...'..`, row 8 `=..'...*...'..=`, row 9 `..'...'.'...'..`."""
 

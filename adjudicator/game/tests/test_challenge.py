@@ -1,4 +1,4 @@
-"""Challenge consequences (RULES.md §5), each naming its seed section."""
+"""Challenge consequences (docs/rules.md §6), each naming its source section."""
 
 from __future__ import annotations
 

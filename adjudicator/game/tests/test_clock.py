@@ -1,4 +1,4 @@
-"""Overtime (RULES.md §7), each test naming its seed section."""
+"""Overtime (docs/rules.md §11), each test naming its source section."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Passing and the end of the game (RULES.md §6), each test naming its seed section."""
+"""Passing and the end of the game (docs/rules.md §8–§9), each test naming its source."""
 
 from __future__ import annotations
 

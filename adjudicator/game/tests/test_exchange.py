@@ -1,4 +1,4 @@
-"""Exchange rules, each test naming its seed section (RULES.md §6)."""
+"""Exchange rules, each test naming its source section (docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Final adjustments, clock penalties and the winner (RULES.md §6–§7), by seed section."""
+"""Final adjustments, clock penalties and the winner (docs/rules.md §10–§11), by source."""
 
 from __future__ import annotations
 

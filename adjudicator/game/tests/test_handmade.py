@@ -1,6 +1,6 @@
 """Hand-made games, one per seed ruleset, played to the end; scores worked out by hand below.
 
-Premium squares used (RULES.md §2): H8 centre ×2 word; F6, J6, J10 ×3 letter; G7, G9, I9 ×2
+Premium squares used (docs/rules.md §3): H8 centre ×2 word; F6, J6, J10 ×3 letter; G7, G9, I9 ×2
 letter; K11 ×2 word. Every other square used here is plain.
 """
 
@@ -47,7 +47,7 @@ def test_dsf_handmade_game_000():
 
 
 def test_ssf_handmade_game_002():
-    """Swedish values (RULES.md §1). Eva vs Olle.
+    """Swedish values (docs/rules.md §2.2). Eva vs Olle.
     1 Eva 8F SPEL: S1 P4 E1 L1 = 7, centre ×2 = 14.                         Eva 14
     2 Olle H7 H(E)J: H2 E1 J7 = 10.                                          Olle 10
       Eva challenges HEJ, valid: Eva −10 (002), written `(challenge) -10`.   Eva 4
