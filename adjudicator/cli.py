@@ -153,6 +153,8 @@ def _print_report(report, end: str = "\n\n") -> None:
             print(f"       ! {e}")
         for i in t.info:
             print(f"       i {i}")
+        for word in t.not_in_lexicon or ():  # the maintainer's own listing, never over HTTP
+            print(f"       i not in {report.lexicon}: {word}")
     for nick, rec, calc in zip(
         report.players, report.recorded_totals, report.computed_totals, strict=True
     ):

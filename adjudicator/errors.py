@@ -51,6 +51,15 @@ def init_app(app: Flask) -> None:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
 
+    @app.after_request
+    def stable_allow(response):
+        # Werkzeug lists allowed methods from a set, whose order changes from one process to
+        # the next; an answer should be a function of the request alone.
+        allow = response.headers.get("Allow")
+        if allow:
+            response.headers["Allow"] = ", ".join(sorted(m.strip() for m in allow.split(",")))
+        return response
+
     @app.errorhandler(Exception)
     def handle_unexpected(exc: Exception):
         app.logger.exception("unhandled error")

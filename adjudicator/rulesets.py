@@ -13,10 +13,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import Rules
 
-POLICIES = ("play", "word")
 CHALLENGE_MODES = ("challenge", "jury")
 CONSEQUENCE_KINDS = (
     "none",

@@ -2,14 +2,15 @@
 
 Under the `play` policy the response must not tell which word failed by any channel: body,
 status, headers or time. So every word is looked up (no early exit), the status is 200 either
-way, per-word verdicts are only built under the `word` policy, and the words are echoed in a
-canonical order rather than the order sent.
+way, and what is said about each word is decided by the one disclosure gate
+(`adjudicator.disclosure`).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import (
     lexicon_for,
@@ -55,22 +56,21 @@ def challenge(ruleset_id: str):
         normalise_word(lexicon.normaliser, word, f"words[{i}]") for i, word in enumerate(words)
     ]
     verdicts = [word in lexicon for word in normalised]  # every word, never stopping early
-    valid = all(verdicts)
-    listed = [{"input": text, "word": word} for text, word in zip(words, normalised, strict=True)]
-    if ruleset.policy == "word":
-        for item, ok in zip(listed, verdicts, strict=True):
-            item["valid"] = ok
-    else:
-        # A canonical order: the body then depends only on which words were challenged, so
-        # moving the invalid word from first to third changes nothing but the ruling id.
-        listed.sort(key=lambda item: (item["word"], item["input"]))
+    listed = disclosure.words(
+        ruleset.policy,
+        [{"input": text, "word": word} for text, word in zip(words, normalised, strict=True)],
+        verdicts,
+        # the order sent is the client's to vary: echo a canonical order instead
+        canonical_order=lambda item: (item["word"], item["input"]),
+    )
+    ruling = disclosure.play_ruling(verdicts)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
-        "ruling": "valid" if valid else "invalid",
+        "ruling": ruling,
         "words": listed,
-        "consequence": ruleset.consequence(valid, len(words)),
+        "consequence": ruleset.consequence(ruling == "valid", len(words)),
         "lexicon": lexicon.identity(),
     }
     return jsonify(body)

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine.gcg import (
@@ -272,4 +273,4 @@ def verify_game(ruleset_id: str):
         where = f"line {exc.line}: " if exc.line else ""
         field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
         raise ApiError(422, "bad_record", where + exc.reason, field) from None
-    return jsonify(verdict.to_dict())
+    return jsonify(disclosure.game_report(ruleset.policy, verdict.to_dict()))

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
+from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
@@ -104,14 +105,12 @@ def validate(ruleset_id: str):
     except NotationError as exc:
         raise ApiError(400, "bad_notation", str(exc), "play") from None
 
-    words = [w.to_dict() for w in result.words]
     verdicts = check_words(lexicon, [w.word for w in result.words])  # all of them, always
-    ruling = None
-    if verdicts:
-        ruling = "valid" if all(v.valid for v in verdicts) else "invalid"
-    if ruleset.policy == "word":
-        for item, verdict in zip(words, verdicts, strict=True):
-            item["valid"] = verdict.valid
+    # The engine lists the main word first, then cross-words in board order: an order of the
+    # board alone, never of the verdicts.
+    valid = [v.valid for v in verdicts]
+    words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
+    ruling = disclosure.play_ruling(valid)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,

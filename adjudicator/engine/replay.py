@@ -47,7 +47,10 @@ class Turn:
     notation: str | None = None
     words: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # disagreements (placement, rack)
-    info: list[str] = field(default_factory=list)  # phonies, accepted-as-recorded bonuses
+    info: list[str] = field(default_factory=list)  # accepted-as-recorded bonuses, old styles
+    # The words of a play that the lexicon lacks (None: no lexicon consulted, or not a play).
+    # Kept apart from `info` so that the HTTP layer can pass it through the disclosure gate.
+    not_in_lexicon: list[str] | None = None
     play: Play | None = field(default=None, repr=False)  # the play put on the board, if any
 
     @property
@@ -55,7 +58,7 @@ class Turn:
         return self.score_ok and self.total_ok and not self.errors
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "line": self.line,
             "player": self.player,
             "kind": self.kind,
@@ -72,6 +75,9 @@ class Turn:
             "errors": self.errors,
             "info": self.info,
         }
+        if self.not_in_lexicon is not None:  # a lexicon was consulted for this play
+            out["not_in_lexicon"] = self.not_in_lexicon
+        return out
 
 
 @dataclass
@@ -210,10 +216,9 @@ def _replay_play(
     turn.notation = result.notation
     turn.words = [sw.word.display for sw in result.words]
     turn.errors.extend(f"{e.code}: {e.message}" for e in result.errors)
-    if lexicon is not None and result.words:
-        for verdict in check_words(lexicon, [sw.word for sw in result.words]):
-            if not verdict.valid:
-                turn.info.append(f"not in {lexicon.id}: {verdict.word}")
+    if lexicon is not None:
+        verdicts = check_words(lexicon, [sw.word for sw in result.words])  # every word
+        turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
     if result.words:  # geometry sound: the tiles go on the board
         apply_play(board, play)
         history.append((p, play, result.score))

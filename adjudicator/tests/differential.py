@@ -1,0 +1,207 @@
+"""The differential disclosure test's requests, shared by the in-process and the HTTP test.
+
+Two lexicons per language, each lacking a different word of one play (A lacks CATS, B lacks
+SO; the play 10H SO beside CAT forms both). Every route the app registers is sent requests
+(built here per endpoint) under every ruleset; under the `play` policy the two answers must be
+byte-identical once ruling ids and the lexicons' checksums are set aside. Under the `word`
+policy the same requests must differ, which shows that the requests do reach the lexicon.
+
+A route the registry below does not know fails the test, with a message saying to add it: a new
+endpoint cannot be forgotten.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.tests.conftest import build_lexicon
+
+# Bundled lexicon ids, so the bundled rulesets resolve to them.
+LEXICON_IDS = {"da": "wdanish", "sv": "wswedish", "nl": "wdutch", "en": "wamerican"}
+COMMON = ["cat", "dog", "hej", "ord", "tile", "spel"]
+MISSING_IN_A = "cats"  # the cross-word of 10H SO after H7 CAT
+MISSING_IN_B = "so"  # its main word
+PIN = "2718"
+
+
+def build_pair(root: Path) -> tuple[Path, Path]:
+    """Lexicon folders A and B: the same words but for one word of the play each."""
+    for side, words in (("a", [MISSING_IN_B]), ("b", [MISSING_IN_A])):
+        for language, lexicon_id in LEXICON_IDS.items():
+            build_lexicon(root / side, lexicon_id, language, COMMON + words)
+    return root / "a" / "lexicons", root / "b" / "lexicons"
+
+
+def checksums(folder: Path) -> list[str]:
+    return [json.loads(p.read_text())["marisa"]["sha256"] for p in sorted(folder.glob("*.json"))]
+
+
+@dataclass(frozen=True)
+class Req:
+    method: str
+    path: str
+    json: Any = None
+    query: dict[str, str] = field(default_factory=dict)
+    data: bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def label(self) -> str:
+        return f"{self.method} {self.path} {self.query or ''} {json.dumps(self.json)[:60]}"
+
+
+# --- the plays -------------------------------------------------------------------------------
+
+FIRST = "H7 CAT"  # down, through the centre
+BOTH = "10H SO"  # S under CAT makes CATS, O beside it: SO
+BOARD = ["." * 15] * 6 + ["." * 7 + c + "." * 7 for c in "CAT"] + ["." * 15] * 6
+TILES = [
+    {"row": 9, "col": 7, "letter": "S"},
+    {"row": 9, "col": 8, "letter": "O"},
+]
+
+GCG = "\n".join(
+    [
+        "#player1 Ann Ann",
+        "#player2 Bo Bo",
+        ">Ann: ACTDEFG H7 CAT +10 10",
+        ">Bo: SOXYZLM 10H SO +9 9",
+        ">Bo: SOXYZLM -- -9 0",
+        ">Ann: DEFGSOL 10H SO +9 19",
+        ">Bo: XYZLMNP (challenge) +0 0",
+        ">Bo: XYZLMNP 10H so +0 0",
+        "",
+    ]
+)
+TURNS = {
+    "players": ["Ann", "Bo"],
+    "turns": [
+        {"player": "Ann", "type": "play", "move": "H7 CAT", "score": 10},
+        {"player": "Bo", "type": "play", "move": "10H SO", "score": 9},
+        {"player": "Bo", "type": "withdrawn", "score": -9},
+        {"player": "Ann", "type": "play", "move": "10H SO", "score": 9},
+        {"player": "Bo", "type": "challenge", "score": 0},
+    ],
+}
+
+
+def _challenge(path: str) -> list[Req]:
+    words = [["cats", "so"], ["SO", "CATS"], ["so", "cats", "cat"], ["cat", "Cats", "sO"]]
+    return [Req("POST", path, {"words": w}) for w in words]
+
+
+def _validate(path: str) -> list[Req]:
+    return [
+        Req("POST", path, {"plays": [FIRST], "play": BOTH}),
+        Req("POST", path, {"board": BOARD, "play": BOTH, "rack": "SOABCDE"}),
+        Req("POST", path, {"board": BOARD, "play": {"tiles": TILES}}),
+        Req("POST", path, {"plays": [FIRST], "play": "10H so"}),  # blanks
+    ]
+
+
+def _verify(path: str) -> list[Req]:
+    return [Req("POST", path, {"gcg": GCG}), Req("POST", path, TURNS)]
+
+
+def _final(path: str) -> list[Req]:
+    body = {
+        "players": [{"name": "Ann", "score": 300, "rack": "CATS"}, {"name": "Bo", "score": 290}],
+        "ending": "out",
+        "went_out": "Bo",
+    }
+    return [Req("POST", path, body)]
+
+
+def _exchange(path: str) -> list[Req]:
+    return [Req("GET", path, query={"bag": "20", "turn": "5", "previous_placed": "true"})]
+
+
+def _get(path: str) -> list[Req]:
+    return [Req("GET", path)]
+
+
+def _unlock(path: str) -> list[Req]:
+    return [Req("POST", path, {"pin": PIN}), Req("POST", path, {"pin": "0000"})]
+
+
+def _static(files: tuple[str, ...]) -> Callable[[str], list[Req]]:
+    return lambda prefix: [Req("GET", prefix.replace("<path:filename>", f)) for f in files]
+
+
+# Endpoint → the requests it gets, given its path with the ruleset filled in. Add every new
+# endpoint here, with requests that form both words of the play where it takes any.
+REGISTRY: dict[str, Callable[[str], list[Req]]] = {
+    "static": _static(("judge/judge.css", "nothing-here.txt")),
+    "judge.static": _static(("judge.css", "judge.js")),
+    "meta.healthz": _get,
+    "meta.readyz": _get,
+    "meta.openapi": _get,
+    "lexicons.list_lexicons": _get,
+    "challenge.list_rulesets": _get,
+    "challenge.get_ruleset": _get,
+    "challenge.challenge": _challenge,
+    "moves.validate": _validate,
+    "games.exchange_allowed": _exchange,
+    "games.final_score_route": _final,
+    "games.verify_game": _verify,
+    "judge.index": _get,
+    "judge.kiosk": _get,
+    "judge.unlock": _unlock,
+}
+
+
+def requests_for(app, ruleset_ids: list[str]) -> tuple[list[tuple[str, str, Req]], list[str]]:
+    """(ruleset, endpoint, request) for every route of `app`, and the routes nobody registered.
+
+    A route with a `<ruleset_id>` is sent its requests once per ruleset in `ruleset_ids`; any
+    other route once (under the ruleset '-'). Every method a route allows is sent: HEAD and
+    OPTIONS bare, the others as the registry builds them.
+    """
+    out: list[tuple[str, str, Req]] = []
+    unknown: list[str] = []
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: (r.rule, r.endpoint)):
+        build = REGISTRY.get(rule.endpoint)
+        if build is None:
+            unknown.append(f"{rule.endpoint} ({rule.rule})")
+            continue
+        per_ruleset = "<ruleset_id>" in rule.rule
+        for ruleset in ruleset_ids if per_ruleset else ["-"]:
+            path = rule.rule.replace("<ruleset_id>", ruleset)
+            built = build(path)
+            for method in sorted(rule.methods or ()):
+                if method in ("HEAD", "OPTIONS"):
+                    out += [(ruleset, rule.endpoint, Req(method, r.path, query=r.query))
+                            for r in built[:1]]  # fmt: skip
+                else:
+                    mine = [r for r in built if r.method == method]
+                    if not mine:
+                        unknown.append(f"{rule.endpoint} ({method} {rule.rule}): no request")
+                    out += [(ruleset, rule.endpoint, r) for r in mine]
+    return out, unknown
+
+
+UNKNOWN_ROUTES = (
+    "these routes have no entry in adjudicator/tests/differential.py REGISTRY, so the "
+    "disclosure test cannot prove they keep a play's failing word secret; add requests for "
+    "them (forming both words of the play where the route takes any): "
+)
+
+_RULING_ID = re.compile(rb'"ruling_id":"[0-9a-f]{32}"')
+
+
+def normalise(body: bytes, sums: list[str]) -> bytes:
+    """Set aside what must differ: the random ruling ids and the lexicons' checksums."""
+    body = _RULING_ID.sub(b'"ruling_id":"-"', body)
+    for s in sums:
+        body = body.replace(s.encode(), b"<sha256>")
+    return body
+
+
+def comparable(status: int, headers: list[tuple[str, str]], body: bytes, sums: list[str]):
+    """What must be identical: status, every header but Date (in order), the body."""
+    kept = [(k.lower(), v) for k, v in headers if k.lower() != "date"]
+    return status, kept, normalise(body, sums)

@@ -1,0 +1,92 @@
+"""Disclosure, differentially and in process: every route, every ruleset, two lexicons.
+
+See `differential.py`: under `play`, a lexicon lacking CATS and one lacking SO must give
+byte-identical answers to every request; under `word` the word endpoints must tell them apart.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator import create_app
+from adjudicator.tests.differential import (
+    PIN,
+    UNKNOWN_ROUTES,
+    build_pair,
+    checksums,
+    comparable,
+    requests_for,
+)
+
+WORD_ENDPOINTS = {"challenge.challenge", "moves.validate", "games.verify_game"}
+
+
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory):
+    dir_a, dir_b = build_pair(tmp_path_factory.mktemp("differential"))
+    config = {"TESTING": True, "JUDGE_PIN": PIN}
+    app_a = create_app({**config, "LEXICON_DIR": str(dir_a)})
+    app_b = create_app({**config, "LEXICON_DIR": str(dir_b)})
+    return app_a, app_b, checksums(dir_a) + checksums(dir_b)
+
+
+def _send(client, req):
+    kwargs = {"query_string": req.query, "headers": req.headers}
+    if req.json is not None:
+        kwargs["json"] = req.json
+    elif req.data is not None:
+        kwargs["data"] = req.data
+    return client.open(req.path, method=req.method, **kwargs)
+
+
+def _answers(apps, policy: str):
+    app_a, app_b, sums = apps
+    ids = sorted(r.id for r in app_a.extensions["rulesets"].values() if r.policy == policy)
+    assert ids, f"no {policy} ruleset to test"
+    reqs, unknown = requests_for(app_a, ids + (["no-such-ruleset"] if policy == "play" else []))
+    assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
+    a, b = app_a.test_client(), app_b.test_client()
+    for ruleset, endpoint, req in reqs:
+        ra, rb = _send(a, req), _send(b, req)
+        yield (
+            ruleset,
+            endpoint,
+            req,
+            comparable(ra.status_code, list(ra.headers), ra.get_data(), sums),
+            comparable(rb.status_code, list(rb.headers), rb.get_data(), sums),
+        )
+
+
+def test_every_route_is_identical_under_play(apps):
+    seen = set()
+    for ruleset, endpoint, req, a, b in _answers(apps, "play"):
+        seen.add(endpoint)
+        assert a == b, f"{ruleset} {endpoint}: {req.label()}\nA: {a}\nB: {b}"
+    assert WORD_ENDPOINTS <= seen
+
+
+def test_word_policy_tells_the_lexicons_apart(apps):
+    """The requests do reach the lexicon: under `word` the answers must differ."""
+    differing = {
+        endpoint for _, endpoint, _, a, b in _answers(apps, "word") if a != b and a[0] == 200
+    }
+    assert WORD_ENDPOINTS <= differing
+
+
+def test_the_play_forms_both_words(apps):
+    """Both lexicons find the play invalid (each lacks one of its words)."""
+    app_a, app_b, _ = apps
+    for app in (app_a, app_b):
+        body = {"plays": ["H7 CAT"], "play": "10H SO"}
+        r = app.test_client().post("/api/v1/rulesets/naspa/moves/validate", json=body)
+        assert r.status_code == 200 and r.json["legal"], r.json
+        assert sorted(w["word"] for w in r.json["words"]) == ["CATS", "SO"]
+        assert r.json["ruling"] == "invalid"
+
+
+def test_an_unregistered_route_fails_with_advice(apps):
+    app_a, _, _ = apps
+    app = create_app({"TESTING": True, "LEXICON_DIR": app_a.config["LEXICON_DIR"]})
+    app.add_url_rule("/api/v1/rulesets/<ruleset_id>/new-thing", "new.thing", lambda **_: "")
+    _, unknown = requests_for(app, ["naspa"])
+    assert unknown == ["new.thing (/api/v1/rulesets/<ruleset_id>/new-thing)"]

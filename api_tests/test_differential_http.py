@@ -1,0 +1,82 @@
+"""Disclosure, differentially and over HTTP: two gunicorns, each on a lexicon lacking a different
+word of one play, must give byte-identical answers (status, headers but Date, body) to every
+route under every `play` ruleset. The routes are the app's own (`adjudicator/tests/differential`).
+"""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from adjudicator import create_app
+from adjudicator.tests.differential import (
+    PIN,
+    UNKNOWN_ROUTES,
+    build_pair,
+    checksums,
+    comparable,
+    requests_for,
+)
+from api_tests.conftest import start_server
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    root = tmp_path_factory.mktemp("differential-http")
+    dir_a, dir_b = build_pair(root)
+    env = {"ADJUDICATOR_JUDGE_PIN": PIN}
+    a = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_a), **env)
+    try:
+        b = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_b), **env)
+    except BaseException:
+        a.stop()
+        raise
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(dir_a)})
+    yield app, a, b, checksums(dir_a) + checksums(dir_b)
+    a.stop()
+    b.stop()
+
+
+def _send(session: requests.Session, base: str, req) -> requests.Response:
+    return session.request(
+        req.method,
+        base + req.path,
+        params=req.query,
+        json=req.json,
+        data=req.data,
+        headers=req.headers,
+        timeout=30,
+        allow_redirects=False,
+    )
+
+
+def test_every_route_is_identical_under_play_over_http(pair):
+    app, a, b, sums = pair
+    ids = sorted(r.id for r in app.extensions["rulesets"].values() if r.policy == "play")
+    reqs, unknown = requests_for(app, ids)
+    assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
+    with requests.Session() as sa, requests.Session() as sb:
+        for ruleset, endpoint, req in reqs:
+            ra, rb = _send(sa, a.url, req), _send(sb, b.url, req)
+            got_a = comparable(ra.status_code, list(ra.headers.items()), ra.content, sums)
+            got_b = comparable(rb.status_code, list(rb.headers.items()), rb.content, sums)
+            assert got_a == got_b, f"{ruleset} {endpoint}: {req.label()}\nA: {got_a}\nB: {got_b}"
+            assert ra.status_code < 500, (endpoint, req.label(), ra.text[:300])
+
+
+def test_word_policy_differs_over_http(pair):
+    """The same requests under `word` do tell the lexicons apart: the test can fail."""
+    app, a, b, sums = pair
+    reqs, _ = requests_for(app, ["dsf-2015"])
+    with requests.Session() as s:
+        differing = {
+            endpoint
+            for _, endpoint, req in reqs
+            if comparable(*_parts(_send(s, a.url, req)), sums)
+            != comparable(*_parts(_send(s, b.url, req)), sums)
+        }
+    assert {"challenge.challenge", "moves.validate", "games.verify_game"} <= differing
+
+
+def _parts(r: requests.Response):
+    return r.status_code, list(r.headers.items()), r.content
