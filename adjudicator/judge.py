@@ -259,12 +259,10 @@ def unlock():
     window = float(current_app.config["JUDGE_PIN_WINDOW_SECONDS"])
     wait = limiter.retry_after(client, limit, window)
     if wait:
-        response = jsonify(
-            ApiError(429, "too_many_attempts", f"too many wrong PINs: wait {wait} s").to_dict()
-        )
-        response.status_code = 429
+        response = ApiError(
+            429, "too_many_attempts", f"too many wrong PINs: wait {wait} s"
+        ).response()
         response.headers["Retry-After"] = str(wait)
-        response.headers["Cache-Control"] = "no-store"
         return response
     data = json_body()
     only_fields(data, {"pin"})

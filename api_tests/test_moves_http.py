@@ -66,7 +66,7 @@ def test_word_policy_names_each_word(server, http):
 def test_bad_input_over_http(server, http, body, status, code):
     r = http.post(url(server, "ssf-1999"), json=body)
     assert r.status_code == status
-    assert r.json()["error"]["code"] == code
+    assert r.json()["code"] == code
 
 
 def test_illegal_play_is_answered_not_refused(server, http):

@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 from importlib import resources
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import rulesets
 from adjudicator.lexicons import registry
+from lexicon import __version__
 
 bp = Blueprint("meta", __name__, url_prefix=API_PREFIX)
 
 
 @cache
 def openapi_document() -> dict:
-    return json.loads((resources.files("adjudicator") / "openapi.json").read_text("utf-8"))
+    """The document as shipped, with `info.version` from the package's one version."""
+    doc = json.loads((resources.files("adjudicator") / "openapi.json").read_text("utf-8"))
+    doc["info"]["version"] = __version__
+    return doc
+
+
+def server_url() -> str:
+    """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
+    proxy the request's own host may be an internal name), else the URL this request came to."""
+    public = current_app.config.get("PUBLIC_URL")
+    base = str(public).rstrip("/") if public else request.host_url.rstrip("/")
+    return base + API_PREFIX
 
 
 @bp.get("/healthz")
@@ -41,4 +54,6 @@ def readyz():
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(openapi_document())
+    doc = copy.copy(openapi_document())
+    doc["servers"] = [{"url": server_url(), "description": "this service"}]
+    return jsonify(doc)

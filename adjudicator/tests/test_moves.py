@@ -146,8 +146,8 @@ def test_word_policy_names_the_invalid_word(tmp_path):
 def test_bad_input(client, body, code, field):
     r = validate(client, "ssf-1999", **body)
     assert r.status_code == 400, r.json
-    assert r.json["error"]["code"] == code
-    assert r.json["error"]["field"] == field
+    assert r.json["code"] == code
+    assert r.json["field"] == field
 
 
 def test_odd_tiles_never_500(client):

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
+from urllib.parse import urlparse
 
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from adjudicator import create_app
 from adjudicator.api.meta import openapi_document
+from adjudicator.tests.problem_codes import codes_in_source
+from lexicon import __version__
 
 
 def _routes(app):
@@ -27,7 +37,7 @@ def test_every_route_is_documented_and_nothing_else(app, client):
         for method in ops
         if method in {"get", "post", "put", "delete", "patch"}
     }
-    prefix = doc["servers"][0]["url"]
+    prefix = urlparse(doc["servers"][0]["url"]).path
     documented = {(prefix + path, method) for path, method in documented}
     assert _routes(app) == documented
 
@@ -50,3 +60,106 @@ def test_schema_refs_resolve():
     text = str(doc)
     for ref in set(re.findall(r"#/components/schemas/(\w+)", text)):
         assert ref in doc["components"]["schemas"], ref
+
+
+def test_info_version_is_the_package_version(client):
+    assert client.get("/api/v1/openapi.json").json["info"]["version"] == __version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+", __version__)
+
+
+def test_servers_are_absolute_and_configurable(lexicon_dir, client):
+    doc = client.get("/api/v1/openapi.json", base_url="https://judge.example:8443").json
+    assert doc["servers"][0]["url"] == "https://judge.example:8443/api/v1"
+    app = create_app({"LEXICON_DIR": str(lexicon_dir), "PUBLIC_URL": "https://scrabble.dk/x/"})
+    doc = app.test_client().get("/api/v1/openapi.json").json
+    assert doc["servers"][0]["url"] == "https://scrabble.dk/x/api/v1"
+
+
+def test_every_operation_is_tagged_with_a_declared_tag():
+    doc = openapi_document()
+    declared = {tag["name"] for tag in doc["tags"]}
+    used = set()
+    for _, _, op in _operations(doc):
+        assert op.get("tags"), op["operationId"]
+        used.update(op["tags"])
+    assert used <= declared and declared <= used  # no tag undeclared, none left unused
+
+
+def test_problem_code_enum_is_every_code_the_source_can_emit():
+    enum = openapi_document()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
+    assert enum == sorted(enum)
+    assert set(enum) == codes_in_source()
+
+
+def test_error_responses_are_problem_documents():
+    for path, _method, op in _operations(openapi_document()):
+        for status, response in op["responses"].items():
+            if int(status) >= 400 and op["operationId"] != "readyz":
+                assert list(response["content"]) == ["application/problem+json"], (path, status)
+                schema = response["content"]["application/problem+json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Problem"}, (path, status)
+
+
+# --- examples: every operation has one, and each does what the document says ------------------
+
+
+def _operations(doc):
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method != "parameters":
+                yield path, method, op
+
+
+def _examples():
+    doc = openapi_document()
+    for path, method, op in _operations(doc):
+        names = {}
+        for status, response in op["responses"].items():
+            for mt in response.get("content", {}).values():
+                for name in mt.get("examples", {}):
+                    assert name not in names, (op["operationId"], name)
+                    names[name] = int(status)
+        assert names, f"{op['operationId']} has no example"
+        for name, status in sorted(names.items()):
+            yield pytest.param(path, method, op, name, status, id=f"{op['operationId']}-{name}")
+
+
+def _validator(doc, schema):
+    resource = Resource.from_contents(doc, default_specification=DRAFT202012)
+    registry = Registry().with_resource("urn:openapi", resource)
+    # Local references (`#/components/...`) point into the whole document, wherever they sit.
+    text = json.dumps(schema).replace('"#/components/', '"urn:openapi#/components/')
+    return Draft202012Validator(json.loads(text), registry=registry)
+
+
+@pytest.mark.parametrize("path, method, op, name, status", list(_examples()))
+def test_example_gets_its_documented_status_and_shape(lexicon_dir, path, method, op, name, status):
+    doc = openapi_document()
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "JUDGE_PIN": "4711"})
+    params = doc["paths"][path].get("parameters", []) + op.get("parameters", [])
+    url, query = "/api/v1" + path, {}
+    for param in params:
+        if name in param.get("examples", {}):
+            value = param["examples"][name]["value"]
+            if param["in"] == "path":
+                url = url.replace("{" + param["name"] + "}", str(value))
+            else:
+                query[param["name"]] = value
+        else:
+            # only an example of a refused request may leave a required parameter out
+            assert status >= 400 or not param.get("required"), (name, param["name"])
+    body = None
+    if "requestBody" in op:
+        media = op["requestBody"]["content"]["application/json"]
+        body = media["examples"][name]["value"]
+        if status < 400:  # an example of a valid request is valid by the document's schema
+            _validator(doc, media["schema"]).validate(body)
+    response = app.test_client().open(url, method=method.upper(), query_string=query, json=body)
+    assert response.status_code == status, response.get_data(as_text=True)
+    ((media_type, documented),) = op["responses"][str(status)]["content"].items()
+    assert response.mimetype == media_type
+    validator = _validator(doc, documented["schema"])
+    validator.validate(response.get_json(force=True))
+    validator.validate(documented["examples"][name]["value"])
+    if status >= 400:
+        assert response.json["code"] == documented["examples"][name]["value"]["code"]

@@ -257,7 +257,7 @@
 
   function handleAnswer(response, body, words) {
     if (response.ok && isRuling(body, words)) return showResult(body);
-    var error = body && body.error;
+    var error = body && body.code ? body : null; // an RFC 9457 problem document
     if (response.status === 400 && error && /^word_/.test(error.code || '')) {
       // A spelling the service cannot judge: back to the words, saying which one.
       var match = /^words\[(\d+)\]$/.exec(error.field || '');
@@ -363,7 +363,7 @@
       busy = false;
       if (screen !== 'pin') return;
       if (response.ok && body && body.unlocked) return openAdmin(body.rulesets || []);
-      var code = body && body.error && body.error.code;
+      var code = body && body.code;
       var message = t.no_answer_title;
       if (code === 'wrong_pin') message = t.pin_wrong;
       else if (code === 'pin_not_set') message = t.pin_not_set;

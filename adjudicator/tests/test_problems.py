@@ -1,0 +1,60 @@
+"""Every error is an RFC 9457 problem document, Werkzeug's own errors included."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.errors import PROBLEM_TYPE_PREFIX
+
+MEMBERS = {"type", "title", "status", "detail", "code"}
+
+
+def _problem(response, status: int, code: str) -> dict:
+    assert response.status_code == status
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json(force=True)
+    assert MEMBERS <= set(body) <= MEMBERS | {"field"}
+    assert body["status"] == status and body["code"] == code
+    assert body["type"] == PROBLEM_TYPE_PREFIX + code
+    assert body["title"] and body["detail"]
+    assert "<" not in body["detail"]  # no HTML, no Werkzeug boilerplate
+    assert response.headers["Cache-Control"] == "no-store"
+    return body
+
+
+def test_an_api_error_keeps_code_and_field(client):
+    r = client.post("/api/v1/rulesets/ssf-1999/challenge", json={"words": ["a1"]})
+    body = _problem(r, 400, "word_has_digit")
+    assert body["field"] == "words[0]" and body["title"] == "Bad Request"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing", "/nothing", "/api/v1/rulesets/x/y/z"])
+def test_unknown_paths_are_json_404(client, path):
+    body = _problem(client.get(path), 404, "not_found")
+    assert body["detail"] == f"nothing is served at {path}"
+    assert "If you entered the URL manually" not in body["detail"]
+
+
+def test_wrong_method_is_json_405_with_allow(client):
+    r = client.delete("/api/v1/rulesets/ssf-1999/challenge")
+    body = _problem(r, 405, "method_not_allowed")
+    assert (
+        body["detail"] == "DELETE is not allowed on /api/v1/rulesets/ssf-1999/challenge; use POST"
+    )
+    assert "POST" in r.headers["Allow"]
+
+
+def test_body_too_large_is_a_problem(client):
+    r = client.post("/api/v1/rulesets/ssf-1999/challenge", json={"words": ["a" * 40000]})
+    assert "16384 bytes" in _problem(r, 413, "body_too_large")["detail"]
+
+
+def test_unexpected_failure_is_a_problem_without_the_exception(app, client):
+    @app.get("/api/v1/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    r = client.get("/api/v1/boom")
+    body = _problem(r, 500, "internal_error")
+    assert "secret" not in r.get_data(as_text=True) and "field" not in body
