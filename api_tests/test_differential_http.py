@@ -24,7 +24,8 @@ from api_tests.conftest import start_server
 def pair(tmp_path_factory):
     root = tmp_path_factory.mktemp("differential-http")
     dir_a, dir_b = build_pair(root)
-    env = {"ADJUDICATOR_JUDGE_PIN": PIN}
+    # One published URL for both: openapi.json's `servers` would otherwise name each one's port.
+    env = {"ADJUDICATOR_JUDGE_PIN": PIN, "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test"}
     a = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_a), **env)
     try:
         b = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_b), **env)
