@@ -53,7 +53,13 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--no-rules",
         action="store_true",
-        help="skip the ruleset's checks of exchanges, passes, challenges and the end of game",
+        help="report the scores only, not the ruleset's checks of exchanges, passes,"
+        " challenges and the end of game",
+    )
+    p.add_argument(
+        "--free-challenge",
+        action="store_true",
+        help="the home variant where a failed challenge costs nothing (dk-home, 004)",
     )
     p.add_argument(
         "--lexicon-dir",
@@ -93,10 +99,9 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from adjudicator.engine.gcg import GcgError, read, resolve_language
-    from adjudicator.engine.replay import replay
-    from adjudicator.game.report import print_verdict
-    from adjudicator.game.verify import verify
+    from adjudicator.game.gcg import GcgError, read, resolve_language
+    from adjudicator.game.report import print_rules, print_scores
+    from adjudicator.game.walk import walk
     from lexicon.languages import available_languages
 
     ruleset = load_ruleset(args.ruleset)
@@ -105,6 +110,8 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError(
             f"unknown language {language!r}; known: {', '.join(available_languages())}"
         )
+    if args.free_challenge and not ruleset.rules.challenge.free_challenge_option:
+        raise UsageError(f"{ruleset.id} has no free-challenge variant")
     lexicon, profile = _load_lexicon(ruleset, args)
     if profile.code != language:
         raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
@@ -113,55 +120,24 @@ def run_replay(args: argparse.Namespace) -> int:
         try:
             record = read(file)
             resolve_language(record, language, available_languages())
-            if args.no_rules:
-                report = replay(record, profile, lexicon)
-            else:  # the game rules (adjudicator.game) replay the scores too
-                report = verify(record, ruleset.rules, profile, lexicon)
+            report = walk(record, ruleset.rules, profile, lexicon, args.free_challenge)
         except GcgError as exc:
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
             raise UsageError(str(exc)) from None
         reports.append(report)
+    rules = not args.no_rules
     if args.json:
-        data = [r.to_dict() for r in reports]
+        data = [r.to_dict(rules) for r in reports]
         json.dump(data[0] if len(data) == 1 else data, sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
         for report in reports:
-            if args.no_rules:
-                _print_report(report)
-            else:
-                _print_report(report.scores, end="\n")
-                print_verdict(report)
-    return EXIT_OK if all(r.ok for r in reports) else EXIT_DISAGREE
-
-
-def _print_report(report, end: str = "\n\n") -> None:
-    lex = report.lexicon or "none"
-    print(f"{report.file}  (language {report.language}, lexicon {lex})")
-    print(f"{'line':>5}  {'player':<12} {'move':<20} {'rec':>5} {'calc':>5}  {'total':>11}  ")
-    for t in report.turns:
-        mark = "ok" if t.ok else "DIFFERS"
-        totals = f"{t.recorded_total}/{t.computed_total}"
-        print(
-            f"{t.line:>5}  {t.player[:12]:<12} {t.move[:20]:<20} {t.recorded_score:>+5} "
-            f"{t.computed_score:>+5}  {totals:>11}  {mark}"
-        )
-        if not t.total_ok:
-            print("       ! the recorded total is not the previous total plus this score")
-        for e in t.errors:
-            print(f"       ! {e}")
-        for i in t.info:
-            print(f"       i {i}")
-        for word in t.not_in_lexicon or ():  # the maintainer's own listing, never over HTTP
-            print(f"       i not in {report.lexicon}: {word}")
-    for nick, rec, calc in zip(
-        report.players, report.recorded_totals, report.computed_totals, strict=True
-    ):
-        verdict = "agree" if rec == calc else "DIFFER"
-        print(f"  {nick}: recorded {rec}, computed {calc}: {verdict}")
-    bad = sum(1 for t in report.turns if not t.ok)
-    print(f"  {len(report.turns)} turns, {report.plays} plays, {bad} disagreement(s)", end=end)
+            print_scores(report, end="\n" if rules else "\n\n")
+            if rules:
+                print_rules(report)
+    ok = all(r.ok if rules else r.scores_ok for r in reports)
+    return EXIT_OK if ok else EXIT_DISAGREE
 
 
 # --- entry point ----------------------------------------------------------------------------

@@ -21,14 +21,16 @@ import time
 from pathlib import Path
 
 from adjudicator.engine.api import evaluate_move
-from adjudicator.engine.gcg import GcgError, read, resolve_language
 from adjudicator.engine.notation import parse_parts, render
-from adjudicator.engine.replay import positions, replay
 from adjudicator.engine.tests.corpus import RECORDS, gcg_files
+from adjudicator.game.gcg import GcgError, read, resolve_language
+from adjudicator.game.walk import positions, walk
+from adjudicator.rulesets import load_rulesets
 from lexicon.languages import available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_US = 50.0
+RULES = load_rulesets()["naspa"].rules  # the records are English
 
 
 def load_records():
@@ -62,7 +64,7 @@ def in_process_part(repeat: int) -> None:
     records = load_records()
     cases = []
     for _path, record, profile in records:
-        for board, play in positions(record, profile):
+        for board, play in positions(record, RULES, profile):
             coord, word = render(play, board).split(" ")
             cases.append((profile, board, play, coord, word))
     if not cases:
@@ -84,7 +86,7 @@ def in_process_part(repeat: int) -> None:
     plays = 0
     for _ in range(rounds):
         for path, _record, profile in records:
-            plays += replay(read(path), profile).plays
+            plays += walk(read(path), RULES, profile).plays
     elapsed = time.perf_counter() - start
 
     med_base, med_full = statistics.median(base), statistics.median(full)

@@ -14,7 +14,12 @@ from flask import Blueprint, jsonify, request
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
-from adjudicator.engine.gcg import (
+from adjudicator.errors import ApiError
+from adjudicator.game.errors import GameInputError
+from adjudicator.game.exchange import exchange_allowed as exchange_verdict
+from adjudicator.game.exchange import needs_turn_history
+from adjudicator.game.final import PlayerEnd, final_score
+from adjudicator.game.gcg import (
     CHALLENGE,
     END_RACK,
     EXCHANGE,
@@ -29,13 +34,8 @@ from adjudicator.engine.gcg import (
     parse_text,
     resolve_language,
 )
-from adjudicator.errors import ApiError
-from adjudicator.game.errors import GameInputError
-from adjudicator.game.exchange import exchange_allowed as exchange_verdict
-from adjudicator.game.exchange import needs_turn_history
-from adjudicator.game.final import PlayerEnd, final_score
 from adjudicator.game.racks import parse_rack
-from adjudicator.game.verify import verify
+from adjudicator.game.walk import walk
 from adjudicator.requests import json_body, only_fields
 from lexicon.languages import available_languages
 
@@ -266,7 +266,7 @@ def verify_game(ruleset_id: str):
             )
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
-        verdict = verify(record, rules, lexicon.profile, lexicon)
+        verdict = walk(record, rules, lexicon.profile, lexicon)
     except GameInputError as exc:
         raise _game_error(exc) from None
     except GcgError as exc:

@@ -1,4 +1,5 @@
-"""Board, notation, placement, words, scores and game records — pure Python, no web framework.
+"""One move: board, notation, placement, words, scores — pure Python, no web framework. Game
+records and the walk over them are the game layer's (`adjudicator.game`).
 
 Public API: `evaluate_move(profile, board, play, rack=None) -> MoveResult` and
 `check_words(lexicon, words) -> list[WordVerdict]`; see `api.py`.

@@ -10,8 +10,11 @@ Pure Python, no web framework. Every rule is a function of the ruleset's data (t
 - `clock`: overtime penalties and losses on time;
 - `challenge`: what a challenge ruling does to the scores and the turn;
 - `final`: the end-of-game adjustment, the final scores and the winner;
-- `model`: the game state a record is replayed through;
-- `verify`: a GCG record or JSON turns checked against a ruleset.
+- `kinds`: the kinds of record line and turn;
+- `gcg`: the GCG record reader;
+- `model`: the game state a record is walked through;
+- `walk`: the one walk over a record (board and state together), `lines` for its non-move
+  lines, `turn` and `result` for what it reports, `report` for the text report.
 """
 
 from adjudicator.game.rules import Rules, Verdict

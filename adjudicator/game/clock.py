@@ -22,6 +22,7 @@ class Overtime:
     started_minutes: int
     points: int  # ≤ 0
     lost_on_time: bool
+    maybe_lost: bool = False  # read off a penalty: the last started minute may reach the limit
 
 
 def started_minutes(minutes: float) -> int:
@@ -50,11 +51,28 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             f"{rules.ruleset_id} has no overtime: {what} ({clock.source})", field, "no_overtime"
         )
     started = started_minutes(minutes)
+    lost = is_lost(rules, minutes)
+    return Overtime(minutes, started, -clock.penalty_per_started_minute * started, lost)
+
+
+def is_lost(rules: Rules, minutes: float) -> bool:
+    """Whether `minutes` over loses the game: DSF more than 5 (000 §4.4.1c), SSF 15 (002)."""
+    clock = rules.clock
     limit = clock.loss_after_minutes
     if not limit:
-        lost = False
-    elif clock.loss_when == "at_least":
-        lost = minutes >= limit - _EPSILON
-    else:
-        lost = minutes > limit + _EPSILON
-    return Overtime(minutes, started, -clock.penalty_per_started_minute * started, lost)
+        return False
+    if clock.loss_when == "at_least":
+        return minutes >= limit - _EPSILON
+    return minutes > limit + _EPSILON
+
+
+def from_penalty(rules: Rules, points: int) -> Overtime | None:
+    """A record's time-penalty line (`(time) -20`) → the overtime it stands for, or None when
+    no overtime under these rules costs `points`. N started minutes mean more than N − 1 and
+    at most N minutes, so a loss is certain or, at the limit, only possible."""
+    per = rules.clock.penalty_per_started_minute
+    if not per or points >= 0 or points % per:
+        return None
+    started = -points // per
+    certain = is_lost(rules, started - 1 + 1e-6)
+    return Overtime(started, started, points, certain, not certain and is_lost(rules, started))

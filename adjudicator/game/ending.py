@@ -8,14 +8,8 @@ exchanges). DSF has no scoreless rule but ends after both players pass twice in 
 
 from __future__ import annotations
 
+from adjudicator.game.kinds import EXCHANGE, LOST_TURN, PASS, WITHDRAWN
 from adjudicator.game.rules import Rules, Verdict
-
-# Turn kinds, shared with the model.
-PLAY = "play"
-PASS = "pass"
-EXCHANGE = "exchange"
-WITHDRAWN = "withdrawn"
-LOST_TURN = "lost_turn"
 
 
 def pass_allowed(rules: Rules) -> Verdict:

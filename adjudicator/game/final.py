@@ -9,6 +9,7 @@ did not lose on time; equal best scores share the win (004: "ægte uafgjort dele
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,37 +135,19 @@ def final_score(
             "unknown_ending",
         )
     out_index = _went_out(players, ending, went_out)
-    fin = rules.final
     results = [
         PlayerResult(p.name, p.score, rack_text(p.rack), rack_value(profile, p.rack), [], p.score)
         for p in players
     ]
-    if ending == "out":
-        others = sum(r.rack_value for i, r in enumerate(results) if i != out_index)
-        for i, r in enumerate(results):
-            if i == out_index:
-                if fin.out_gains_factor and others:
-                    times = "" if fin.out_gains_factor == 1 else f"{fin.out_gains_factor} × "
-                    r.adjustments.append(
-                        Adjustment(
-                            "out_bonus",
-                            fin.out_gains_factor * others,
-                            f"went out: gains {times}the tiles left on the other racks ({others})",
-                            fin.source,
-                        )
-                    )
-            elif fin.own_rack_factor and r.rack_value:
-                r.adjustments.append(_rack_loss(r, fin.own_rack_factor, fin.source))
-    elif ending == "point_target":
+    if ending == "point_target":
         if point_target is not None and max(p.score for p in players) < point_target:
             raise GameInputError(
                 f"nobody has reached the point target {point_target}",
                 "point_target",
             )
-    else:
-        for r in results:
-            if fin.scoreless_own_rack_factor and r.rack_value:
-                r.adjustments.append(_rack_loss(r, fin.scoreless_own_rack_factor, fin.source))
+    adjustments = rack_adjustments(rules, profile, ending, [p.rack for p in players], out_index)
+    for r, adj in zip(results, adjustments, strict=True):
+        r.adjustments.extend(adj)
     for i, (p, r) in enumerate(zip(players, results, strict=True)):
         ot = clock.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
         if ot.points:
@@ -180,14 +163,14 @@ def final_score(
         r.lost_on_time = ot.lost_on_time
     for r in results:
         r.final_score = r.score_before + sum(a.points for a in r.adjustments)
-    winners = _winners(rules, results)
+    best = winners(rules, results)
     return FinalResult(
         rules.ruleset_id,
         ending,
         describe(rules, ending),
         players[out_index].name if out_index is not None else None,
         results,
-        winners,
+        best,
     )
 
 
@@ -212,17 +195,60 @@ def _went_out(players: list[PlayerEnd], ending: str, went_out: str | None) -> in
     return index
 
 
-def _rack_loss(r: PlayerResult, factor: int, source: str) -> Adjustment:
-    times = "" if factor == 1 else f"{factor} × "
-    return Adjustment(
-        "rack",
-        -factor * r.rack_value,
-        f"tiles left {r.rack} worth {r.rack_value}: loses {times}their value",
-        source,
-    )
+def end_factor(rules: Rules, ending: str, went_out: bool) -> int:
+    """How many times a rack's value the end of the game moves: for the player who went out
+    (what they gain from the others' racks), or for a player left with tiles (what they lose)."""
+    fin = rules.final
+    if ending == "out":
+        return fin.out_gains_factor if went_out else fin.own_rack_factor
+    if ending == "point_target":
+        return 0  # 004: the adjustment is skipped
+    return fin.scoreless_own_rack_factor
 
 
-def _winners(rules: Rules, results: list[PlayerResult]) -> list[str]:
+def rack_adjustments(
+    rules: Rules,
+    profile: LanguageProfile,
+    ending: str,
+    racks: list[Mapping[str, int]],
+    out_index: int | None,
+) -> list[list[Adjustment]]:
+    """Each player's rack adjustment for the way the game ended (000 §5.1a, 002, 003, 004): the
+    one place that sums racks at the end of a game, for final-score and for a record's end
+    lines alike."""
+    source = rules.final.source
+    values = [rack_value(profile, r) for r in racks]
+    out: list[list[Adjustment]] = [[] for _ in racks]
+    for i, (rack, value) in enumerate(zip(racks, values, strict=True)):
+        if ending == "out" and i == out_index:
+            factor = end_factor(rules, ending, True)
+            others = sum(v for j, v in enumerate(values) if j != i)
+            if factor and others:
+                times = "" if factor == 1 else f"{factor} × "
+                out[i].append(
+                    Adjustment(
+                        "out_bonus",
+                        factor * others,
+                        f"went out: gains {times}the tiles left on the other racks ({others})",
+                        source,
+                    )
+                )
+            continue
+        factor = end_factor(rules, ending, False)
+        if factor and value:
+            times = "" if factor == 1 else f"{factor} × "
+            out[i].append(
+                Adjustment(
+                    "rack",
+                    -factor * value,
+                    f"tiles left {rack_text(rack)} worth {value}: loses {times}their value",
+                    source,
+                )
+            )
+    return out
+
+
+def winners(rules: Rules, results: list[PlayerResult]) -> list[str]:
     """Highest final score among those not lost on time; if all lost on time, nobody's loss
     counts. SSF: a loss on time is by the real spread, but at least 150 (002)."""
     in_time = [r for r in results if not r.lost_on_time] or results

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.notation import Play
 from adjudicator.game.racks import BLANK
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
@@ -28,6 +29,7 @@ class PlayRecord:
     words: int
     score: int
     before: Snapshot
+    play: Play | None = None  # the engine's play, to take its tiles off the board
     penalised: bool = False
 
 
@@ -100,9 +102,11 @@ class GameState:
         self.previous_placed = list(s.previous_placed)
         self.ended, self.went_out, self.pending_out = s.ended, s.went_out, s.pending_out
 
-    def place(self, p: int, tiles: Counter[str], words: int, score: int, line: int) -> PlayRecord:
+    def place(
+        self, p: int, tiles: Counter[str], words: int, score: int, line: int, play: Play | None
+    ) -> PlayRecord:
         """Tiles go from p's rack to the board; p draws what the bag can give."""
-        record = PlayRecord(p, line, tiles, words, score, self.snapshot())
+        record = PlayRecord(p, line, tiles, words, score, self.snapshot(), play)
         n = sum(tiles.values())
         self.board.update(tiles)
         self.rack_size[p] = max(0, self.rack_size[p] - n)

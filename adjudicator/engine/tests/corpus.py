@@ -6,9 +6,10 @@ from functools import cache
 from pathlib import Path
 
 from adjudicator.engine.board import Board
-from adjudicator.engine.gcg import GcgError, read, resolve_language
 from adjudicator.engine.notation import Play
-from adjudicator.engine.replay import positions as record_positions
+from adjudicator.game.gcg import GcgError, read, resolve_language
+from adjudicator.game.walk import positions as record_positions
+from adjudicator.rulesets import load_rulesets
 from lexicon.languages import LanguageProfile, available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[3]
@@ -29,11 +30,14 @@ def gcg_files() -> list[Path]:
 def positions() -> list[tuple[LanguageProfile, Board, Play]]:
     """(profile, board before, play) for every play of every readable record."""
     out: list[tuple[LanguageProfile, Board, Play]] = []
+    rules = load_rulesets()["naspa"].rules  # the records are English; the lines do not matter
     for path in gcg_files():
         try:
             record = read(path)
             profile = load_profile(resolve_language(record, "en", available_languages()))
         except GcgError:
             continue
-        out.extend((profile, board, play) for board, play in record_positions(record, profile))
+        out.extend(
+            (profile, board, play) for board, play in record_positions(record, rules, profile)
+        )
     return out

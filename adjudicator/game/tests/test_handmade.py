@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.engine.gcg import read
-from adjudicator.game.verify import verify
+from adjudicator.game.gcg import read
+from adjudicator.game.walk import walk
 
 from .helpers import profile, rules
 
@@ -19,9 +19,9 @@ RECORDS = Path(__file__).parent / "records"
 
 
 def run(ruleset_id: str):
-    v = verify(read(RECORDS / f"{ruleset_id}.gcg"), rules(ruleset_id), profile(ruleset_id))
-    devs = [d for c in v.checks for d in c.deviations] + v.deviations_at_end
-    assert v.scores.ok and not devs, devs
+    v = walk(read(RECORDS / f"{ruleset_id}.gcg"), rules(ruleset_id), profile(ruleset_id))
+    devs = [d for c in v.turns for d in c.deviations] + v.deviations_at_end
+    assert v.scores_ok and not devs, devs
     return v
 
 
@@ -109,6 +109,6 @@ def test_dk_home_handmade_game_004():
     ],
 )
 def test_handmade_games_break_other_rulesets(ruleset_id, other, expected):
-    v = verify(read(RECORDS / f"{ruleset_id}.gcg"), rules(other), profile(other))
-    devs = [d for c in v.checks for d in c.deviations] + v.deviations_at_end
+    v = walk(read(RECORDS / f"{ruleset_id}.gcg"), rules(other), profile(other))
+    devs = [d for c in v.turns for d in c.deviations] + v.deviations_at_end
     assert any(expected in d for d in devs), devs

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.engine.gcg import GcgError, UnsupportedLanguage, read, resolve_language
-from adjudicator.engine.replay import replay
 from adjudicator.engine.tests.corpus import RECORDS, gcg_files
+from adjudicator.game.gcg import GcgError, UnsupportedLanguage, read, resolve_language
+from adjudicator.game.walk import walk
 from lexicon.languages import available_languages, load_profile
+
+from .helpers import rules
+from .test_records import mapping
 
 REFUSED = {
     "polish_endgame.gcg": (UnsupportedLanguage, r"polish_endgame\.gcg:6: the record is in Polish"),
@@ -22,7 +25,7 @@ def _turn_params() -> list:
             continue
         record = read(path)
         profile = load_profile(resolve_language(record, "en", available_languages()))
-        report = replay(record, profile)
+        report = walk(record, rules(mapping()[path.name]), profile)
         for turn in report.turns:
             params.append(pytest.param(report, turn, id=f"{path.name}:{turn.line}"))
     return params
@@ -39,8 +42,8 @@ def test_turn_reproduces_recorded_score(report, turn):
 
 def test_final_totals_agree():
     for path in (p for p in gcg_files() if p.name not in REFUSED):
-        report = replay(read(path), load_profile("en"))
-        assert report.ok and report.recorded_totals == report.computed_totals, path.name
+        report = walk(read(path), rules(mapping()[path.name]), load_profile("en"))
+        assert report.scores_ok and report.recorded_totals == report.computed_totals, path.name
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))

@@ -1,6 +1,6 @@
 import pytest
 
-from adjudicator.engine.gcg import (
+from adjudicator.game.gcg import (
     CHALLENGE,
     END_RACK,
     EXCHANGE,

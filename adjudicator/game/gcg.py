@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
+
 UTF8_BOM = b"\xef\xbb\xbf"
 _ENCODINGS = {
     "utf-8": "utf-8",
@@ -102,16 +104,6 @@ class UnsupportedLanguage(GcgError):
             line,
         )
         self.language = language
-
-
-# Event kinds.
-PLAY = "play"
-PASS = "pass"
-EXCHANGE = "exchange"
-WITHDRAWN = "withdrawn"
-CHALLENGE = "challenge"
-TIME = "time"
-END_RACK = "end-rack"
 
 
 @dataclass

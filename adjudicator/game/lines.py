@@ -1,0 +1,214 @@
+"""The lines of a record that are not moves: challenge rulings, time penalties, end racks.
+
+Each is read against the rule functions, never re-derived here: a challenge line against
+`challenge.outcome`, a time penalty against `clock.from_penalty`, an end rack against
+`final.rack_adjustments`. GCG has no line for some rulings, so these conventions are read
+(RECORDS.md has the table):
+- `(challenge) +N` by the player who made the last play: a bonus for a valid play challenged
+  (WESPA, NASPA Collins division: 5 per word);
+- `(challenge) -10` by the other player: SSF's penalty for a failed challenge;
+- `(challenge) +0` by the other player: a failed challenge that cost the challenger the turn
+  (DSF, NASPA, home; a pass line is read the same way in NASPA records), or cost nothing under
+  the free-challenge variant (004);
+- `(challenge) -N` by the player who made an earlier play: SBNL's jury penalty, the turn's
+  points plus 20 (003 Strafpuntenregel); the tiles stay on the board.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from adjudicator.game import clock
+from adjudicator.game import ending as end_rules
+from adjudicator.game.challenge import outcome
+from adjudicator.game.final import end_factor, rack_adjustments
+from adjudicator.game.gcg import Event
+from adjudicator.game.model import unseen_tiles
+from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
+from adjudicator.game.turn import Turn
+
+if TYPE_CHECKING:
+    from adjudicator.game.walk import Walk
+
+
+def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    s, rules = w.state, w.rules
+    src, rid = rules.challenge.source, rules.ruleset_id
+    turn.computed_score = ev.score
+    turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
+    last = s.last_event_play
+    entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
+    jury = outcome(rules, False)
+    if ev.score < 0 and jury.kind == "turn_score_plus_penalty":
+        entry |= {"player": ev.player, "challenger": "jury", "valid": False}
+        entry["consequence"] = jury.kind
+        match = next(
+            (
+                r
+                for r in reversed(s.plays)
+                if r.player == p
+                and not r.penalised
+                and outcome(rules, False, r.words, r.score).player_points == ev.score
+            ),
+            None,
+        )
+        penalty = jury.player_points and -jury.player_points
+        if match is None:
+            turn.deviations.append(
+                f"a penalty of {ev.score:+d}: it must be a play's score plus"
+                f" {penalty}, and no play of {ev.player} scored"
+                f" {-ev.score - penalty} ({src})"
+            )
+        else:
+            match.penalised = True
+            turn.notes.append(
+                f"the play on line {match.line} ({match.score}) had a wrong word:"
+                f" −{match.score} − {penalty} ({src})"
+            )
+    elif last is not None and last.player == p and ev.score > 0:
+        # a valid play challenged earns its player a bonus
+        entry |= {"player": ev.player, "challenger": s.players[s.next_player(p)]}
+        entry |= {"valid": True, "consequence": "player_bonus_per_word"}
+        per_word = outcome(rules, True, 1)
+        words = [k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points]
+        fits = [k for k in words if outcome(rules, True, k).player_points == ev.score]
+        if per_word.player_points <= 0:
+            turn.deviations.append(
+                f"a challenge bonus of {ev.score:+d}, but under {rid} a"
+                f" valid play challenged means: {per_word.kind.replace('_', ' ')} ({src})"
+            )
+        elif not fits:
+            turn.deviations.append(
+                f"a challenge bonus is {per_word.player_points} per word challenged; the play"
+                f" formed {last.words} word(s), so {ev.score:+d} cannot be right ({src})"
+            )
+        else:
+            turn.notes.append(f"{fits[0]} word(s) challenged and found valid")
+    elif last is not None and last.player != p and ev.score <= 0:
+        _failed_challenge(w, ev, p, turn, entry)
+    else:
+        entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
+        turn.deviations.append(
+            f"a challenge line of {ev.score:+d} that fits no challenge rule of {rid} here ({src})"
+        )
+    s.challenges.append(entry)
+
+
+def _failed_challenge(w: Walk, ev: Event, p: int, turn: Turn, entry: dict[str, Any]) -> None:
+    """The challenger's line after a play that stood."""
+    s, rules = w.state, w.rules
+    src, rid = rules.challenge.source, rules.ruleset_id
+    last = s.last_event_play
+    assert last is not None
+    ruling = outcome(rules, True, free_challenge=w.free_challenge)
+    entry |= {"player": s.players[last.player], "challenger": ev.player, "valid": True}
+    points = f" {-ruling.challenger_points}" if ruling.challenger_points else ""
+    if ev.score < 0:
+        entry["consequence"] = "challenger_penalty"
+        if ruling.challenger_points != ev.score:
+            turn.deviations.append(
+                f"a failed challenge recorded as {ev.score:+d}, but under "
+                f"{rid}: {ruling.kind.replace('_', ' ')}{points} ({src})"
+            )
+        return
+    if ruling.kind == "none" and w.free_challenge:
+        entry["consequence"] = "none"
+        turn.notes.append(f"{ev.player} challenged; a free challenge costs nothing ({src})")
+        return
+    entry["consequence"] = "challenger_loses_turn"
+    if not ruling.challenger_loses_turn:
+        turn.deviations.append(
+            f"a failed challenge that cost the turn, but under "
+            f"{rid}: {ruling.kind.replace('_', ' ')} ({src})"
+        )
+    w.lose_turn(p, turn)
+    turn.notes.append(f"{ev.player} challenged and lost the turn")
+
+
+def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    rule = w.rules.clock
+    turn.computed_score = ev.score
+    turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
+    per = rule.penalty_per_started_minute
+    if not per:
+        turn.deviations.append(f"a time penalty, but {w.rules.ruleset_id} has none ({rule.source})")
+        return
+    over = clock.from_penalty(w.rules, ev.score)
+    if over is None:
+        turn.deviations.append(
+            f"a time penalty is {per} points per started minute, not {ev.score:+d} ({rule.source})"
+        )
+        return
+    turn.notes.append(f"{over.started_minutes} started minute(s) over")
+    limit = rule.loss_after_minutes
+    if over.lost_on_time:
+        w.state.lost_on_time.add(p)
+        turn.notes.append(f"more than {limit} minutes over: the game is lost ({rule.source})")
+    elif over.maybe_lost:
+        turn.notes.append(f"lost on time if the overtime reached {limit}:00 ({rule.source})")
+
+
+def end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    s, r = w.state, w.rules
+    if not s.ended and not _hidden_ending(w, turn):
+        turn.deviations.append(
+            f"an end-of-game line, but the game is not over ({s.bag} tiles in the bag)"
+        )
+        return
+    if p in w.end_lines:
+        turn.deviations.append(f"a second end-of-game line for {ev.player}")
+        return
+    w.end_lines[p] = ev
+    try:
+        tiles = parse_rack(w.profile, ev.tiles or "")
+    except RackError as exc:
+        turn.deviations.append(f"end rack {ev.tiles}: {exc.message}")
+        return
+    ending = s.ended or ""
+    went_out = ending == "out" and p == s.went_out
+    racks: list[Counter[str]] = [Counter() for _ in s.players]
+    # the one who went out lists the others' tiles; anyone else their own
+    racks[s.next_player(p) if went_out else p] = tiles
+    expected = sum(a.points for a in rack_adjustments(r, w.profile, ending, racks, s.went_out)[p])
+    value = rack_value(w.profile, tiles)
+    factor = end_factor(r, ending, went_out)
+    why = "went out and gains" if went_out else "loses"
+    turn.computed_score = expected
+    if ev.score == expected and value:
+        turn.info.append(
+            f"rack {ev.tiles or ''} is worth {value}; recorded as {expected // value:+d}×"
+        )
+    unseen = unseen_tiles(s, w.profile)
+    if went_out and factor and tiles != unseen and s.bag == 0:
+        turn.deviations.append(f"the tiles left are {rack_text(unseen)}, not {rack_text(tiles)}")
+    if ending != "out" and ev.rack is not None:
+        if rack_text(parse_rack(w.profile, ev.rack)) != rack_text(tiles):
+            turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
+    if not factor:
+        turn.deviations.append(
+            f"no end-of-game line for {ev.player} under {r.ruleset_id} ({r.final.source})"
+        )
+    elif ev.score != expected:
+        turn.deviations.append(
+            f"{ev.player} {why} {factor}× {rack_text(tiles)} ({value}) = {expected:+d},"
+            f" not {ev.score:+d} ({r.final.source})"
+        )
+    else:
+        turn.notes.append(f"{ev.player} {why} {factor}× {value} ({r.final.source})")
+
+
+def _hidden_ending(w: Walk, turn: Turn) -> bool:
+    """End lines with the game not over by the record's moves: it ended in a way a record does
+    not show (the time was up, nobody could place, overtime), where the rules have one."""
+    s, r = w.state, w.rules
+    hidden = [e for e in ("time_up", "blocked", "overtime") if e in r.endings()]
+    if not hidden:
+        return False
+    s.ended = hidden[0] if len(hidden) == 1 else "time_up"
+    turn.notes.append(
+        "the game ended in a way a record does not show ("
+        + " or ".join(end_rules.describe(r, e) for e in hidden)
+        + f", {r.end.source})"
+    )
+    return True
