@@ -24,6 +24,7 @@ $(LEXICONS): $(INSTALLED) $(RECIPES) $(wildcard lexicon_sources/languages/*.toml
 	touch $@
 
 serve: $(LEXICONS)
+	$(BIN)/adjudicator db upgrade
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app
 
 test: $(LEXICONS)

@@ -15,6 +15,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LEXICON_DIR=os.path.join(app.instance_path, "lexicons"),
         RULESET_DIR=None,  # a deployment's own rulesets and `lexicons.toml`
         MAX_CONTENT_LENGTH=16 * 1024,  # a challenge is a few words; refuse anything larger
+        DATABASE_URL=None,  # None: sqlite:///<instance>/adjudicator.db
+        SQLITE_SYNCHRONOUS="FULL",
     )
     app.config.from_prefixed_env(prefix="ADJUDICATOR")
     if test_config:
@@ -23,11 +25,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import catalogue, errors, lexicons
+    from adjudicator import catalogue, errors, lexicons, store
     from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
 
     errors.init_app(app)
+    store.init_app(app)
     lexicons.init_app(app)
     catalogue.init_app(app)
     app.register_blueprint(meta.bp)

@@ -140,9 +140,76 @@ def run_replay(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_DISAGREE
 
 
+# --- db -------------------------------------------------------------------------------------
+
+
+def add_database_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--database-url",
+        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
+    )
+
+
+def open_store(args: argparse.Namespace):
+    """The store the service would use, from --database-url, the environment or the default."""
+    from flask import Flask
+
+    from adjudicator.store import Store, StoreError, default_url
+
+    url = (
+        args.database_url
+        or os.environ.get("ADJUDICATOR_DATABASE_URL")
+        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
+    )
+    try:
+        return Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def add_db(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "db",
+        help="create or migrate the store's database",
+        description="`db upgrade` creates the database or migrates it to the newest schema "
+        "(safe to repeat; boxes sharing one PostgreSQL take turns); `db current` prints the "
+        "revision it is at, `db heads` the newest this version ships.",
+    )
+    p.add_argument("action", choices=["upgrade", "current", "heads"])
+    add_database_option(p)
+    p.set_defaults(handler=run_db)
+
+
+def run_db(args: argparse.Namespace) -> int:
+    from adjudicator.store import StoreError, migrate
+
+    if args.action == "heads":
+        print("\n".join(migrate.heads()))
+        return EXIT_OK
+    store = open_store(args)
+    try:
+        if args.action == "upgrade":
+            migrate.upgrade(store)
+        revisions = migrate.current(store)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.dispose()
+    where = store.url.render_as_string()
+    if args.action == "upgrade":
+        print(f"{where}: at {', '.join(revisions)} (newest)")
+    else:
+        state = ", ".join(revisions) or "empty (never migrated)"
+        newest = set(revisions) == set(migrate.heads())
+        print(f"{state}{' (newest)' if newest else ''}")
+        if not newest:
+            return EXIT_DISAGREE
+    return EXIT_OK
+
+
 # --- entry point ----------------------------------------------------------------------------
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_db]
 
 
 def build_parser() -> argparse.ArgumentParser:

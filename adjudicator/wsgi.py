@@ -2,12 +2,14 @@
 
 A deployment's broken ruleset file stops the start with one line naming the file and field,
 not a traceback: the operator needs the line, and a tournament must not run on half-read rules.
+So does a store that cannot be opened or is not migrated (`adjudicator db upgrade`).
 """
 
 from adjudicator import create_app
 from adjudicator.rulesets import RulesetError
+from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except RulesetError as exc:
+except (RulesetError, StoreError) as exc:
     raise SystemExit(f"adjudicator: cannot start: {exc}") from None

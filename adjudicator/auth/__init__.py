@@ -1,0 +1,1 @@
+"""Who is asking: the caller of a request (see `caller.py`)."""

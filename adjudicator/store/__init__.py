@@ -1,0 +1,209 @@
+"""The store: the service's durable state (audit log, counts, idempotency keys, accounts).
+
+SQLAlchemy 2 on SQLite (the embedded default, `instance/adjudicator.db`, WAL mode) or PostgreSQL
+(`ADJUDICATOR_DATABASE_URL=postgresql+psycopg://…`, for several boxes). Alembic migrations are
+the only source of the schema; `adjudicator db upgrade` applies them.
+
+Interface for other features
+----------------------------
+
+- Tables: declare ORM classes on `adjudicator.store.Base` (typed, `Mapped[...]`) in a module of
+  your feature, and import that module from `adjudicator/store/models.py`'s import list so that
+  `Base.metadata` knows every table (the migration test compares it with the migrated schema).
+  Add a new Alembic revision under `adjudicator/store/migrations/versions/` whose
+  `down_revision` is the current head (`adjudicator db heads` prints it); never edit a landed
+  revision. Write it by hand with `op.create_table(...)`, portable between SQLite and
+  PostgreSQL (no server-side defaults that differ, timestamps as naive UTC `DateTime`).
+- `store.session()`: a context manager yielding an ORM `Session` in one transaction; commits
+  on a clean exit, rolls back on an exception.
+  `with store.session(write=True) as s:` takes the write lock at BEGIN on SQLite
+  (`BEGIN IMMEDIATE`), which a read-then-write transaction needs to avoid "database is locked"
+  upgrades failing under concurrency; on PostgreSQL use `select(...).with_for_update()` for rows
+  you read and then change.
+- `store.connection(write=True)`: the same for SQLAlchemy Core (a `Connection` in a
+  transaction), for hot paths where the ORM's overhead matters.
+- `store.utcnow()`: the timestamp every table stores (naive UTC, microseconds).
+- Inside a request these use the app's store (`current_app.extensions["store"]`); outside one
+  (the CLI), `Store.from_url(url)` builds one.
+
+Processes: the engine is created lazily in each process; gunicorn forks its workers after the
+app is built (`preload_app`), and a fork drops the parent's engine without closing its
+connections (`os.register_at_fork`), so no two processes ever share a database connection.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase, Session
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+# Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values. In WAL mode NORMAL survives the death of any
+# process (the WAL is in the OS's page cache) but not a power cut; FULL fsyncs every commit.
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
+
+
+class Base(DeclarativeBase):
+    """Every table of the store."""
+
+
+class StoreError(Exception):
+    """A store that cannot be used: bad URL, unmigrated schema. One line for the operator."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def default_url(instance_path: str) -> str:
+    return f"sqlite:///{Path(instance_path) / 'adjudicator.db'}"
+
+
+_stores: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_stores):
+        store._forget_engine()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+class Store:
+    """One database: its URL and, per process, its engine."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL"):
+        try:
+            self.url = make_url(url)
+        except Exception as exc:  # sqlalchemy.exc.ArgumentError, ValueError
+            raise StoreError(f"ADJUDICATOR_DATABASE_URL is not a database URL: {exc}") from None
+        if self.url.get_backend_name() not in ("sqlite", "postgresql"):
+            raise StoreError(
+                f"ADJUDICATOR_DATABASE_URL: unsupported database {self.url.get_backend_name()!r}"
+                " (use sqlite:///PATH or postgresql+psycopg://…)"
+            )
+        sqlite_synchronous = sqlite_synchronous.upper()
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise StoreError(
+                f"ADJUDICATOR_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)},"
+                f" not {sqlite_synchronous!r}"
+            )
+        self.sqlite_synchronous = sqlite_synchronous
+        self._engine: Engine | None = None
+        self._lock = threading.Lock()
+        _stores.add(self)
+
+    @classmethod
+    def from_url(cls, url: str, **options: Any) -> Store:
+        return cls(url, **options)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    @property
+    def engine(self) -> Engine:
+        engine = self._engine
+        if engine is None:
+            with self._lock:
+                if self._engine is None:
+                    self._engine = self._create_engine()
+                engine = self._engine
+        return engine
+
+    def _create_engine(self) -> Engine:
+        if self.is_sqlite:
+            database = self.url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(self.url)
+            synchronous = self.sqlite_synchronous
+
+            @event.listens_for(engine, "connect")
+            def _sqlite_connect(dbapi_connection, _record) -> None:
+                # The driver's own transaction handling is off: BEGIN is ours (below), so that a
+                # writer can take the lock at BEGIN rather than fail upgrading it later.
+                dbapi_connection.isolation_level = None
+                cursor = dbapi_connection.cursor()
+                cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+                cursor.execute("PRAGMA journal_mode = WAL")
+                cursor.execute(f"PRAGMA synchronous = {synchronous}")
+                cursor.execute("PRAGMA foreign_keys = ON")
+                cursor.close()
+
+            @event.listens_for(engine, "begin")
+            def _sqlite_begin(conn: Connection) -> None:
+                immediate = conn.get_execution_options().get("store_write", False)
+                conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+            return engine
+        return create_engine(self.url, pool_pre_ping=True)
+
+    def _forget_engine(self) -> None:
+        """In a forked child: the parent's pooled connections are the parent's; drop them
+        without closing (closing would end the parent's sessions) and start afresh."""
+        if self._engine is not None:
+            self._engine.dispose(close=False)
+            self._engine = None
+        self._lock = threading.Lock()
+
+    def dispose(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    @contextmanager
+    def connection(self, write: bool = False) -> Iterator[Connection]:
+        engine = self.engine
+        if write:
+            engine = engine.execution_options(store_write=True)
+        with engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def session(self, write: bool = False) -> Iterator[Session]:
+        engine = self.engine
+        if write:
+            engine = engine.execution_options(store_write=True)
+        with Session(engine, expire_on_commit=False) as s, s.begin():
+            yield s
+
+
+def init_app(app: Flask) -> None:
+    """The app's store, checked at start: an embedded SQLite database is migrated to the head
+    revision (so `make serve` needs nothing more); any other must already be (`adjudicator db
+    upgrade`), since several boxes must not race to migrate a shared database."""
+    from adjudicator.store import migrate
+
+    url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
+    store = Store(url, str(app.config.get("SQLITE_SYNCHRONOUS", "FULL")))
+    app.extensions["store"] = store
+    if store.is_sqlite and app.config.get("DATABASE_AUTO_UPGRADE", True):
+        migrate.upgrade(store)
+    migrate.require_head(store)
+    store.dispose()  # the master holds no connection across gunicorn's fork
+
+
+def current_store() -> Store:
+    return current_app.extensions["store"]
+
+
+def session(write: bool = False):
+    """An ORM session on the current app's store (see the module docstring)."""
+    return current_store().session(write)
+
+
+def connection(write: bool = False):
+    """A Core connection in a transaction on the current app's store."""
+    return current_store().connection(write)

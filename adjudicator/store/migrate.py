@@ -1,0 +1,62 @@
+"""Alembic, driven from code: the migrations ship inside the package (`migrations/`), so an
+installed service upgrades its database with `adjudicator db upgrade` and no alembic.ini."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.exc import SQLAlchemyError
+
+from adjudicator.store import Store, StoreError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def _config(store: Store | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["store"] = store
+    return config
+
+
+_heads: tuple[str, ...] | None = None
+
+
+def heads() -> tuple[str, ...]:
+    """The head revision(s) of the shipped migrations (read once per process)."""
+    global _heads
+    if _heads is None:
+        _heads = tuple(ScriptDirectory.from_config(_config()).get_heads())
+    return _heads
+
+
+def current(store: Store) -> tuple[str, ...]:
+    """The revision(s) the database is at; empty for a database never migrated."""
+    try:
+        with store.engine.connect() as conn:
+            return tuple(MigrationContext.configure(conn).get_current_heads())
+    except SQLAlchemyError as exc:
+        raise StoreError(
+            f"cannot read the database {store.url.render_as_string()}: {exc}"
+        ) from None
+
+
+def upgrade(store: Store, revision: str = "heads") -> None:
+    try:
+        command.upgrade(_config(store), revision)
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot migrate {store.url.render_as_string()}: {exc}") from None
+
+
+def require_head(store: Store) -> None:
+    at = set(current(store))
+    if at != set(heads()):
+        state = ", ".join(sorted(at)) or "empty"
+        raise StoreError(
+            f"the database {store.url.render_as_string()} is at revision {state}, not"
+            f" {', '.join(heads())}: run `adjudicator db upgrade`"
+        )

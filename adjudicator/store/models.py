@@ -1,0 +1,89 @@
+"""Every table of the store, so that `Base.metadata` is complete (migrations are compared with
+it in the tests). A feature's tables live in its own module, imported here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Integer, LargeBinary, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from adjudicator.store import Base
+
+# Bounds shared by the tables and the request fields that fill them.
+LABEL_MAX = 64  # event, round, table, game, player: what a caller may attach to a ruling
+IDEMPOTENCY_KEY_MAX = 255
+SHA256_HEX = 64
+GENESIS_HASH = "0" * SHA256_HEX  # the "previous hash" of the first entry
+
+# SQLite only autoincrements an INTEGER PRIMARY KEY (its rowid); PostgreSQL gets a BIGINT.
+SeqType = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Ruling(Base):
+    """One entry of the audit log: append-only, each carrying the hash of the one before."""
+
+    __tablename__ = "rulings"
+
+    seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)
+    ruling_id: Mapped[str] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # challenge | jury | move
+    ruleset: Mapped[str] = mapped_column(String(64), index=True)
+    lexicon_id: Mapped[str] = mapped_column(String(64))
+    lexicon_sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
+    caller_kind: Mapped[str] = mapped_column(String(16))
+    caller_id: Mapped[str] = mapped_column(String(64))
+    caller_name: Mapped[str] = mapped_column(String(128))
+    event: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    round: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    table_label: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    game: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    player: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    words: Mapped[Any] = mapped_column(JSON())  # as the answer listed them
+    verdict: Mapped[str | None] = mapped_column(String(16))  # valid | invalid | none
+    consequence: Mapped[Any | None] = mapped_column(JSON())
+    play: Mapped[str | None] = mapped_column(String(64))  # a validated move's notation
+    prev_hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+    hash: Mapped[str] = mapped_column(String(SHA256_HEX), unique=True)
+
+
+class AuditHead(Base):
+    """The chain's head, one row: appends lock it (`FOR UPDATE`), so concurrent writers on any
+    box take turns, and it names the last entry, so a deleted tail shows."""
+
+    __tablename__ = "audit_head"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+
+
+class JuryCount(Base):
+    """Jury queries counted per (event, game, player), for the ruleset's per-game limit."""
+
+    __tablename__ = "jury_counts"
+
+    event: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)  # "" when none
+    game: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
+    player: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime())
+
+
+class IdempotencyKey(Base):
+    """A request's `Idempotency-Key` and the answer it got, per caller, until it expires."""
+
+    __tablename__ = "idempotency_keys"
+
+    caller: Mapped[str] = mapped_column(String(200), primary_key=True)
+    key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_MAX), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[bytes] = mapped_column(LargeBinary())
+    created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
+
+
+# Other features' tables: import their modules below, so that `Base.metadata` holds them too,
+# e.g. `from adjudicator.auth import tables as _auth_tables  # noqa: E402, F401`.

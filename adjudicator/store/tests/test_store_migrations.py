@@ -1,0 +1,131 @@
+"""The store from an empty database, on SQLite and PostgreSQL: migrations are the schema."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from adjudicator import create_app
+from adjudicator.cli import main
+from adjudicator.store import Store, StoreError, migrate
+from adjudicator.store.models import Base
+
+
+@pytest.fixture
+def store(database_url):
+    s = Store(database_url)
+    yield s
+    s.dispose()
+
+
+def test_upgrade_from_empty_reaches_head(store):
+    assert migrate.current(store) == ()
+    migrate.upgrade(store)
+    assert migrate.current(store) == migrate.heads()
+    migrate.upgrade(store)  # again: nothing to do, no error
+    assert migrate.current(store) == migrate.heads()
+
+
+def test_migrated_schema_equals_the_models(store):
+    migrate.upgrade(store)
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+
+
+def test_the_chain_starts_at_genesis(store):
+    migrate.upgrade(store)
+    with store.connection() as conn:
+        assert conn.execute(text("SELECT id, seq, hash FROM audit_head")).all() == [
+            (1, 0, "0" * 64)
+        ]
+
+
+def _insert_ruling(conn) -> None:
+    conn.execute(
+        text(
+            "INSERT INTO rulings (ruling_id, created_at, kind, ruleset, lexicon_id,"
+            " lexicon_sha256, caller_kind, caller_id, caller_name, words, prev_hash, hash)"
+            " VALUES ('r1', '2026-01-01 00:00:00', 'challenge', 'x', 'l', 's', 'anonymous',"
+            " '', 'anonymous', '[]', 'p', 'h')"
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "statement", ["UPDATE rulings SET verdict = 'valid'", "DELETE FROM rulings"]
+)
+def test_the_database_refuses_to_change_the_log(store, statement):
+    migrate.upgrade(store)
+    with store.connection(write=True) as conn:
+        _insert_ruling(conn)
+    with pytest.raises(DBAPIError, match="append-only"), store.connection(write=True) as conn:
+        conn.execute(text(statement))
+    with store.connection() as conn:
+        assert conn.execute(text("SELECT count(*) FROM rulings")).scalar() == 1
+
+
+def test_cli_upgrade_and_current(database_url, capsys):
+    assert main(["db", "current", "--database-url", database_url]) == 1
+    assert "never migrated" in capsys.readouterr().out
+    assert main(["db", "upgrade", "--database-url", database_url]) == 0
+    assert main(["db", "current", "--database-url", database_url]) == 0
+    assert capsys.readouterr().out.strip().endswith(f"{migrate.heads()[0]} (newest)")
+
+
+def test_cli_bad_url_is_one_line(capsys):
+    assert main(["db", "upgrade", "--database-url", "mysql://x/y"]) == 2
+    err = capsys.readouterr().err
+    assert "unsupported database 'mysql'" in err and "Traceback" not in err
+
+
+def test_app_migrates_an_embedded_sqlite_store(tmp_path, lexicon_dir):
+    url = f"sqlite:///{tmp_path / 'new' / 'adjudicator.db'}"
+    create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": url})
+    assert migrate.current(Store(url)) == migrate.heads()
+
+
+def test_app_refuses_an_unmigrated_postgres(postgres_url, lexicon_dir):
+    with pytest.raises(StoreError, match="adjudicator db upgrade"):
+        create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": postgres_url})
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    with store.connection() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+
+
+def test_a_forked_child_opens_its_own_connections(database_url):
+    """gunicorn forks after the app is built: the child must not use the parent's connection."""
+    store = Store(database_url)
+    migrate.upgrade(store)
+    with store.connection() as conn:
+        conn.execute(text("SELECT 1"))
+    parent_engine = store.engine
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a new engine, and it works
+        ok = store._engine is None
+        with store.connection() as conn:
+            ok = ok and conn.execute(text("SELECT seq FROM audit_head")).scalar() == 0
+        os.write(write, b"1" if ok and store.engine is not parent_engine else b"0")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1"
+    with store.connection() as conn:  # the parent's connection still works
+        assert conn.execute(text("SELECT 1")).scalar() == 1
+    store.dispose()
+
+
+def test_bad_synchronous_setting_is_named():
+    with pytest.raises(StoreError, match="ADJUDICATOR_SQLITE_SYNCHRONOUS"):
+        Store("sqlite:///x.db", "OFF")
