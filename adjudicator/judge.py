@@ -14,7 +14,6 @@ import json
 import os
 import threading
 import time
-import unicodedata
 from collections import deque
 from functools import cache
 from importlib import resources
@@ -92,17 +91,12 @@ def keyboard_letters(profile: LanguageProfile) -> list[str]:
 
 
 def word_characters(profile: LanguageProfile) -> str:
-    """Every upper-case character the server's normaliser accepts in a word of this language.
+    """Every upper-case character the server's query check accepts in a word of this language.
 
     The page refuses anything else as it is typed, so the one normaliser stays the only judge of
-    what a word may contain (Danish É folds to E; Dutch Ĳ to IJ; a digit is never a letter).
+    what a word may contain (Danish É folds to E; Dutch Ĳ to IJ; a look-alike never passes).
     """
-    normaliser = Normaliser(profile)
-    accepted = [
-        c
-        for c in map(chr, range(0x41, 0x250))
-        if unicodedata.category(c) == "Lu" and normaliser.fold(c) is not None
-    ]
+    accepted = sorted(c for c in Normaliser(profile).query_characters if c == c.upper())
     return "".join(dict.fromkeys(keyboard_letters(profile) + accepted))
 
 

@@ -80,6 +80,8 @@ class Normaliser:
                 (CAPITALISED, f"[{letters}]*[{uppers}][{letters}{uppers}]*")
             )
         self._word = re.compile(f"[{re.escape(''.join(sorted(self._letters)))}]*")
+        self.query_characters = query_characters(profile)
+        self._outside_query = re.compile(f"[^{re.escape(''.join(sorted(self.query_characters)))}]")
 
     def entry(self, text: str) -> str | Rejection:
         """A word-list entry. Capitals reject it when the profile says they mark names."""
@@ -88,8 +90,21 @@ class Normaliser:
         return self._normalise(text, capitals_reject=self.profile.drop_capitals)
 
     def query(self, text: str) -> str | Rejection:
-        """A player's word: case is ignored, everything else as for entries."""
-        return self._normalise(text, capitals_reject=False)
+        """A player's word: case is ignored, and only the language's own letters are read.
+
+        A source list may hold a loanword that the fallback (accents, unidecode) brings to the
+        alphabet; a query may not, or a look-alike (Cyrillic С, fullwidth Ｃ, long s ſ) would
+        spell a word the player's tiles never could. So every character must be one of
+        `query_characters`; anything else is refused, naming it.
+        """
+        return self._normalise(text, capitals_reject=False, strict=True)
+
+    def query_fold(self, char: str) -> str | None:
+        """`fold` for a character a player typed or a record spells: None unless it is one of
+        `query_characters` (no fallback, ever)."""
+        if char not in self.query_characters:
+            return None
+        return self.fold(char)
 
     def fold(self, char: str) -> str | None:
         """The letters `char` stands for in this language, or None when it is foreign."""
@@ -115,7 +130,9 @@ class Normaliser:
             return stripped
         return None
 
-    def _normalise(self, text: str, *, capitals_reject: bool) -> str | Rejection:
+    def _normalise(
+        self, text: str, *, capitals_reject: bool, strict: bool = False
+    ) -> str | Rejection:
         # The rules in their order. Two shortcuts give exactly what the per-character tests
         # give: text of letters only cannot hold a space, control character or sign, and ASCII
         # text is tested with patterns (most rejected entries are one or the other).
@@ -135,6 +152,12 @@ class Normaliser:
             upper = _ASCII_UPPER.search(text) if ascii else _first(text, _is_upper)
             if upper:
                 return Rejection(CAPITALISED, upper if isinstance(upper, str) else upper.group())
+        if strict:
+            outside = self._outside_query.search(text)
+            if outside:
+                ch = outside.group()
+                letter = ch.isalpha() or unicodedata.category(ch).startswith("M")
+                return Rejection(FOREIGN_LETTER if letter else NON_LETTER, ch)
         word = text.upper()
         if not (letters_only and len(word) == len(text) and self._word.fullmatch(word)):
             out = []
@@ -151,6 +174,23 @@ class Normaliser:
         if len(word) > MAX_LETTERS:
             return Rejection(TOO_LONG)
         return word
+
+
+def query_characters(profile: LanguageProfile) -> frozenset[str]:
+    """The characters a player's word may hold: the alphabet's letters and the keys of the
+    explicit folding map, upper and lower case, in NFC (queries are composed before the check,
+    so NFD input is read the same). Nothing a fallback would fold is here.
+
+    A profile that drops joiners inside words (a hyphen, an apostrophe) extends this set
+    with them in one place: here.
+    """
+    chars: set[str] = set()
+    for c in [*profile.alphabet, *profile.folding]:
+        for form in (c, c.lower(), c.upper()):
+            form = unicodedata.normalize("NFC", form)
+            if len(form) == 1:
+                chars.add(form)
+    return frozenset(chars)
 
 
 _SPACE = re.compile(r"\s")  # re's \s is str.isspace

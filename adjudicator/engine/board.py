@@ -91,7 +91,7 @@ def _read_square(ch: str, profile: LanguageProfile | None, normaliser) -> Cell |
     blank = ch.islower()
     letter = ch.upper()
     if normaliser is not None:
-        folded = normaliser.fold(ch)
+        folded = normaliser.query_fold(ch)
         if folded is None or len(folded) != 1:
             return f"{ch!r} is not a letter of {profile.english_name}"
         letter = folded

@@ -94,12 +94,13 @@ def format_coordinate(row: int, col: int, horizontal: bool) -> str:
 
 
 def _fold(profile: LanguageProfile, ch: str) -> str:
-    """A letter of the language, or the raw upper-case character (placement then rejects it)."""
+    """A letter of the language, or a character placement then rejects: only the characters a
+    player's query may hold are read (no look-alike: `ſ` is not an S, `Ｃ` not a C)."""
+    folded = normaliser_for(profile).query_fold(ch)
+    if folded is not None and len(folded) == 1:
+        return folded
     upper = ch.upper()
-    if upper in profile.letters:
-        return upper
-    folded = normaliser_for(profile).fold(ch)
-    return folded if folded is not None and len(folded) == 1 else upper
+    return ch if upper in profile.letters else upper
 
 
 def parse(text: str, profile: LanguageProfile, board: Board | None = None) -> Play:

@@ -82,14 +82,12 @@ def parse_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], lis
     """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
     counts: dict[str, int] = {}
     bad: list[str] = []
-    letters = profile.letters
+    fold = normaliser_for(profile).query_fold  # a player's letters: no look-alikes
     for ch in rack:
         if ch == BLANK:
             key: str | None = BLANK
-        elif (upper := ch.upper()) in letters:
-            key = upper
         else:
-            key = normaliser_for(profile).fold(ch)
+            key = fold(ch)
             if key is None or len(key) != 1:
                 bad.append(ch)
                 continue
