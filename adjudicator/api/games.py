@@ -252,7 +252,7 @@ def verify_game(ruleset_id: str):
                 raise ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
             record = parse_text(data["gcg"], "<gcg>")
             if not record.players:
-                raise ApiError(422, "bad_record", "the record declares no #player1/#player2", "gcg")
+                raise ApiError(422, "bad_record", "the record declares no #player lines", "gcg")
         else:
             record = _record_from_turns(data)
         if not record.events:

@@ -3,7 +3,7 @@
 Quirks handled (all seen in real records):
 - encoding: Latin-1 unless `#character-encoding` says otherwise; UTF-8 and Latin-1 are the
   only encodings the format admits, anything else is refused; a UTF-8 BOM means UTF-8; CRLF.
-- pragmas `#player1/2 nick full name`, `#title`, `#description`, `#lexicon`, `#id`, `#rack1/2`,
+- pragmas `#player1` to `#player4 nick full name` (home rules allow four players, 004), `#title`, `#description`, `#lexicon`, `#id`, `#rack1/2`,
   `#incomplete`, `#note` (a note may run on over lines that start with neither `#` nor `>`);
   unknown pragmas are kept, not refused.
 - coordinates `8H`/`H8` and old lower-case `8d`/`h2`; words with `.` or with board letters in
@@ -77,6 +77,7 @@ LANGUAGE_NAMES = {
 # Letters that mark a record as written in a language; used when there is no #lexicon.
 LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
 
+PLAYER_PRAGMAS = ("player1", "player2", "player3", "player4")
 _SCORE = re.compile(r"[+-]\d+")
 _TOTAL = re.compile(r"-?\d+")
 _PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
@@ -215,10 +216,12 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
                 continue
             last_note = None
             record.pragmas.setdefault(keyword, []).append(rest)
-            if keyword in ("player1", "player2"):
+            if keyword in PLAYER_PRAGMAS:
                 nick, _, name = rest.partition(" ")
                 if not nick:
                     raise GcgError(f"#{keyword} needs a nickname", file, number)
+                if any(p.nick == nick for p in players.values()):
+                    raise GcgError(f"#{keyword}: {nick!r} is already a player", file, number)
                 players[int(keyword[-1])] = Player(nick, name.strip() or nick)
             elif keyword == "lexicon":
                 record.lexicon = rest
@@ -233,12 +236,13 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
             continue
         raise GcgError(f"unrecognised line {stripped[:40]!r} (expected '#' or '>')", file, number)
     record.players = [players[k] for k in sorted(players)]
+    if sorted(players) != list(range(1, len(players) + 1)):
+        missing = min(set(range(1, max(players) + 1)) - set(players))
+        raise GcgError(f"#player{missing} is missing: players are numbered from 1", file)
     nicks = {p.nick for p in record.players}
     for ev in record.events:
         if nicks and ev.player not in nicks:
-            raise GcgError(
-                f"player {ev.player!r} is not declared by #player1/#player2", file, ev.line
-            )
+            raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)
     record.language = _language(record)
     return record
 

@@ -106,3 +106,24 @@ def test_language_from_lexicon_and_letters():
     with pytest.raises(GcgError, match="in English .* but the ruleset's language is Danish"):
         resolve_language(record, "da", SUPPORTED)
     assert resolve_language(parse_text(HEAD), "sv", SUPPORTED) == "sv"
+
+
+def test_three_and_four_players_004():
+    """Home games have 2 to 4 players ("alle andres rester", 004): #player3 and #player4."""
+    text = HEAD.decode() + "#player3 cy Cy\n#player4 di Di\n>cy: ABC 8H AB +4 4\n"
+    record = parse_text(text)
+    assert [p.nick for p in record.players] == ["ann", "bob", "cy", "di"]
+    assert record.events[0].player == "cy"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("#player1 a A\n#player3 c C\n>a: AB 8H AB +4 4\n", "#player2 is missing"),
+        ("#player1 a A\n#player2 a B\n>a: AB 8H AB +4 4\n", "'a' is already a player"),
+        ("#player1 a A\n#player2 b B\n>c: AB 8H AB +4 4\n", "'c' is not declared"),
+    ],
+)
+def test_player_lines_must_be_whole(text, message):
+    with pytest.raises(GcgError, match=message):
+        parse_text(text)
