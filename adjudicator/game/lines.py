@@ -70,9 +70,15 @@ def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         # a valid play challenged earns its player a bonus
         entry |= {"player": ev.player, "challenger": s.players[s.next_player(p)]}
         entry |= {"valid": True, "consequence": "player_bonus_per_word"}
+        # one line for all the words, or a line per word (two `+5` lines after one play)
         per_word = outcome(rules, True, 1)
-        words = [k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points]
-        fits = [k for k in words if outcome(rules, True, k).player_points == ev.score]
+        total = last.bonus + ev.score
+        fits = [
+            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == total
+        ]
+        line_words = [
+            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == ev.score
+        ]
         if per_word.player_points <= 0:
             turn.deviations.append(
                 f"a challenge bonus of {ev.score:+d}, but under {rid} a"
@@ -81,10 +87,13 @@ def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         elif not fits:
             turn.deviations.append(
                 f"a challenge bonus is {per_word.player_points} per word challenged; the play"
-                f" formed {last.words} word(s), so {ev.score:+d} cannot be right ({src})"
+                f" formed {last.words} word(s), so {ev.score:+d}"
+                f"{f' after {last.bonus:+d}' if last.bonus else ''} cannot be right ({src})"
             )
         else:
-            turn.notes.append(f"{fits[0]} word(s) challenged and found valid")
+            last.bonus = total
+            w.bonus_line = True
+            turn.notes.append(f"{line_words[0]} word(s) challenged and found valid")
     elif last is not None and last.player != p and ev.score <= 0:
         _failed_challenge(w, ev, p, turn, entry)
     else:

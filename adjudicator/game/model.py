@@ -31,6 +31,7 @@ class PlayRecord:
     before: Snapshot
     play: Play | None = None  # the engine's play, to take its tiles off the board
     penalised: bool = False
+    bonus: int = 0  # challenge bonus lines written after it so far (5 per word: WESPA)
 
 
 @dataclass

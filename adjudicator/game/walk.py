@@ -91,6 +91,7 @@ class Walk:
         self.computed = [0] * len(nicks)
         self.end_lines: dict[int, Event] = {}
         self.previous: Event | None = None
+        self.bonus_line = False  # a challenge bonus line: more may follow for the same play
         self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
 
     @property
@@ -107,8 +108,9 @@ class Walk:
         self.check_rack(ev, p, turn)
         if ev.kind in TURNS:
             self.turn_order(p, turn)
+        self.bonus_line = False
         HANDLERS[ev.kind](self, ev, p, turn)
-        if ev.kind != PLAY:
+        if ev.kind != PLAY and not self.bonus_line:
             s.last_event_play = None
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
         self._tally(ev, p, turn)

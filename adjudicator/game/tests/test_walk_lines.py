@@ -1,0 +1,35 @@
+"""Lines of a record the walk reads by convention (RECORDS.md), each against its rule."""
+
+from __future__ import annotations
+
+from adjudicator.game.gcg import parse_text
+from adjudicator.game.walk import walk
+
+from .helpers import profile, rules
+
+HEAD = "#player1 ann Ann\n#player2 bob Bob\n"
+
+
+def deviations(report) -> list[str]:
+    return [d for t in report.turns for d in t.deviations] + report.deviations_at_end
+
+
+def run(text: str, ruleset: str):
+    return walk(parse_text(HEAD + text), rules(ruleset), profile(ruleset))
+
+
+def test_two_challenge_bonus_lines_after_one_play():
+    """5 points per word challenged (WESPA; NASPA Collins division): a record may write one
+    line per word. 9H AT forms AT, CA and AT: up to three lines of +5, not four."""
+    game = ">ann: ACTXYZQ 8H CAT +10 10\n>bob: AEIOTUU 9H AT +10 10\n"
+    bonus = ">bob: EIOUU?? (challenge) +5 {}\n"
+    two = run(game + bonus.format(15) + bonus.format(20), "naspa-collins")
+    assert deviations(two) == [] and two.scores_ok
+    assert [c["points"] for c in two.challenges] == [5, 5]
+    three = run(game + bonus.format(15) + ">bob: EIOUU?? (challenge) +10 25\n", "naspa-collins")
+    assert deviations(three) == []
+    four = run(game + "".join(bonus.format(15 + 5 * i) for i in range(4)), "naspa-collins")
+    assert deviations(four) == [
+        "a challenge bonus is 5 per word challenged; the play formed 3 word(s), so +5 after +15"
+        " cannot be right (NASPA rules, Collins division: 5 points per word)"
+    ]
