@@ -27,6 +27,7 @@ from adjudicator.game.gcg import Event
 from adjudicator.game.model import unseen_tiles
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
 from adjudicator.game.turn import Turn
+from lexicon.limits import RACK_SIZE
 
 if TYPE_CHECKING:
     from adjudicator.game.walk import Walk
@@ -169,8 +170,8 @@ def end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         turn.deviations.append(f"a second end-of-game line for {ev.player}")
         return
     w.end_lines[p] = ev
-    try:
-        tiles = parse_rack(w.profile, ev.tiles or "")
+    try:  # the one who went out may list the tiles of several racks
+        tiles = parse_rack(w.profile, ev.tiles or "", most=RACK_SIZE * (len(s.players) - 1))
     except RackError as exc:
         turn.deviations.append(f"end rack {ev.tiles}: {exc.message}")
         return

@@ -23,9 +23,12 @@ class RackError(GameInputError):
         super().__init__(message, field, code)
 
 
-def parse_rack(profile: LanguageProfile, text: str, field: str | None = None) -> Counter[str]:
+def parse_rack(
+    profile: LanguageProfile, text: str, field: str | None = None, most: int = RACK_SIZE
+) -> Counter[str]:
     """Rack text → tile counts (`?` for blanks), read as the placement check reads a rack, and
-    refused with the field named when no such rack can exist in the set."""
+    refused with the field named when no such rack can exist in the set. `most`: the tiles it
+    may hold (more for the tiles left on several racks)."""
     if not isinstance(text, str):
         raise RackError("a rack must be a string of letters, '?' for a blank", field, "wrong_shape")
     counts, unreadable = read_rack(text.strip(), profile)
@@ -46,8 +49,8 @@ def parse_rack(profile: LanguageProfile, text: str, field: str | None = None) ->
                 "unknown_letter",
             )
     tiles = Counter(counts)
-    if sum(tiles.values()) > RACK_SIZE:
-        raise RackError(f"a rack holds at most {RACK_SIZE} tiles, not {len(text)}", field)
+    if sum(tiles.values()) > most:
+        raise RackError(f"a rack holds at most {most} tiles, not {len(text)}", field)
     return tiles
 
 

@@ -106,16 +106,34 @@ class Walk:
         )
         turn.text = ev.text
         self.check_rack(ev, p, turn)
-        if ev.kind in TURNS:
-            self.turn_order(p, turn)
         self.bonus_line = False
-        HANDLERS[ev.kind](self, ev, p, turn)
+        if ev.kind == PASS and self._no_challenge_of_going_out(p):
+            turn.notes.append(
+                f"a pass after {s.players[s.went_out or 0]} went out: {ev.player} does not"
+                " challenge the last play (the convention of Macondo and Woogles)"
+            )
+        else:
+            if ev.kind in TURNS:
+                self.turn_order(p, turn)
+            HANDLERS[ev.kind](self, ev, p, turn)
         if ev.kind != PLAY and not self.bonus_line:
             s.last_event_play = None
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
         self._tally(ev, p, turn)
         self.turns.append(turn)
         self.previous = ev
+
+    def _no_challenge_of_going_out(self, p: int) -> bool:
+        """A pass right after another player went out: no turn, just no challenge."""
+        s, prev = self.state, self.previous
+        return (
+            s.ended == "out"
+            and s.went_out is not None
+            and p != s.went_out
+            and prev is not None
+            and prev.kind == PLAY
+            and prev.player == s.players[s.went_out]
+        )
 
     def _tally(self, ev: Event, p: int, turn: Turn) -> None:
         """The score side: this line's score and the player's running total."""

@@ -29,7 +29,8 @@ def cases() -> list[tuple[Path, str]]:
     """(record, ruleset id or "—" for a refused record)."""
     rows = re.findall(r"^\| `([^`]+\.gcg)` \|[^|]*\| (`[^`]+`|—) \|", TABLE.read_text(), re.M)
     found = [(RECORDS / name, ruleset.strip("`")) for name, ruleset in rows]
-    found += [(path, path.stem) for path in sorted(HANDMADE.glob("*.gcg"))]
+    for path in sorted(HANDMADE.glob("*.gcg")):  # each #title says "… under RULESET"
+        found.append((path, re.search(r"^#title .* under (\S+)", path.read_text("utf-8"), re.M)[1]))
     return found
 
 
