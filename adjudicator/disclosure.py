@@ -1,6 +1,6 @@
 """The one disclosure gate: every HTTP answer that depends on lexicon membership passes here.
 
-A federation's ruleset says what a ruling may reveal (RULES.md §5–§7):
+A federation's ruleset says what a ruling may reveal (docs/rules.md §6.3):
 
 - `word`: each word's own verdict may be shown (Danish rules: the judge says which word failed);
 - `play`: one verdict per play and nothing finer. No field, mark, order, count, status or

@@ -65,3 +65,11 @@ def test_no_file_refers_to_material_beside_the_repository():
         text = path.read_text(encoding="utf-8", errors="replace")
         assert beside not in text, path.relative_to(REPO)
         assert "/work/" + "shared" not in text, path.relative_to(REPO)
+
+
+def test_rules_are_cited_from_the_documents_own_home():
+    """The old digest outside the repository is gone: cite docs/rules.md instead."""
+    old = re.compile(r"(?<![\w/])" + "RULES" + r"\.md")
+    for path in _text_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert not old.search(text), f"{path.relative_to(REPO)} cites the old digest, not docs/rules.md"
