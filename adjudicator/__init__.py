@@ -25,12 +25,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import catalogue, errors, lexicons, store
+    from adjudicator import caching, catalogue, cors, errors, lexicons, store
     from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
 
     errors.init_app(app)
     store.init_app(app)
+    cors.init_app(app)
+    caching.init_app(app)
     lexicons.init_app(app)
     catalogue.init_app(app)
     app.register_blueprint(meta.bp)

@@ -6,10 +6,11 @@ So does a store that cannot be opened or is not migrated (`adjudicator db upgrad
 """
 
 from adjudicator import create_app
+from adjudicator.cors import CorsConfigError
 from adjudicator.rulesets import RulesetError
 from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except (RulesetError, StoreError) as exc:
+except (RulesetError, StoreError, CorsConfigError) as exc:
     raise SystemExit(f"adjudicator: cannot start: {exc}") from None

@@ -73,3 +73,4 @@ def test_illegal_play_is_answered_not_refused(server, http):
     body = http.post(url(server, "ssf-1999"), json={"play": "1A HEJ", "rack": "ABCDEFG"}).json()
     assert body["legal"] is False
     assert {e["code"] for e in body["errors"]} >= {"centre-not-covered", "not-on-rack"}
+    assert body["ruling"] is None and body["score"] is None and body["words"] == []

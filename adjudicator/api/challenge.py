@@ -12,6 +12,7 @@ from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
     lexicon_for,
     public_ruleset,
@@ -28,12 +29,12 @@ bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
 @bp.get("/rulesets")
 def list_rulesets():
-    return jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())])
+    return cacheable(jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())]))
 
 
 @bp.get("/rulesets/<ruleset_id>")
 def get_ruleset(ruleset_id: str):
-    return jsonify(public_ruleset(ruleset_or_404(ruleset_id)))
+    return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
 
 @bp.post("/rulesets/<ruleset_id>/challenge")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from adjudicator.api import API_PREFIX
+from adjudicator.caching import cacheable
 from adjudicator.lexicons import registry
 
 bp = Blueprint("lexicons", __name__, url_prefix=API_PREFIX)
@@ -13,4 +14,4 @@ bp = Blueprint("lexicons", __name__, url_prefix=API_PREFIX)
 @bp.get("/lexicons")
 def list_lexicons():
     reg = registry()
-    return jsonify(lexicons=[lex.summary() for _, lex in sorted(reg.loaded.items())])
+    return cacheable(jsonify(lexicons=[lex.summary() for _, lex in sorted(reg.loaded.items())]))

@@ -10,6 +10,7 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.api import API_PREFIX
+from adjudicator.caching import cacheable
 from adjudicator.catalogue import rulesets
 from adjudicator.lexicons import registry
 from lexicon import __version__
@@ -56,4 +57,4 @@ def readyz():
 def openapi():
     doc = copy.copy(openapi_document())
     doc["servers"] = [{"url": server_url(), "description": "this service"}]
-    return jsonify(doc)
+    return cacheable(jsonify(doc))

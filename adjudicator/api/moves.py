@@ -105,12 +105,17 @@ def validate(ruleset_id: str):
     except NotationError as exc:
         raise ApiError(400, "bad_notation", str(exc), "play") from None
 
-    verdicts = check_words(lexicon, [w.word for w in result.words])  # all of them, always
-    # The engine lists the main word first, then cross-words in board order: an order of the
-    # board alone, never of the verdicts.
-    valid = [v.valid for v in verdicts]
-    words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
-    ruling = disclosure.play_ruling(valid)
+    if not result.legal:
+        # No ruling and no score for a play that cannot be made: the placement errors are the
+        # answer. No word is looked up, so nothing here depends on the lexicon at all.
+        words, ruling, score, bingo = [], None, None, False
+    else:
+        verdicts = check_words(lexicon, [w.word for w in result.words])  # all of them, always
+        # The engine lists the main word first, then cross-words in board order: an order of the
+        # board alone, never of the verdicts.
+        valid = [v.valid for v in verdicts]
+        words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
+        ruling, score, bingo = disclosure.play_ruling(valid), result.score, result.bingo
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
@@ -119,8 +124,8 @@ def validate(ruleset_id: str):
         "errors": [e.to_dict() for e in result.errors],
         "notation": result.notation,
         "words": words,
-        "bingo": result.bingo,
-        "score": result.score,
+        "bingo": bingo,
+        "score": score,
         "ruling": ruling,
         "lexicon": lexicon.identity(),
     }

@@ -69,6 +69,17 @@ def test_placement_errors_are_listed_with_codes(client):
     assert r["legal"] is False
     assert {"centre-not-covered", "not-on-rack"} <= codes
     assert all(e["message"] for e in r["errors"])
+    # no ruling, no score, no words for a play that cannot be made
+    assert r["ruling"] is None and r["score"] is None and r["words"] == []
+    assert r["bingo"] is False and r["notation"] == "1A HEJ"
+
+
+@pytest.mark.parametrize("ruleset", ["ssf-1999", "dsf-2015"])
+def test_illegal_play_of_an_invalid_word_gives_no_ruling(client, ruleset):
+    """Under either policy: a phony that cannot be placed is neither ruled on nor scored."""
+    body = validate(client, ruleset, play="1A QXZ").json
+    assert body["legal"] is False and body["ruling"] is None and body["score"] is None
+    assert body["words"] == [] and "QXZ" not in str(body["errors"])
 
 
 def test_blank_only_letter_must_be_a_blank(client):
