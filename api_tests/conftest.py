@@ -95,3 +95,51 @@ def server(tmp_path_factory) -> Iterator[Server]:
 def http() -> Iterator[requests.Session]:
     with requests.Session() as session:
         yield session
+
+
+# --- the judge's tablet in Debian's Chromium (helpers in api_tests/browser.py) ---------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    from api_tests.browser import CHROMIUM, CHROMIUM_ARGS, need_browser, sync_playwright
+
+    need_browser()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def judge_server(tmp_path_factory) -> Iterator[Server]:
+    from api_tests.browser import PIN
+
+    srv = start_server(tmp_path_factory.mktemp("judge"), ADJUDICATOR_JUDGE_PIN=PIN)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def browser_context(browser):
+    """A factory: a touch page at the given viewport, on Playwright's clock; closed after."""
+    contexts = []
+
+    def make(viewport: dict):
+        context = browser.new_context(viewport=viewport, has_touch=True)
+        contexts.append(context)
+        pg = context.new_page()
+        pg.set_default_timeout(5000)
+        pg.clock.install()  # time flows naturally until a test fast-forwards it
+        return pg
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(browser_context):
+    from api_tests.browser import LANDSCAPE
+
+    return browser_context(LANDSCAPE)

@@ -26,6 +26,9 @@ from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
+# The fields a challenge request may carry; the judge page reads them to know what to send.
+CHALLENGE_FIELDS = {"words"}
+
 
 @bp.get("/rulesets")
 def list_rulesets():
@@ -41,7 +44,7 @@ def get_ruleset(ruleset_id: str):
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    only_fields(data, {"words"})
+    only_fields(data, CHALLENGE_FIELDS)
     words = data.get("words")
     if not isinstance(words, list):
         raise ApiError(400, "wrong_shape", "'words' must be a list of strings", "words")

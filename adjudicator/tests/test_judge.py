@@ -10,6 +10,8 @@ import pytest
 
 from adjudicator import create_app
 from adjudicator.judge import LANGUAGES, PinLimiter, pin_matches
+from adjudicator.judge.layouts import check_layouts
+from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 PIN = "0468"
 
@@ -49,19 +51,27 @@ def test_the_page_is_served_in_the_rulesets_language(client):
     assert response.mimetype == "text/html"
     html = response.get_data(as_text=True)
     assert '<html lang="sv">' in html
-    assert "Hur många ord utmanar du?" in html
+    assert "Skriv de utmanade orden" in html and "Nästa ord" in html
     config = page_config(html)
     assert config["ruleset"] == {
         "id": "ssf-1999",
         "name": "Svenska Scrabbleförbundets turneringsregler (1999)",
         "language": "sv",
         "policy": "play",
+        "mode": "challenge",
         "max_words": 8,
         "available": True,
     }
     assert config["strings"]["valid"] == "GILTIGT" and config["strings"]["invalid"] == "OGILTIGT"
     assert config["endpoints"]["challenge"] == "/api/v1/rulesets/ssf-1999/challenge"
-    assert html.count('class="btn count"') == 8
+    # the limits are the service's own, never literals in the page
+    assert config["limits"] == {
+        "min_letters": MIN_LETTERS,
+        "max_letters": MAX_LETTERS,
+        "max_words": 8,
+    }
+    assert config["jury"] is None and config["challenge_fields"] == ["words"]
+    assert 'class="jury-fields"' not in html
 
 
 @pytest.mark.parametrize(
@@ -78,16 +88,57 @@ def test_verdict_words_follow_the_ruleset(client, ruleset_id, valid, invalid):
     assert (strings["valid"], strings["invalid"]) == (valid, invalid)
 
 
-def test_letters_come_from_the_language_profiles(client):
+def test_keyboard_layouts_are_the_national_ones_and_alphabetical(client):
     da = page_config(client.get("/judge/dsf-2015").get_data(as_text=True))
-    assert da["letters"][-4:] == ["Æ", "Ø", "Å", "É"]
-    assert {"É", "Æ", "Ø", "Å"} <= set(da["word_characters"])
-    assert not set("0123456789 -'.") & set(da["word_characters"])
+    assert [layout["id"] for layout in da["layouts"]] == ["qwerty", "abc"]
+    assert ["".join(r) for r in da["layouts"][0]["rows"]] == [
+        "QWERTYUIOPÅ",
+        "ASDFGHJKLÆØ",
+        "ZXCVBNMÉ",
+    ]
     sv = page_config(client.get("/judge/ssf-1999").get_data(as_text=True))
-    assert {"Å", "Ä", "Ö", "É"} <= set(sv["letters"])
+    assert ["".join(r) for r in sv["layouts"][0]["rows"]][:2] == ["QWERTYUIOPÅ", "ASDFGHJKLÖÄ"]
+    assert "".join(sum(sv["layouts"][1]["rows"], [])) == "ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÜÆÉ"
     nl = page_config(client.get("/judge/sbnl-punten").get_data(as_text=True))
-    assert "".join(nl["letters"]) == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert ["".join(r) for r in nl["layouts"][0]["rows"]] == ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
     assert "Ĳ" in nl["word_characters"]  # the server folds it to IJ, so the page takes it
+    for config in (da, sv, nl):
+        assert not set("0123456789 -'.") & set(config["word_characters"])
+        for layout in config["layouts"]:
+            keys = sum(layout["rows"], [])
+            assert set(keys) <= set(config["word_characters"])
+
+
+@pytest.mark.parametrize("ruleset_id", ["dsf-2015", "ssf-1999", "sbnl-punten", "naspa"])
+def test_word_characters_are_what_the_challenge_endpoint_accepts(client, ruleset_id):
+    """The page's accepted set is the service's query check itself, character by character."""
+    config = page_config(client.get(f"/judge/{ruleset_id}").get_data(as_text=True))
+    accepted = set(config["word_characters"])
+    probes = sorted(accepted)[::7] + list("1-ßØÆÅÄÖÜÉĲŁЖΩ")
+    for ch in probes:
+        body = client.post(f"/api/v1/rulesets/{ruleset_id}/challenge", json={"words": [ch * 2]})
+        form_error = body.status_code == 400 and body.json["code"].startswith("word_has")
+        assert form_error == (ch not in accepted), (ruleset_id, ch, body.json)
+
+
+def test_a_layout_that_cannot_type_the_alphabet_stops_the_start():
+    with pytest.raises(ValueError, match="lacks"):
+        check_layouts("xx", "ABCÞ", lambda c: True)
+    with pytest.raises(ValueError, match="refuses É"):
+        check_layouts("da", "ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ", lambda c: c != "É")
+
+
+def test_jury_mode_page(client):
+    html = client.get("/judge/sbnl-punten").get_data(as_text=True)
+    config = page_config(html)
+    assert config["ruleset"]["mode"] == "jury"
+    assert config["jury"] == {"submissions_per_player": 10}
+    assert "Woord voorleggen aan de jury" in html
+    assert 'id="jury-player"' in html and 'id="jury-game"' in html
+    assert "Ten hoogste 10 opgevraagde woorden per speler per spel." in html
+    shown = re.sub(r'<script type="application/json".*?</script>', "", html, flags=re.S)
+    assert "Tegenstander" not in shown and "BEOORDEEL" not in shown  # no challenge wording
+    assert "CONTROLEER" in shown
 
 
 def test_security_headers(client):
@@ -106,12 +157,20 @@ def test_no_external_assets_and_no_inline_code(client):
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
     assert " style=" not in html and "<style" not in html and " on" + "click=" not in html
     scripts = re.findall(r"<script(?P<attrs>[^>]*)>", html)
-    assert all("src=" in a or 'type="application/json"' in a for a in scripts)
-    for asset in ("judge.js", "judge.css"):
+    assert all('type="module" src=' in a or 'type="application/json"' in a for a in scripts)
+    folder = resources.files("adjudicator") / "static" / "judge"
+    assets = sorted(p.name for p in folder.iterdir())
+    assert "judge.css" in assets and "main.js" in assets
+    for asset in assets:
         response = client.get(f"/judge/static/{asset}")
         assert response.status_code == 200
-        assert len(response.data) < 40_000  # small, no build step
+        limit = 12_000 if asset.endswith(".js") else 20_000  # small modules, one concern each
+        assert len(response.data) < limit, asset
         assert b"http://" not in response.data and b"https://" not in response.data
+        if asset.endswith(".js"):
+            # modules import only each other, by relative path
+            for target in re.findall(rb"from '([^']+)'", response.data):
+                assert target.startswith(b"./") and target[2:].decode() in assets, target
         response.close()
 
 
@@ -142,8 +201,33 @@ def test_index_lists_every_ruleset(client):
         assert f'href="/judge/{ruleset_id}"' in html
 
 
+@pytest.mark.parametrize(
+    ("header", "query", "lang", "title"),
+    [
+        ("da-DK,da;q=0.9", "", "da", "Orddommer: vælg regelsæt"),
+        ("sv", "", "sv", "Orddomare: välj regelverk"),
+        ("nl-BE", "", "nl", "Woordrechter: kies de spelregels"),
+        ("fr", "", "en", "Word judge: choose the ruleset"),
+        ("sv", "?lang=nl", "nl", "Woordrechter: kies de spelregels"),
+        ("sv", "?lang=xx", "sv", "Orddomare: välj regelverk"),
+    ],
+)
+def test_setup_and_missing_pages_speak_the_browsers_language(client, header, query, lang, title):
+    html = client.get(f"/judge/{query}", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in html and title in html
+    for code in LANGUAGES:
+        assert f'href="?lang={code}"' in html  # the switcher
+    missing = client.get(f"/judge/nope{query}", headers={"Accept-Language": header})
+    assert missing.status_code == 404 and f'<html lang="{lang}">' in missing.get_data(as_text=True)
+
+
 def test_the_pin_is_never_in_the_page(pin_client):
-    for path in ("/judge/ssf-1999", "/judge/", "/judge/static/judge.js"):
+    for path in (
+        "/judge/ssf-1999",
+        "/judge/",
+        "/judge/static/main.js",
+        "/judge/static/director.js",
+    ):
         response = pin_client.get(path)
         assert PIN.encode() not in response.data, path
         response.close()

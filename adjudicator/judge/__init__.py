@@ -1,0 +1,32 @@
+"""The judge's tablet: a kiosk page locked to one ruleset, and the PIN check that unlocks it.
+
+The page is plain HTML, CSS and ES modules served from this package (no CDN, no build step:
+tournaments run on an offline LAN). Everything the page needs from the server is embedded in it
+as one JSON block (`config.page_config`): the ruleset, the UI strings in the ruleset's language,
+the keyboard layouts, the characters a word may contain, the limits and the timers. The PIN never
+leaves the server.
+
+Modules: `config` (what the page is told), `layouts` (on-screen keyboards), `pages` (the kiosk
+and set-up routes), `pin` (the director's PIN), `headers` (the pages' security headers).
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings
+from adjudicator.judge.pages import bp
+from adjudicator.judge.pin import PinLimiter, configured_pin, pin_matches
+
+__all__ = ["LANGUAGES", "PinLimiter", "init_app", "page_config", "pin_matches", "strings"]
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    pin = configured_pin(app)
+    if pin and len(pin) < 4:
+        app.logger.warning("the judge PIN is shorter than 4 characters")
+    app.extensions["judge_pin"] = pin
+    app.extensions["judge_pin_limiter"] = PinLimiter()
+    app.register_blueprint(bp)

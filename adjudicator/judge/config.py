@@ -1,0 +1,138 @@
+"""What the kiosk page is told: one JSON block built from the ruleset and its language profile.
+
+The page keeps no rule of its own. The characters a word may contain are the ones the service's
+own normaliser accepts (the lexicon's, when it is loaded), the word limits are the normaliser's,
+the word count is the ruleset's and the timers are the deployment's config.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from flask import current_app, request
+
+from adjudicator.api import API_PREFIX
+from adjudicator.api.challenge import CHALLENGE_FIELDS
+from adjudicator.catalogue import rulesets
+from adjudicator.judge.layouts import check_layouts
+from adjudicator.lexicons import registry
+from adjudicator.rulesets import Ruleset
+from lexicon.limits import MAX_LETTERS, MIN_LETTERS
+from lexicon.normalise import Normaliser
+
+LANGUAGES = ("da", "sv", "nl", "en")
+
+DEFAULTS = {
+    "JUDGE_PIN": None,  # unset: the kiosk cannot be unlocked from the page at all
+    "JUDGE_RESULT_SECONDS": 10,  # the verdict clears itself after this long
+    "JUDGE_TAP_GUARD_SECONDS": 0.5,  # taps on the verdict are ignored this long
+    "JUDGE_IDLE_SECONDS": 15,  # half-entered words clear after this long without input
+    "JUDGE_REQUEST_SECONDS": 8,  # a ruling not answered in this long is "no answer"
+    "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs allowed per client per window
+    "JUDGE_PIN_WINDOW_SECONDS": 60,
+}
+
+@cache
+def strings(language: str) -> dict[str, str]:
+    path = resources.files("adjudicator") / "i18n" / f"{language}.json"
+    return json.loads(path.read_text("utf-8"))
+
+
+def request_language() -> str:
+    """`?lang=` when it names one of the four, else the browser's Accept-Language, else English."""
+    asked = request.args.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def accepts(normaliser: Normaliser, char: str) -> bool:
+    """Whether the service's query check takes `char` inside a word."""
+    return char in normaliser.query_characters
+
+
+@cache
+def word_characters(normaliser: Normaliser) -> str:
+    """Every upper-case character the service's query check accepts: the alphabet, then the
+    letters its folding map names (Danish É → E, Dutch Ĳ → IJ); never a look-alike."""
+    alphabet = normaliser.profile.alphabet
+    extra = sorted(c for c in normaliser.query_characters if c == c.upper() and c not in alphabet)
+    return alphabet + "".join(extra)
+
+
+@cache
+def asset_version() -> str:
+    """A digest of the page's assets, so a new release is never served from a stale cache."""
+    digest = hashlib.sha256()
+    folder = resources.files("adjudicator") / "static" / "judge"
+    for name in sorted(p.name for p in folder.iterdir()):
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _seconds(key: str) -> float:
+    value = float(current_app.config[key])
+    if value < 0:
+        raise ValueError(f"{key} must be ≥ 0")
+    return value
+
+
+def page_language(ruleset: Ruleset) -> str:
+    return ruleset.language if ruleset.language in LANGUAGES else "en"
+
+
+def page_config(ruleset_id: str) -> dict[str, Any]:
+    ruleset = rulesets()[ruleset_id]
+    language = page_language(ruleset)
+    # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
+    # profile). Without the lexicon the page cannot judge, and offers no keys either.
+    lexicon = registry().get(ruleset.lexicon_id)
+    normaliser = lexicon.normaliser if lexicon is not None else None
+    challenge = ruleset.data["challenge"]
+    mode = challenge["mode"]
+    return {
+        "ruleset": {
+            "id": ruleset.id,
+            "name": ruleset.data["name"],
+            "language": language,
+            "policy": ruleset.policy,
+            "mode": mode,
+            "max_words": ruleset.max_words,
+            "available": lexicon is not None,
+        },
+        "limits": {
+            "min_letters": MIN_LETTERS,
+            "max_letters": MAX_LETTERS,
+            "max_words": ruleset.max_words,
+        },
+        "layouts": (
+            check_layouts(language, normaliser.profile.alphabet, lambda c: accepts(normaliser, c))
+            if normaliser
+            else []
+        ),
+        "word_characters": word_characters(normaliser) if normaliser else "",
+        "jury": (
+            {"submissions_per_player": challenge.get("jury_submissions_per_player")}
+            if mode == "jury"
+            else None
+        ),
+        # The fields the challenge endpoint takes: the page sends the jury's player and game
+        # once the endpoint accepts them (the tournament store), and only then.
+        "challenge_fields": sorted(CHALLENGE_FIELDS),
+        "timers": {
+            "result_ms": round(_seconds("JUDGE_RESULT_SECONDS") * 1000),
+            "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),
+            "idle_ms": round(_seconds("JUDGE_IDLE_SECONDS") * 1000),
+            "request_ms": round(_seconds("JUDGE_REQUEST_SECONDS") * 1000),
+        },
+        "endpoints": {
+            "challenge": f"{API_PREFIX}/rulesets/{ruleset.id}/challenge",
+            "unlock": f"{API_PREFIX}/judge/unlock",
+            "kiosk": "/judge/",
+        },
+        "strings": strings(language),
+    }

@@ -1,0 +1,26 @@
+"""Security headers of every human-facing page (kiosk, set-up, landing) and their assets."""
+
+from __future__ import annotations
+
+from flask import Response
+
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'"
+    ),
+    "Cache-Control": "no-store",
+    "Pragma": "no-cache",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+}
+
+
+def security_headers(response: Response) -> Response:
+    for name, value in PAGE_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response

@@ -1,0 +1,78 @@
+"""The kiosk page `/judge/<ruleset>`, the set-up page `/judge/`, their assets and the PIN route."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from adjudicator.api import API_PREFIX
+from adjudicator.catalogue import rulesets
+from adjudicator.judge import pin
+from adjudicator.judge.config import (
+    LANGUAGES,
+    asset_version,
+    page_config,
+    request_language,
+    strings,
+)
+from adjudicator.judge.headers import security_headers
+from adjudicator.lexicons import registry
+
+bp = Blueprint(
+    "judge",
+    __name__,
+    static_folder="../static/judge",
+    static_url_path="/judge/static",
+)
+bp.after_request(security_headers)
+bp.add_url_rule(f"{API_PREFIX}/judge/unlock", "unlock", pin.unlock, methods=["POST"])
+
+
+def listed_rulesets() -> list[dict]:
+    """Every ruleset with its names, language and whether its word list is loaded."""
+    return [
+        {
+            "id": r.id,
+            "name": r.data["name"],
+            "name_en": r.data["name_en"],
+            "language": r.language,
+            "mode": r.data["challenge"]["mode"],
+            "available": registry().get(r.lexicon_id) is not None,
+        }
+        for _, r in sorted(rulesets().items())
+    ]
+
+
+@bp.get("/judge/")
+def index():
+    """Where the kiosk is set up and where it goes when the director leaves it."""
+    lang = request_language()
+    return render_template(
+        "judge_index.html",
+        rulesets=listed_rulesets(),
+        t=strings(lang),
+        lang=lang,
+        languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
+        version=asset_version(),
+    )
+
+
+@bp.get("/judge/<ruleset_id>")
+def kiosk(ruleset_id: str):
+    if ruleset_id not in rulesets():
+        lang = request_language()
+        body = render_template(
+            "judge_missing.html",
+            ruleset_id=ruleset_id,
+            t=strings(lang),
+            lang=lang,
+            version=asset_version(),
+        )
+        return body, 404
+    config = page_config(ruleset_id)
+    return render_template(
+        "judge.html",
+        config=config,
+        t=config["strings"],
+        lang=config["ruleset"]["language"],
+        version=asset_version(),
+    )

@@ -1,0 +1,99 @@
+/* JUDGE: send the words, then show the ruling, a spelling problem, or "no answer" — never a
+ * verdict the service did not give. The words leave the DOM as soon as they are sent and live
+ * in memory only until the ruling (or a retry) is done. */
+import { cfg, fmt, limits, t, timers } from './config.js';
+import { $ } from './dom.js';
+import { restore } from './entry.js';
+import { context, payload } from './jury.js';
+import { postJson } from './net.js';
+import { isRuling, showResult } from './result.js';
+import { show } from './screens.js';
+import * as words from './words.js';
+
+let pending = null; // {words, jury}: a challenge in flight or to retry
+let busy = false;
+
+const FORM_ERRORS = {
+  word_too_short: 'err_word_too_short',
+  word_too_long: 'err_word_too_long',
+  word_has_digit: 'refused_digit',
+  word_has_hyphen: 'refused_hyphen',
+  word_has_foreign_letter: 'refused_foreign',
+  word_has_non_letter: 'refused_other',
+};
+
+export function judge(list) {
+  if (busy) return;
+  pending = { words: list, jury: context() };
+  words.clear(); // the words leave the DOM once sent
+  send();
+}
+
+export async function send() {
+  if (!pending || busy) return;
+  busy = true;
+  show('judging');
+  const { words: list, jury } = pending;
+  let answer;
+  try {
+    answer = await postJson(cfg.endpoints.challenge, payload(list, jury), timers.request_ms);
+  } catch (e) {
+    busy = false;
+    showError('no_answer');
+    return;
+  }
+  busy = false;
+  handle(answer.response, answer.body, list, jury);
+}
+
+/* The character a form error is about: the first one the page itself would refuse. */
+function culprit(word) {
+  return Array.from(word.normalize('NFC').toUpperCase()).find((ch) => words.refusal(ch)) || '?';
+}
+
+function handle(response, body, list, jury) {
+  if (response.ok && isRuling(body, list)) {
+    pending = null;
+    showResult(body, jury);
+    return;
+  }
+  const error = body && body.code ? body : null; // an RFC 9457 problem document
+  if (response.status === 400 && error && /^word_/.test(error.code || '')) {
+    // A spelling the service cannot judge: back to the words, saying which one and why.
+    const match = /^words\[(\d+)\]$/.exec(error.field || '');
+    const index = match ? Number(match[1]) : 0;
+    const n = index + 1;
+    const key = FORM_ERRORS[error.code];
+    let text;
+    if (key && key.startsWith('refused_')) {
+      text = fmt(t.word_problem, { n, reason: fmt(t[key], { char: culprit(list[index] || '') }) });
+    } else if (key) {
+      text = fmt(t[key], { n, min: limits.min_letters, max: limits.max_letters });
+    } else {
+      text = fmt(t.err_word_form, { n });
+    }
+    pending = null;
+    show('enter');
+    restore(list, index, text);
+    return;
+  }
+  if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
+  else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
+  else showError('service');
+}
+
+function showError(kind) {
+  $('error-title').textContent = kind === 'no_answer' ? t.no_answer_title : t.service_error_title;
+  $('error-body').textContent = {
+    no_answer: t.no_answer_body,
+    unavailable: t.unavailable,
+    service: t.service_error_body,
+  }[kind];
+  document.body.dataset.error = kind;
+  show('error', $('error-retry'));
+}
+
+export function clearChallenge() {
+  pending = null;
+  delete document.body.dataset.error;
+}

@@ -1,0 +1,14 @@
+/* The page's one source of settings: the JSON block the server embeds (judge/config.py).
+ * Limits, timers, letters and layouts all come from there; this file holds no rule. */
+const node = document.getElementById('judge-config');
+
+export const cfg = JSON.parse(node.textContent);
+export const t = cfg.strings;
+export const limits = cfg.limits;
+export const timers = cfg.timers;
+export const lang = cfg.ruleset.language;
+export const juryMode = cfg.ruleset.mode === 'jury';
+
+export function fmt(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (m, key) => (key in vars ? String(vars[key]) : m));
+}
