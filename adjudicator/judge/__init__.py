@@ -14,11 +14,19 @@ from __future__ import annotations
 
 from flask import Flask
 
-from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings
+from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings, word_characters
 from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import PinLimiter, configured_pin, pin_matches
 
-__all__ = ["LANGUAGES", "PinLimiter", "init_app", "page_config", "pin_matches", "strings"]
+__all__ = [
+    "LANGUAGES",
+    "PinLimiter",
+    "init_app",
+    "page_config",
+    "pin_matches",
+    "strings",
+    "word_characters",
+]
 
 
 def init_app(app: Flask) -> None:

@@ -21,8 +21,9 @@ from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
 from adjudicator.lexicons import registry
 from adjudicator.rulesets import Ruleset
+from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
-from lexicon.normalise import Normaliser
+from lexicon.normalise import Normaliser, query_characters
 
 LANGUAGES = ("da", "sv", "nl", "en")
 
@@ -35,6 +36,7 @@ DEFAULTS = {
     "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs allowed per client per window
     "JUDGE_PIN_WINDOW_SECONDS": 60,
 }
+
 
 @cache
 def strings(language: str) -> dict[str, str]:
@@ -55,13 +57,12 @@ def accepts(normaliser: Normaliser, char: str) -> bool:
     return char in normaliser.query_characters
 
 
-@cache
-def word_characters(normaliser: Normaliser) -> str:
+def word_characters(profile: LanguageProfile) -> str:
     """Every upper-case character the service's query check accepts: the alphabet, then the
     letters its folding map names (Danish É → E, Dutch Ĳ → IJ); never a look-alike."""
-    alphabet = normaliser.profile.alphabet
-    extra = sorted(c for c in normaliser.query_characters if c == c.upper() and c not in alphabet)
-    return alphabet + "".join(extra)
+    accepted = query_characters(profile)
+    extra = sorted(c for c in accepted if c == c.upper() and c not in profile.alphabet)
+    return profile.alphabet + "".join(extra)
 
 
 @cache
@@ -114,7 +115,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             if normaliser
             else []
         ),
-        "word_characters": word_characters(normaliser) if normaliser else "",
+        "word_characters": word_characters(normaliser.profile) if normaliser else "",
         "jury": (
             {"submissions_per_player": challenge.get("jury_submissions_per_player")}
             if mode == "jury"
