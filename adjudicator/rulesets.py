@@ -68,6 +68,8 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("end", "scoreless_turns"): (int, True),
     ("end", "scoreless_counts_withdrawn"): (bool, False),
     ("end", "scoreless_counts_exchanges"): (bool, False),
+    ("end", "scoreless_needs_empty_bag"): (bool, False),
+    ("end", "scoreless_counts_zero_point_plays"): (bool, False),
     ("end", "overtime_ends_game"): (bool, False),
     ("end", "time_up"): (bool, False),
     ("end", "blocked"): (bool, False),

@@ -8,7 +8,7 @@ exchanges). DSF has no scoreless rule but ends after both players pass twice in 
 
 from __future__ import annotations
 
-from adjudicator.game.kinds import EXCHANGE, LOST_TURN, PASS, WITHDRAWN
+from adjudicator.game.kinds import EXCHANGE, LOST_TURN, PASS, PLAY, WITHDRAWN
 from adjudicator.game.rules import Rules, Verdict
 
 
@@ -18,8 +18,12 @@ def pass_allowed(rules: Rules) -> Verdict:
     return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_source)
 
 
-def is_scoreless(rules: Rules, kind: str) -> bool:
-    """Whether a turn of this kind counts towards the scoreless-turns limit."""
+def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:
+    """Whether a turn of this kind (and score, for a play) counts towards the scoreless-turns
+    limit. 002 counts turns that put no new tile down; 004 counts turns that score 0 points,
+    so a play of two blanks for 0 counts there."""
+    if kind == PLAY:
+        return rules.end.scoreless_counts_zero_point_plays and score == 0
     if kind in (PASS, LOST_TURN):
         return True
     if kind == EXCHANGE:
@@ -29,9 +33,13 @@ def is_scoreless(rules: Rules, kind: str) -> bool:
     return False
 
 
-def scoreless_end(rules: Rules, scoreless_in_a_row: int) -> bool:
-    """Six (or the ruleset's number of) scoreless turns in a row end the game."""
+def scoreless_end(rules: Rules, scoreless_in_a_row: int, bag: int | None = None) -> bool:
+    """Six (or the ruleset's number of) scoreless turns in a row end the game; under 004 only
+    once the bag is empty ("Tømmes posen, uden at nogen kan gå ud, slutter spillet efter seks
+    pointløse ture i træk"). `bag` None: not known, so not checked."""
     limit = rules.end.scoreless_turns
+    if rules.end.scoreless_needs_empty_bag and bag is not None and bag > 0:
+        return False
     return bool(limit) and scoreless_in_a_row >= limit
 
 

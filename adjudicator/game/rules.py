@@ -44,6 +44,8 @@ class EndRule:
     scoreless_turns: int  # 0 = no such rule
     scoreless_counts_withdrawn: bool
     scoreless_counts_exchanges: bool
+    scoreless_needs_empty_bag: bool  # 004: only once the bag is empty
+    scoreless_counts_zero_point_plays: bool  # 004 counts turns that score 0, plays included
     equal_turns: bool  # SBNL: the game ends when a player is out AND turns are equal
     point_target_option: bool
     overtime_ends_game: bool
@@ -126,6 +128,10 @@ class Rules:
                 scoreless_turns=end["scoreless_turns"],
                 scoreless_counts_withdrawn=end.get("scoreless_counts_withdrawn", True),
                 scoreless_counts_exchanges=end.get("scoreless_counts_exchanges", True),
+                scoreless_needs_empty_bag=end.get("scoreless_needs_empty_bag", False),
+                scoreless_counts_zero_point_plays=end.get(
+                    "scoreless_counts_zero_point_plays", False
+                ),
                 equal_turns=end.get("equal_turns", False),
                 point_target_option=end.get("point_target_option", False),
                 overtime_ends_game=end.get("overtime_ends_game", False),

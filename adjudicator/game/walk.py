@@ -163,16 +163,17 @@ class Walk:
         elif s.to_move is not None and p != s.to_move:
             turn.deviations.append(f"not {s.players[p]}'s turn: {s.players[s.to_move]} was due")
 
-    def after_turn(self, p: int, kind: str) -> None:
-        """Counters and the end of the game, after a turn of `kind` by player p."""
+    def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
+        """Counters and the end of the game, after a turn of `kind` (scoring `score`, for a
+        play) by player p."""
         s, r = self.state, self.rules
         s.turns_taken[p] += 1
         s.previous_placed[p] = kind == PLAY
         s.to_move = s.next_player(p)
-        if kind == PLAY:
-            s.scoreless = 0
-        elif end_rules.is_scoreless(r, kind):
+        if end_rules.is_scoreless(r, kind, score):
             s.scoreless += 1
+        elif kind == PLAY:
+            s.scoreless = 0
         s.passes = s.passes + 1 if kind == PASS else 0
         if s.ended:
             return
@@ -180,7 +181,7 @@ class Walk:
             s.ended, s.went_out, s.pending_out = "out", s.pending_out, None
         elif end_rules.passes_end(r, s.passes, len(s.players)):
             s.ended = "passes"
-        elif end_rules.scoreless_end(r, s.scoreless):
+        elif end_rules.scoreless_end(r, s.scoreless, s.bag):
             s.ended = "scoreless"
 
     def note_end(self, turn: Turn) -> None:
@@ -243,7 +244,7 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s.last_event_play = s.place(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.rack_size[p] == 0 and s.bag == 0 and not s.ended:
         s.pending_out = p
-    w.after_turn(p, PLAY)
+    w.after_turn(p, PLAY, result.score)
     if s.ended == "out":
         turn.notes.append(f"{ev.player} went out: the game is over")
     elif s.pending_out == p:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from adjudicator.game.ending import (
-    EXCHANGE,
-    PASS,
-    WITHDRAWN,
     is_scoreless,
     out_ends_game,
     pass_allowed,
     passes_end,
     scoreless_end,
 )
+from adjudicator.game.kinds import EXCHANGE, PASS, PLAY, WITHDRAWN
 
 from .helpers import rules
 
@@ -44,7 +42,23 @@ def test_ssf_six_scoreless_counts_exchanges_and_withdrawn_002():
 def test_home_and_english_six_scoreless_004():
     """004 "seks pointløse ture i træk"; NASPA and WESPA the same."""
     for rid in ("dk-home", "naspa", "wespa"):
-        assert scoreless_end(rules(rid), 6) and not scoreless_end(rules(rid), 5)
+        assert scoreless_end(rules(rid), 6, bag=0) and not scoreless_end(rules(rid), 5, bag=0)
+
+
+def test_home_six_scoreless_only_with_the_bag_empty_004_pointgivning():
+    """004 Pointgivning: "Tømmes posen, uden at nogen kan gå ud, slutter spillet efter seks
+    pointløse ture i træk": with tiles in the bag six scoreless turns do not end a home game.
+    The English rulesets end it whatever the bag."""
+    assert not scoreless_end(rules("dk-home"), 6, bag=81)
+    assert scoreless_end(rules("dk-home"), 6, bag=0)
+    assert scoreless_end(rules("naspa"), 6, bag=81)
+
+
+def test_home_counts_zero_point_plays_004_pointgivning():
+    """004 counts "pointløse ture", turns that score 0: a play of two blanks for 0 counts. SSF
+    (002) counts turns that put no new tile down, so a 0-point play resets its count."""
+    assert is_scoreless(rules("dk-home"), PLAY, 0) and not is_scoreless(rules("dk-home"), PLAY, 4)
+    assert not is_scoreless(rules("ssf-1999"), PLAY, 0)
 
 
 def test_sbnl_out_needs_equal_turns_003_einde():

@@ -33,3 +33,13 @@ def test_two_challenge_bonus_lines_after_one_play():
         "a challenge bonus is 5 per word challenged; the play formed 3 word(s), so +5 after +15"
         " cannot be right (NASPA rules, Collins division: 5 points per word)"
     ]
+
+
+def test_a_zero_point_play_is_a_scoreless_turn_at_home_004_pointgivning():
+    """004 counts turns that score 0 points ("pointløse ture"): two blanks for 0 do not reset
+    the count. Under dsf-2015 (no such rule) and in the English rulesets a play resets it."""
+    text = ">ann: ??AEKRS -AE +0 0\n>bob: ABCDEFG - +0 0\n>ann: ??EKRST 8H ka +0 0\n"
+    home = walk(parse_text(HEAD + text), rules("dk-home"), profile("dk-home"))
+    assert [t.scoreless_in_a_row for t in home.turns] == [1, 2, 3] and home.scores_ok
+    dsf = walk(parse_text(HEAD + text), rules("dsf-2015"), profile("dsf-2015"))
+    assert dsf.turns[-1].scoreless_in_a_row == 0
