@@ -212,7 +212,10 @@ def _hidden_ending(w: Walk, turn: Turn) -> bool:
     """End lines with the game not over by the record's moves: it ended in a way a record does
     not show (the time was up, nobody could place, overtime), where the rules have one."""
     s, r = w.state, w.rules
-    hidden = [e for e in ("time_up", "blocked", "overtime") if e in r.endings()]
+    if s.lost_on_time and "overtime" in r.endings():  # 000 §5c: overtime ends the game
+        hidden = ["overtime"]
+    else:  # not overtime while nobody has run out of it
+        hidden = [e for e in ("time_up", "blocked") if e in r.endings()]
     if not hidden:
         return False
     s.ended = hidden[0] if len(hidden) == 1 else "time_up"

@@ -57,6 +57,17 @@ def test_dsf_overtime_loses_whatever_the_score_000_4_4_1c():
     assert r.winner == "B" and r.players[0].lost_on_time
 
 
+def test_dsf_overtime_ending_needs_more_than_5_minutes_000_5c():
+    """000 §5c: "Hvis en spiller overskrider fem minutters overtid afsluttes spillet": the game
+    ends on overtime only when somebody is more than 5 minutes over."""
+    two = [player("dsf-2015", "A", 400, overtime=2), player("dsf-2015", "B", 250, "E")]
+    with pytest.raises(GameInputError, match="more than 5 minutes over, and nobody is"):
+        final_score(rules("dsf-2015"), profile("dsf-2015"), two, "overtime")
+    six = [player("dsf-2015", "A", 400, overtime=5.5), player("dsf-2015", "B", 250, "E")]
+    r = final_score(rules("dsf-2015"), profile("dsf-2015"), six, "overtime")
+    assert r.winner == "B" and r.players[0].lost_on_time
+
+
 def test_ssf_out_gains_opponents_rack_002():
     """002: the one who went out gains the opponent's rack value; the opponent loses it.
     Swedish values: Z 10, Ö 4 → 14."""

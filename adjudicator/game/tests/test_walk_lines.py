@@ -43,3 +43,16 @@ def test_a_zero_point_play_is_a_scoreless_turn_at_home_004_pointgivning():
     assert [t.scoreless_in_a_row for t in home.turns] == [1, 2, 3] and home.scores_ok
     dsf = walk(parse_text(HEAD + text), rules("dsf-2015"), profile("dsf-2015"))
     assert dsf.turns[-1].scoreless_in_a_row == 0
+
+
+def test_dsf_overtime_ends_the_game_only_past_5_minutes_000_5c():
+    """000 §5c and §4.4.1c: more than 5 minutes of overtime ends (and loses) the game; 2
+    minutes over do not end it, so end-of-game lines after them are out of place."""
+    game = ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN H7 H.J +18 18\n"
+    end = ">ann: AERSU (AERSU) -16 {}\n>bob: AEIMN (AEIMN) -18 {}\n"
+    two = run(game + ">ann: AERSU (time) -20 -8\n" + end.format(-24, 0), "dsf-2015")
+    assert two.ended is None
+    assert "the game is not over" in deviations(two)[0]
+    six = run(game + ">ann: AERSU (time) -60 -48\n" + end.format(-64, 0), "dsf-2015")
+    assert deviations(six) == [] and six.ended == "overtime"
+    assert six.lost_on_time == ["ann"] and six.winner == "bob"
