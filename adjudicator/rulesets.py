@@ -53,6 +53,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("challenge", "valid_text"): (dict, True),
     ("challenge", "invalid_text"): (dict, True),
     ("challenge", "free_challenge_option"): (bool, False),
+    ("challenge", "free_challenge_text"): (dict, False),
     ("challenge", "jury_submissions_per_player"): (int, False),
     ("challenge", "source"): (str, False),
     ("exchange", "source"): (str, False),
@@ -118,15 +119,17 @@ class Ruleset:
         """The typed view the game rules read; built once per loaded ruleset, not per request."""
         return Rules.from_data(self.data)
 
-    def consequence(self, valid: bool, words: int) -> dict[str, Any]:
+    def consequence(self, valid: bool, words: int, free_challenge: bool = False) -> dict[str, Any]:
         """What the ruling costs under this ruleset, in structured fields and in words.
 
         The arithmetic is the game rules' (`adjudicator.game.challenge.outcome`); `points` is
         the size of what the ruling moves for this many words. A challenge knows no turn score,
         so SBNL's "turn score + 20" shows its fixed part here.
         """
-        result = outcome(self.rules, valid, words)
+        result = outcome(self.rules, valid, words, free_challenge=free_challenge)
         key = "valid" if valid else "invalid"
+        if free_challenge and valid and "free_challenge_text" in self.data["challenge"]:
+            key = "free_challenge"
         return {
             "kind": result.kind,
             "points": abs(result.player_points) or abs(result.challenger_points),

@@ -8,6 +8,8 @@ way, and what is said about each word is decided by the one disclosure gate
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
@@ -21,6 +23,7 @@ from adjudicator.catalogue import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.requests import json_body, only_fields
+from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.wordforms import normalise_word
 
@@ -28,6 +31,24 @@ bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
 # The fields a challenge request may carry; the judge page reads them to know what to send.
 CHALLENGE_FIELDS = {"words"}
+
+
+def free_challenge(ruleset: Ruleset, data: dict[str, Any]) -> bool:
+    """The request's `free_challenge`: the home variant where a failed challenge costs nothing
+    (004 Almindelige varianter), only where the ruleset offers it."""
+    value = data.get("free_challenge", False)
+    if not isinstance(value, bool):
+        raise ApiError(
+            400, "wrong_shape", "'free_challenge' must be true or false", "free_challenge"
+        )
+    if value and not ruleset.rules.challenge.free_challenge_option:
+        raise ApiError(
+            422,
+            "inconsistent_input",
+            f"{ruleset.id} has no free-challenge variant",
+            "free_challenge",
+        )
+    return value
 
 
 @bp.get("/rulesets")
@@ -44,7 +65,8 @@ def get_ruleset(ruleset_id: str):
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    only_fields(data, CHALLENGE_FIELDS)
+    only_fields(data, CHALLENGE_FIELDS | {"free_challenge"})  # the page never sends it
+    free = free_challenge(ruleset, data)
     words = data.get("words")
     if not isinstance(words, list):
         raise ApiError(400, "wrong_shape", "'words' must be a list of strings", "words")
@@ -74,7 +96,7 @@ def challenge(ruleset_id: str):
         "policy": ruleset.policy,
         "ruling": ruling,
         "words": listed,
-        "consequence": ruleset.consequence(ruling == "valid", len(words)),
+        "consequence": ruleset.consequence(ruling == "valid", len(words), free),
         "lexicon": lexicon.identity(),
     }
     return jsonify(body)

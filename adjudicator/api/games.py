@@ -13,6 +13,7 @@ from flask import Blueprint, jsonify, request
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.api.challenge import free_challenge
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.errors import ApiError
 from adjudicator.game.errors import GameInputError
@@ -242,7 +243,8 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    only_fields(data, {"gcg", "players", "turns"})
+    only_fields(data, {"gcg", "players", "turns", "free_challenge"})
+    free = free_challenge(ruleset, data)
     if ("gcg" in data) == ("turns" in data):
         raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
     rules = ruleset.rules
@@ -266,7 +268,7 @@ def verify_game(ruleset_id: str):
             )
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
-        verdict = walk(record, rules, lexicon.profile, lexicon)
+        verdict = walk(record, rules, lexicon.profile, lexicon, free)
     except GameInputError as exc:
         raise _game_error(exc) from None
     except GcgError as exc:

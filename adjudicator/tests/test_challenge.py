@@ -174,3 +174,33 @@ def test_body_too_large_names_the_endpoints_own_limit(client):
     )
     assert big.status_code == 413
     assert str(256 * 1024) in big.json["detail"]
+
+
+def test_free_challenge_costs_nothing_at_home_004(client):
+    """004 Almindelige varianter: "Gratis protest — hvor en tabt protest ikke koster noget"."""
+    url = URL.format("dk-home")
+    free = client.post(url, json={"words": ["hej"], "free_challenge": True})
+    assert free.status_code == 200 and free.json["ruling"] == "valid"
+    assert free.json["consequence"]["kind"] == "none"
+    assert free.json["consequence"]["text"]["en"].startswith("Free challenge")
+    plain = client.post(url, json={"words": ["hej"]}).json["consequence"]
+    assert plain["kind"] == "challenger_loses_turn"
+    refused = client.post(URL.format("dsf-2015"), json={"words": ["hej"], "free_challenge": True})
+    assert refused.status_code == 422 and refused.json["field"] == "free_challenge"
+    shape = client.post(url, json={"words": ["hej"], "free_challenge": "yes"})
+    assert shape.status_code == 400
+
+
+def test_verify_takes_the_free_challenge_variant_004(client):
+    turns = [
+        {"player": "Mor", "type": "play", "move": "8G KAT", "score": 12},
+        {"player": "Far", "type": "challenge", "score": 0},
+        {"player": "Far", "type": "play", "move": "H7 H.J", "score": 9},
+    ]
+    url = "/api/v1/rulesets/dk-home/games/verify"
+    body = {"players": ["Mor", "Far"], "turns": turns}
+    free = client.post(url, json=body | {"free_challenge": True}).json
+    assert free["rule_deviations"] == 0 and free["challenges"][0]["consequence"] == "none"
+    assert client.post(url, json=body).json["rule_deviations"] == 1
+    wrong = client.post(url.replace("dk-home", "naspa"), json=body | {"free_challenge": True})
+    assert wrong.status_code == 422

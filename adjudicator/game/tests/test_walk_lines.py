@@ -56,3 +56,16 @@ def test_dsf_overtime_ends_the_game_only_past_5_minutes_000_5c():
     six = run(game + ">ann: AERSU (time) -60 -48\n" + end.format(-64, 0), "dsf-2015")
     assert deviations(six) == [] and six.ended == "overtime"
     assert six.lost_on_time == ["ann"] and six.winner == "bob"
+
+
+def test_free_challenge_keeps_the_challengers_turn_004():
+    """004 Almindelige varianter: under "gratis protest" a failed challenge costs nothing, so
+    the challenger still plays next; without it the challenger loses the turn."""
+    text = (
+        ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN (challenge) +0 0\n>bob: AEHIJMN H7 H.J +18 18\n"
+    )
+    record = parse_text(HEAD + text)
+    free = walk(record, rules("dk-home"), profile("dk-home"), free_challenge=True)
+    assert deviations(free) == [] and free.challenges[0]["consequence"] == "none"
+    plain = walk(record, rules("dk-home"), profile("dk-home"))
+    assert deviations(plain) == ["not bob's turn: ann was due"]
