@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Config from defaults, then `ADJUDICATOR_*` environment variables, then `test_config`."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
@@ -17,10 +17,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=16 * 1024,  # a challenge is a few words; refuse anything larger
         DATABASE_URL=None,  # None: sqlite:///<instance>/adjudicator.db
         SQLITE_SYNCHRONOUS="FULL",
+        RUN_DIR=None,  # the gunicorn instance's run directory (adjudicator.rundir)
+        RULESETS=None,  # the rulesets readyz requires, comma-separated; none: all
+        ALLOW_PARTIAL=False,  # readyz: ready while some required rulesets cannot serve
+        CRASH_WINDOW_SECONDS=60,  # readyz: not ready after CRASH_LIMIT abnormal worker exits
+        CRASH_LIMIT=3,  # within the window
     )
     app.config.from_prefixed_env(prefix="ADJUDICATOR")
     if test_config:
         app.config.from_mapping(test_config)
+    return app
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The service: configured (`configured_app`), then every resource and blueprint."""
+    app = configured_app(test_config)
     from adjudicator.jsonprovider import OrjsonProvider
 
     app.json = OrjsonProvider(app)

@@ -60,8 +60,7 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
     return view
 
 
-def init_app(app: Flask) -> None:
-    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+def warn_unavailable(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
         if ruleset.lexicon_id not in app.extensions["lexicons"].loaded:
             app.logger.warning(
@@ -69,3 +68,17 @@ def init_app(app: Flask) -> None:
                 ruleset.id,
                 ruleset.lexicon_id,
             )
+
+
+def required_rulesets() -> list[str]:
+    """The rulesets this deployment must serve: `ADJUDICATOR_RULESETS` (comma-separated), or
+    every ruleset it knows."""
+    wanted = current_app.config.get("RULESETS")
+    if not wanted:
+        return sorted(rulesets())
+    return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+    warn_unavailable(app)

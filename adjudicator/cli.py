@@ -207,9 +207,135 @@ def run_db(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- reload -------------------------------------------------------------------------------
+
+
+def add_reload(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "reload",
+        help="check the installed lexicons and rulesets, then switch a running instance to them",
+        description="Load the instance's lexicon and ruleset directories exactly as it will "
+        "(its own environment and working directory, read from /proc); if anything fails, "
+        "signal nothing and exit 2. Otherwise send SIGHUP and wait until every old worker "
+        "has left, then print what is served.",
+    )
+    p.add_argument(
+        "--run-dir",
+        help="the instance's run directory (default: $ADJUDICATOR_RUN_DIR, else "
+        "instance/run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000>)",
+    )
+    p.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
+    p.set_defaults(handler=run_reload)
+
+
+def _master_pid(run_dir: Path) -> int:
+    from adjudicator.rundir import PIDFILE
+
+    try:
+        pid = int((run_dir / PIDFILE).read_text().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        raise UsageError(f"no running instance with a pidfile in {run_dir}") from None
+    return pid
+
+
+def _workers(master: int) -> set[int]:
+    """The master's child processes, from /proc."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def _check_as_instance(master: int) -> tuple[dict, dict]:
+    """Load the lexicons and rulesets as the instance would (its ADJUDICATOR_* environment and
+    working directory): the lexicons it would serve, and those that would fail."""
+    import logging
+
+    from adjudicator import configured_app
+    from adjudicator.lexicons import LexiconRegistry
+    from adjudicator.rulesets import RulesetError, load_rulesets
+
+    proc = Path(f"/proc/{master}")
+    try:
+        raw = (proc / "environ").read_bytes().split(b"\0")
+        cwd = os.readlink(proc / "cwd")
+    except OSError as exc:
+        raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
+    env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    try:
+        for key in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
+            del os.environ[key]
+        os.environ.update({k: v for k, v in env.items() if k.startswith("ADJUDICATOR_")})
+        os.chdir(cwd)
+        config = configured_app().config
+        try:
+            load_rulesets(config.get("RULESET_DIR"))
+        except RulesetError as exc:
+            raise UsageError(f"not reloaded: {exc}") from None
+        reg = LexiconRegistry(os.path.abspath(config["LEXICON_DIR"]))
+        quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
+        quiet.propagate = False
+        quiet.addHandler(logging.NullHandler())
+        reg.load_all(quiet)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+    return {i: lex.identity()["sha256"] for i, lex in reg.loaded.items()}, reg.failed
+
+
+def run_reload(args: argparse.Namespace) -> int:
+    import signal
+    import time
+
+    from adjudicator.rundir import default_run_dir, read_last_reload
+
+    run_dir = Path(
+        args.run_dir
+        or os.environ.get("ADJUDICATOR_RUN_DIR")
+        or default_run_dir(os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000"))
+    )
+    master = _master_pid(run_dir)
+    installed, failed = _check_as_instance(master)
+    if failed:
+        for name, why in sorted(failed.items()):
+            print(f"adjudicator reload: {name}: {why}", file=sys.stderr)
+        raise UsageError("not reloaded: fix or reinstall the lexicons above; nothing changed")
+    old = _workers(master)
+    started = time.time()
+    os.kill(master, signal.SIGHUP)
+    deadline = time.monotonic() + args.timeout
+    while time.monotonic() < deadline:
+        report = read_last_reload(str(run_dir))
+        current = _workers(master)
+        if report and report["time"] >= started and current and not current & old:
+            break
+        time.sleep(0.05)
+    else:
+        print(f"adjudicator reload: not finished after {args.timeout:g} s", file=sys.stderr)
+        return EXIT_DISAGREE
+    took = time.time() - started
+    for lexicon_id, sha in sorted(report["lexicons"].items()):
+        print(f"serving  {lexicon_id}  sha256 {sha[:16]}…")
+    if not report["ok"] or report["failed"] or report["lexicons"] != installed:
+        print(
+            f"adjudicator reload: refused: {report['error'] or report['failed']}", file=sys.stderr
+        )
+        return EXIT_DISAGREE
+    print(f"reloaded in {took:.2f} s: workers {sorted(old)} replaced by {sorted(current)}")
+    return EXIT_OK
+
+
 # --- entry point ----------------------------------------------------------------------------
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_db]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_db, add_reload]
 
 
 def build_parser() -> argparse.ArgumentParser:

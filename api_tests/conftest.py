@@ -30,9 +30,15 @@ class Server:
     process: subprocess.Popen
     url: str
     log: Path
+    run_dir: Path
 
     def api(self, path: str) -> str:
         return f"{self.url}/api/v1{path}"
+
+    def workers(self) -> list[int]:
+        """The worker processes' ids (children of the master)."""
+        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True)
+        return [int(pid) for pid in out.stdout.split()]
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -54,6 +60,7 @@ def start_server(log_dir: Path, **env: str) -> Server:
         "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
         "ADJUDICATOR_WORKERS": "2",
         "ADJUDICATOR_LEXICON_DIR": str(LEXICON_DIR),
+        "ADJUDICATOR_RUN_DIR": str(log_dir / f"run-{port}"),
         **env,
     }
     log = log_dir / f"gunicorn-{port}.log"
@@ -70,7 +77,7 @@ def start_server(log_dir: Path, **env: str) -> Server:
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )
-    server = Server(process, f"http://127.0.0.1:{port}", log)
+    server = Server(process, f"http://127.0.0.1:{port}", log, Path(full_env["ADJUDICATOR_RUN_DIR"]))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:

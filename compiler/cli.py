@@ -115,6 +115,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_install(args: argparse.Namespace) -> int:
+    from compiler.install import install
+
+    for done in install(args.builds, args.into):
+        was = f"was {done.previous[:16]}…" if done.previous else "new"
+        same = "  (unchanged)" if done.previous == done.sha256 else ""
+        print(f"installed  {done.id}  sha256 {done.sha256[:16]}…  ({was}){same}")
+    print(f"into {args.into}; the service serves it after `adjudicator reload`")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="lexicon", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -140,6 +151,16 @@ def parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="check format version and checksum")
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT")
     v.set_defaults(func=cmd_verify)
+    i = sub.add_parser(
+        "install",
+        help="verify builds, then install them into a deployment's lexicon directory",
+        description="Verify every build first (format, version, sha256, readable trie); install "
+        "none unless all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), "
+        "then each DIR/<id>.json is switched in one rename.",
+    )
+    i.add_argument("builds", nargs="+", metavar="BUILD.json")
+    i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
+    i.set_defaults(func=cmd_install)
     return p
 
 

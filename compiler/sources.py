@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lexicon.errors import LexiconError
+from lexicon.errors import LexiconError, read_file
 
 FORMATS = ("plain", "saol", "delta")
 ENCODINGS = ("utf-8", "latin-1", "auto")
@@ -31,12 +31,7 @@ class Decoded:
 
 def read_bytes(path: Path) -> tuple[bytes, str]:
     """The file's content, decompressed by suffix, with the sha256 of the stored bytes."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise LexiconError("source file not found", file=str(path)) from None
-    except OSError as exc:
-        raise LexiconError(f"cannot read source file: {exc.strerror}", file=str(path)) from exc
+    raw = read_file(path, "source file not found", "source file")
     digest = hashlib.sha256(raw).hexdigest()
     try:
         if path.suffix == ".gz":

@@ -1,19 +1,35 @@
 """gunicorn settings for the adjudicator: `gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app`.
 
-`preload_app` builds the app, and so memory-maps every lexicon, in the master before forking:
-the workers then share the trie pages instead of each holding a private copy.
+`preload_app` builds the app, and so loads every lexicon, in the master before forking: the
+workers then share the trie pages instead of each holding a private copy.
+
+Worker class: `sync`. gunicorn runs behind nginx (deploy/nginx.conf.template), which buffers
+whole requests and responses, so a worker is busy only for the few milliseconds of computing an
+answer, never for a slow client; the rulings are CPU-bound, where threads would gain nothing.
+
+Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
+`instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
+SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
+the workers (adjudicator.hotswap).
 """
 
 import multiprocessing
 import os
 
+from adjudicator import rundir as _rundir
+
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
-threads = int(os.environ.get("ADJUDICATOR_THREADS", "1"))
+worker_class = "sync"
 preload_app = True
 timeout = 30
 graceful_timeout = 10
-keepalive = 5
+
+run_dir = os.environ.get("ADJUDICATOR_RUN_DIR") or _rundir.default_run_dir(",".join(bind))
+os.makedirs(run_dir, exist_ok=True)
+os.environ["ADJUDICATOR_RUN_DIR"] = run_dir  # the app (readyz, reload) finds it in its config
+pidfile = os.path.join(run_dir, _rundir.PIDFILE)
+control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 
 # Access logs carry method, path, status and time: never request bodies, so never the words.
 accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
@@ -31,3 +47,33 @@ def pre_fork(server, worker):
     import gc
 
     gc.freeze()
+
+
+def on_reload(server):
+    """HUP: load the installed lexicons and rulesets before the new workers fork.
+
+    Never raises: an exception here would stop the master; a failure keeps what serves.
+    """
+    from adjudicator.hotswap import reload_app
+
+    try:
+        report = reload_app(server.app.wsgi())
+    except Exception:
+        server.log.exception("reload failed; the running lexicons and rulesets keep serving")
+        return
+    server.log.info("reload: %s", report)
+
+
+def worker_exit(server, worker):
+    """In the worker, leaving through Python: a clean exit."""
+    _rundir.mark_clean_exit(run_dir, worker.pid)
+
+
+def worker_abort(worker):
+    """In the worker, killed for a timeout (SIGABRT): abnormal, although it leaves through Python."""
+    _rundir.record_abnormal(run_dir, worker.pid, "timeout")
+
+
+def child_exit(server, worker):
+    """In the master, reaping a worker: without a clean mark it died (SIGKILL, SIGSEGV, OOM)."""
+    _rundir.record_exit(run_dir, worker.pid)

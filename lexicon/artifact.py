@@ -1,8 +1,11 @@
 """The compiled artifact, as read: `<id>.marisa` (the words) beside `<id>.json` (the manifest).
 
-The manifest names its format and version and holds the trie's sha256; loading checks both
-before the trie is memory-mapped, so a stale, truncated or foreign file is never served. The
-compiler writes artifacts (`compiler.artifact`); the service and the CLIs read them here.
+The manifest names its format and version and holds the trie's sha256. Loading reads the trie
+into memory once, checks the checksum of exactly the bytes it read and builds the trie from those
+bytes: nothing is mapped from a file, so whatever later happens to the file (`cp` over it, an
+editor, truncation) cannot change what a loaded lexicon answers, and a file that does not match
+its checksum is never served. The compiler writes artifacts (`compiler.artifact`); the service
+and the CLIs read them here; `lexicon.install` puts verified builds into a deployment.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 import marisa_trie
 
-from lexicon.errors import LexiconError
+from lexicon.errors import LexiconError, read_file
 from lexicon.languages import LanguageProfile
 from lexicon.normalise import Normaliser
 
@@ -46,7 +49,7 @@ def sha256_file(path: Path) -> str:
 
 @dataclass
 class Lexicon:
-    """A loaded artifact: the memory-mapped trie, its manifest and its language profile."""
+    """A loaded artifact: the trie (built from verified bytes), its manifest and its profile."""
 
     manifest_path: Path
     manifest: dict[str, Any]
@@ -127,20 +130,29 @@ def read_manifest(manifest_path: Path) -> dict[str, Any]:
     return manifest
 
 
-def verify(path: Path | str) -> dict[str, Any]:
-    """Check format, version and checksum; returns the manifest."""
-    manifest_path = resolve_manifest(path)
-    manifest = read_manifest(manifest_path)
-    trie_path = manifest_path.parent / manifest["marisa"]["file"]
-    if not trie_path.exists():
-        raise LexiconError("trie file named by the manifest is missing", file=str(trie_path))
-    actual = sha256_file(trie_path)
+def trie_path(manifest_path: Path, manifest: dict[str, Any]) -> Path:
+    return manifest_path.parent / manifest["marisa"]["file"]
+
+
+def read_trie(manifest_path: Path, manifest: dict[str, Any]) -> bytes:
+    """The trie's bytes, read once and checked against the manifest's sha256."""
+    path = trie_path(manifest_path, manifest)
+    data = read_file(path, "trie file named by the manifest is missing", "trie")
+    actual = hashlib.sha256(data).hexdigest()
     if actual != manifest["marisa"]["sha256"]:
         raise LexiconError(
             f"checksum mismatch: manifest says {manifest['marisa']['sha256'][:12]}…, "
             f"file is {actual[:12]}… (corrupted or from another build)",
-            file=str(trie_path),
+            file=str(path),
         )
+    return data
+
+
+def verify(path: Path | str) -> dict[str, Any]:
+    """Check format, version and checksum; returns the manifest."""
+    manifest_path = resolve_manifest(path)
+    manifest = read_manifest(manifest_path)
+    read_trie(manifest_path, manifest)
     return manifest
 
 
@@ -156,19 +168,26 @@ def read_profile(path: Path | str) -> LanguageProfile:
 
 
 def load(path: Path | str) -> Lexicon:
-    """Verify, then memory-map the trie so that worker processes share its pages."""
+    """Verify, then build the trie from the very bytes whose checksum was checked.
+
+    The trie lives in the loading process's memory; under gunicorn's `preload_app` the master
+    loads it before forking, so the workers share its pages copy-on-write (they only read them).
+    """
     manifest_path = resolve_manifest(path)
-    manifest = verify(manifest_path)
-    trie_path = manifest_path.parent / manifest["marisa"]["file"]
+    manifest = read_manifest(manifest_path)
+    return from_bytes(manifest_path, manifest, read_trie(manifest_path, manifest))
+
+
+def from_bytes(manifest_path: Path, manifest: dict[str, Any], data: bytes) -> Lexicon:
+    """A lexicon from a read manifest and trie bytes already checked against its sha256."""
     profile = manifest_profile(manifest, manifest_path)
-    trie = marisa_trie.Trie()
+    where = str(trie_path(manifest_path, manifest))
     try:
-        trie.mmap(str(trie_path))
+        trie = marisa_trie.Trie().frombytes(data)
     except Exception as exc:  # marisa raises plain RuntimeError/Exception on a bad image
-        raise LexiconError(f"not a readable marisa-trie: {exc}", file=str(trie_path)) from exc
+        raise LexiconError(f"not a readable marisa-trie: {exc}", file=where) from exc
     if len(trie) != manifest["word_count"]:
         raise LexiconError(
-            f"trie holds {len(trie)} words, manifest says {manifest['word_count']}",
-            file=str(trie_path),
+            f"trie holds {len(trie)} words, manifest says {manifest['word_count']}", file=where
         )
     return Lexicon(manifest_path, manifest, trie, profile, Normaliser(profile))

@@ -17,3 +17,13 @@ class LexiconError(Exception):
         if self.file:
             where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
         return where + self.message
+
+
+def read_file(path, missing: str, what: str) -> bytes:
+    """A file's bytes, or a LexiconError naming the file: `missing` if absent, else why not."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise LexiconError(missing, file=str(path)) from None
+    except OSError as exc:
+        raise LexiconError(f"cannot read {what}: {exc.strerror}", file=str(path)) from exc

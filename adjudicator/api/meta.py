@@ -11,8 +11,9 @@ from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.api import API_PREFIX
 from adjudicator.caching import cacheable
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicons import registry
+from adjudicator.rundir import abnormal_exits
 from lexicon import __version__
 
 bp = Blueprint("meta", __name__, url_prefix=API_PREFIX)
@@ -41,14 +42,42 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
+    """Ready when every ruleset the deployment must serve can serve (or a partial service is
+    allowed and at least one can) and the workers are not dying over and over."""
     reg = registry()
-    unavailable = sorted(r.id for r in rulesets().values() if r.lexicon_id not in reg.loaded)
-    ready = bool(reg.loaded)
+    known = rulesets()
+    required = required_rulesets()
+    view = {}
+    for ruleset_id in required:
+        ruleset = known.get(ruleset_id)
+        if ruleset is None:
+            view[ruleset_id] = {"available": False, "reason": "no such ruleset"}
+            continue
+        lexicon = reg.get(ruleset.lexicon_id)
+        entry: dict = {"available": lexicon is not None, "lexicon": ruleset.lexicon_id}
+        if lexicon is None:
+            entry["reason"] = f"lexicon {ruleset.lexicon_id!r} is not loaded"
+        else:
+            entry["sha256"] = lexicon.identity()["sha256"]
+        view[ruleset_id] = entry
+    unavailable = sorted(r for r, v in view.items() if not v["available"])
+    config = current_app.config
+    partial = str(config.get("ALLOW_PARTIAL", "")).lower() in ("1", "true", "yes")
+    window = float(config.get("CRASH_WINDOW_SECONDS", 60))
+    limit = int(config.get("CRASH_LIMIT", 3))
+    crashes = abnormal_exits(config.get("RUN_DIR"), window)
+    serving = len(unavailable) < len(view)
+    ready = (not unavailable or (partial and serving)) and crashes < limit
     body = {
         "ready": ready,
-        "lexicons": sorted(reg.loaded),
-        "failed": [{"file": name, "reason": why} for name, why in sorted(reg.failed.items())],
+        "partial_allowed": partial,
+        "rulesets": view,
         "unavailable_rulesets": unavailable,
+        "lexicons": sorted(reg.loaded),
+        "on_disk": {i: reg.on_disk(lex) for i, lex in sorted(reg.loaded.items())},
+        "failed": [{"file": name, "reason": why} for name, why in sorted(reg.failed.items())],
+        "workers": {"abnormal_exits": crashes, "window_seconds": window, "limit": limit},
+        "last_reload": current_app.extensions.get("last_reload"),
     }
     return jsonify(body), 200 if ready else 503
 

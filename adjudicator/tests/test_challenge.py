@@ -138,8 +138,15 @@ def test_unavailable_ruleset_and_failed_lexicon(tmp_path, lexicon_dir):
     r = challenge(client, "ssf-1999", ["hej"])
     assert r.status_code == 503 and r.json["code"] == "ruleset_unavailable"
     assert challenge(client, "dsf-2015", ["hej"]).json["ruling"] == "valid"  # others serve
-    ready = client.get("/api/v1/readyz").json
-    assert ready["ready"] is True
+    r = client.get("/api/v1/readyz")
+    ready = r.json
+    assert r.status_code == 503 and ready["ready"] is False  # a configured ruleset cannot serve
+    assert ready["rulesets"]["ssf-1999"] == {
+        "available": False,
+        "lexicon": "wswedish",
+        "reason": "lexicon 'wswedish' is not loaded",
+    }
+    assert ready["rulesets"]["dsf-2015"]["available"] is True
     assert ready["failed"][0]["file"] == "wswedish.json"
     assert "checksum" in ready["failed"][0]["reason"]
     assert ready["unavailable_rulesets"] == ["ssf-1999"]

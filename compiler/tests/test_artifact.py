@@ -92,7 +92,7 @@ def test_no_temporary_files_after_success(tmp_path, recipe):
     assert _listing(tmp_path / "out") == ["t.json", "t.marisa"]
 
 
-def test_load_by_mmap_and_lookup(tmp_path, recipe):
+def test_load_and_lookup(tmp_path, recipe):
     _, manifest = build(recipe, tmp_path / "out")
     for path in (manifest, manifest.with_suffix(".marisa"), manifest.with_suffix("")):
         lex = artifact.load(path)
@@ -103,6 +103,18 @@ def test_load_by_mmap_and_lookup(tmp_path, recipe):
         summary = lex.summary()
         assert summary["word_count"] == 8 and summary["needs_blank"] == 2  # MÜSLI, JAZZ
         assert summary["sha256"] == artifact.sha256_file(manifest.with_suffix(".marisa"))
+
+
+def test_a_loaded_lexicon_ignores_later_writes_to_its_files(tmp_path, recipe):
+    _, manifest = build(recipe, tmp_path / "out")
+    lex = artifact.load(manifest)
+    trie = manifest.with_suffix(".marisa")
+    with open(trie, "r+b") as fh:  # what `cp other.marisa t.marisa` does: same inode, new bytes
+        fh.truncate(0)
+        fh.write(writer.trie_bytes(["EKG"]))
+    assert "MÜSLI" in lex and "EKG" not in lex and len(lex.words()) == 8
+    with pytest.raises(LexiconError, match="checksum mismatch"):
+        artifact.load(manifest)
 
 
 def test_wrong_format_version_is_refused(tmp_path, recipe):

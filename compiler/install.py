@@ -1,0 +1,74 @@
+"""Installing verified builds into a deployment's lexicon directory, content-addressed.
+
+`lexicon install BUILD.json --into DIR` checks every build (format, version, sha256, a readable
+trie with the manifest's word count) before it touches DIR, and installs none unless all pass.
+Each trie is written as `DIR/<sha256>.marisa`, read-only, and never rewritten (a file of that
+name already holding those bytes is kept); then `DIR/<id>.json` is replaced in one rename by the
+build's manifest naming that file. A running service therefore never sees a half-installed
+lexicon, and serves the new one only when told to reload (`adjudicator reload`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.artifact import atomic_write_bytes, manifest_json
+from lexicon import artifact
+from lexicon.errors import LexiconError
+
+
+@dataclass(frozen=True)
+class Installed:
+    id: str
+    sha256: str
+    previous: str | None  # the sha256 the directory named before, if any
+    manifest: Path
+
+
+def _previous_sha(manifest_path: Path) -> str | None:
+    try:
+        return artifact.read_manifest(manifest_path)["marisa"]["sha256"]
+    except LexiconError:
+        return None
+
+
+def _store_trie(folder: Path, sha: str, data: bytes) -> str:
+    name = f"{sha}.marisa"
+    target = folder / name
+    if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == sha:
+        return name
+    atomic_write_bytes(target, data)  # a damaged copy is replaced by a new file, not rewritten
+    target.chmod(0o444)
+    return name
+
+
+def install(builds: list[Path | str], into: Path | str) -> list[Installed]:
+    """Verify every build, then install each: trie under its checksum, manifest last."""
+    folder = Path(into)
+    checked = []
+    seen: dict[str, Path] = {}
+    for build in builds:
+        manifest_path = artifact.resolve_manifest(build)
+        manifest = artifact.read_manifest(manifest_path)
+        data = artifact.read_trie(manifest_path, manifest)
+        artifact.from_bytes(manifest_path, manifest, data)  # a readable trie, the right count
+        if manifest["id"] in seen:
+            raise LexiconError(
+                f"lexicon id {manifest['id']!r} is also in {seen[manifest['id']]}",
+                file=str(manifest_path),
+            )
+        seen[manifest["id"]] = manifest_path
+        checked.append((manifest, data))
+    folder.mkdir(parents=True, exist_ok=True)
+    done = []
+    for manifest, data in checked:
+        sha = manifest["marisa"]["sha256"]
+        target = folder / f"{manifest['id']}.json"
+        previous = _previous_sha(target)
+        name = _store_trie(folder, sha, data)
+        installed = {**manifest, "marisa": {**manifest["marisa"], "file": name}}
+        atomic_write_bytes(target, manifest_json(installed))
+        done.append(Installed(manifest["id"], sha, previous, target))
+    return done
