@@ -59,6 +59,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("exchange", "source"): (str, False),
     ("exchange", "min_bag"): (int, True),
     ("exchange", "opening_turns"): (int, False),
+    ("exchange", "opening_in_a_row"): (bool, False),
     ("exchange", "later_requires_previous_placement"): (bool, False),
     ("exchange", "later_max_in_a_row"): (int, False),
     ("pass", "allowed"): (bool, True),

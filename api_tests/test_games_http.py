@@ -22,7 +22,12 @@ def test_exchange_allowed_needs_7_in_bag_dsf_000_4_7b(server, http):
 
 def test_exchange_allowed_sbnl_ruilregel_003(server, http):
     url = server.api("/rulesets/sbnl-punten/exchange-allowed")
-    assert http.get(url, params={"bag": 80, "turn": 2}).json()["code"] == "opening_turns"
+    opening = {"bag": 80, "turn": 2, "exchanges_in_a_row": 1}
+    assert http.get(url, params=opening).json()["code"] == "opening_turns"
+    asked = http.get(url, params={"bag": 80, "turn": 2})  # was turn 1 a play or an exchange?
+    assert asked.status_code == 400 and asked.json()["field"] == "exchanges_in_a_row"
+    broken = http.get(url, params={"bag": 80, "turn": 3, "exchanges_in_a_row": 1})
+    assert broken.json()["code"] == "previous_turn_placed_nothing"  # a play broke the run
     body = http.get(url, params={"bag": 30, "turn": 6, "previous_placed": "false"}).json()
     assert body["allowed"] is False and body["code"] == "previous_turn_placed_nothing"
     body = http.get(url, params={"bag": 15, "turn": 6, "previous_placed": "true"}).json()

@@ -94,7 +94,7 @@ def _bool_arg(name: str) -> bool | None:
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
-    known = {"bag", "turn", "previous_placed", "count"}
+    known = {"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"}
     for key in request.args:
         if key not in known:
             raise ApiError(400, "unknown_parameter", f"unknown query parameter {key!r}", key)
@@ -107,9 +107,11 @@ def exchange_allowed(ruleset_id: str):
             turn=_int_arg("turn"),
             previous_placed=_bool_arg("previous_placed"),
             count=_int_arg("count"),
+            exchanges_in_a_row=_int_arg("exchanges_in_a_row"),
         )
     except GameInputError as exc:
-        status = 400 if exc.field in ("turn", "previous") and exc.code != "out_of_range" else 422
+        asked = ("turn", "previous", "exchanges_in_a_row")
+        status = 400 if exc.field in asked and exc.code != "out_of_range" else 422
         field = "previous_placed" if exc.field == "previous" else exc.field
         code = "missing_parameter" if status == 400 else exc.code
         raise ApiError(status, code, exc.message, field) from None

@@ -23,9 +23,12 @@ def exchange_allowed(
     turn: int | None = None,
     previous_placed: bool | None = None,
     count: int | None = None,
+    exchanges_in_a_row: int | None = None,
 ) -> Verdict:
     """`turn`: the player's own turn number (1 = their first); `previous_placed`: whether their
-    previous turn put at least one tile on the board; `count`: how many tiles they want to swap.
+    previous turn put at least one tile on the board; `count`: how many tiles they want to swap;
+    `exchanges_in_a_row`: how many of the player's own turns right before this one were
+    exchanges (SBNL's opening exchanges must come in a row from the start).
     Raises GameInputError when the ruleset needs an input that was not given."""
     rule = rules.exchange
     if bag < 0:
@@ -42,15 +45,22 @@ def exchange_allowed(
             )
     if turn is not None and turn < 1:
         raise GameInputError("turns are counted from 1", "turn", "out_of_range")
+    if previous_placed is None and exchanges_in_a_row:
+        previous_placed = False  # the previous turn was an exchange
     if needs_turn_history(rules) and turn is None:
         raise GameInputError(
             f"under {rules.ruleset_id} the answer depends on the player's turn number", "turn"
         )
-    if turn is not None and turn <= rule.opening_turns:
+    if (
+        turn is not None
+        and turn <= rule.opening_turns
+        and _opening_run(rules, turn, previous_placed, exchanges_in_a_row)
+    ):
         return Verdict(
             True,
             "opening_turns",
-            f"in the first {rule.opening_turns} turns a player may exchange (this is turn {turn})",
+            f"at the start a player may exchange up to {rule.opening_turns} times in a row"
+            f" (this is turn {turn})",
             rule.source,
         )
     if bag < rule.min_bag:
@@ -81,3 +91,27 @@ def exchange_allowed(
         f"{bag} tiles in the bag; exchanging needs at least {rule.min_bag}",
         rule.source,
     )
+
+
+def _opening_run(
+    rules: Rules, turn: int, previous_placed: bool | None, exchanges_in_a_row: int | None
+) -> bool:
+    """Whether every turn of the player so far was an exchange: 003 Ruilregel allows the
+    opening exchanges "ten hoogste drie beurten achter elkaar", so a play breaks the run."""
+    if not rules.exchange.opening_in_a_row or turn == 1:
+        return True
+    if previous_placed:
+        return False  # the previous turn put a tile down: the run from the start is broken
+    if exchanges_in_a_row is None:
+        raise GameInputError(
+            f"under {rules.ruleset_id} an exchange in turn {turn} depends on whether all the"
+            " player's turns so far were exchanges: give how many came right before it",
+            "exchanges_in_a_row",
+        )
+    if exchanges_in_a_row < 0 or exchanges_in_a_row >= turn:
+        raise GameInputError(
+            f"{exchanges_in_a_row} exchanges in a row before turn {turn} cannot be",
+            "exchanges_in_a_row",
+            "out_of_range",
+        )
+    return exchanges_in_a_row == turn - 1

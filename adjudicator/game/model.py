@@ -55,6 +55,7 @@ class GameState:
     to_move: int | None = None
     turns_taken: list[int] = field(default_factory=list)
     previous_placed: list[bool] = field(default_factory=list)
+    exchanges_in_a_row: list[int] = field(default_factory=list)  # each player's own turns
     scoreless: int = 0  # scoreless turns in a row
     passes: int = 0  # passes in a row
     plays: list[PlayRecord] = field(default_factory=list)
@@ -75,6 +76,7 @@ class GameState:
             rack_size=[min(RACK_SIZE, max(0, total - RACK_SIZE * i)) for i in range(n)],
             turns_taken=[0] * n,
             previous_placed=[False] * n,
+            exchanges_in_a_row=[0] * n,
         )
 
     @property

@@ -31,7 +31,8 @@ class Verdict:
 @dataclass(frozen=True)
 class ExchangeRule:
     min_bag: int
-    opening_turns: int  # SBNL: in a player's first N turns an exchange needs nothing else
+    opening_turns: int  # SBNL: in a player's first N turns an exchange needs nothing else…
+    opening_in_a_row: bool  # …as long as all of them were exchanges (003 "achter elkaar")
     later_requires_previous_placement: bool
     later_max_in_a_row: int  # 0 = no limit
     source: str
@@ -116,6 +117,7 @@ class Rules:
             exchange=ExchangeRule(
                 min_bag=ex["min_bag"],
                 opening_turns=ex.get("opening_turns", 0),
+                opening_in_a_row=ex.get("opening_in_a_row", False),
                 later_requires_previous_placement=ex.get(
                     "later_requires_previous_placement", False
                 ),

@@ -169,6 +169,7 @@ class Walk:
         s, r = self.state, self.rules
         s.turns_taken[p] += 1
         s.previous_placed[p] = kind == PLAY
+        s.exchanges_in_a_row[p] = s.exchanges_in_a_row[p] + 1 if kind == EXCHANGE else 0
         s.to_move = s.next_player(p)
         if end_rules.is_scoreless(r, kind, score):
             s.scoreless += 1
@@ -271,7 +272,11 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     if ev.tiles and ev.rack:
         _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
     verdict = exchange_allowed(
-        w.rules, s.bag, turn=s.turns_taken[p] + 1, previous_placed=s.previous_placed[p]
+        w.rules,
+        s.bag,
+        turn=s.turns_taken[p] + 1,
+        previous_placed=s.previous_placed[p],
+        exchanges_in_a_row=s.exchanges_in_a_row[p],
     )
     if not verdict.allowed:
         turn.deviations.append(f"exchange not allowed: {verdict.reason} ({verdict.source})")

@@ -28,8 +28,23 @@ def test_sbnl_opening_three_turns_may_exchange_003_ruilregel():
     """003 Ruilregel: at the start, up to three turns in a row may be exchanges."""
     r = rules("sbnl-punten")
     for turn in (1, 2, 3):
-        v = exchange_allowed(r, 88, turn=turn, previous_placed=False)
+        v = exchange_allowed(r, 88, turn=turn, previous_placed=False, exchanges_in_a_row=turn - 1)
         assert v.allowed and v.code == "opening_turns"
+
+
+def test_sbnl_opening_exchanges_must_come_in_a_row_003_ruilregel():
+    """003 Ruilregel: "ten hoogste drie beurten achter elkaar ruilen"; after that "steeds
+    éénmaal ruilen … bij de voorafgaande beurt is minimaal één letter weggelegd". Turn 1 a
+    play, turn 2 an exchange: the opening run is broken, so turn 3 falls under the later rule,
+    and its previous turn put nothing down."""
+    r = rules("sbnl-punten")
+    v = exchange_allowed(r, 80, turn=3, previous_placed=False, exchanges_in_a_row=1)
+    assert not v.allowed and v.code == "previous_turn_placed_nothing"
+    v = exchange_allowed(r, 80, turn=2, previous_placed=True)  # the play broke the run
+    assert v.allowed and v.code == "bag_has_enough"
+    with pytest.raises(GameInputError) as e:
+        exchange_allowed(r, 80, turn=3, previous_placed=False)
+    assert e.value.field == "exchanges_in_a_row"
 
 
 def test_sbnl_later_exchange_needs_previous_placement_003_ruilregel():

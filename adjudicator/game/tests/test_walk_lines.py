@@ -69,3 +69,19 @@ def test_free_challenge_keeps_the_challengers_turn_004():
     assert deviations(free) == [] and free.challenges[0]["consequence"] == "none"
     plain = walk(record, rules("dk-home"), profile("dk-home"))
     assert deviations(plain) == ["not bob's turn: ann was due"]
+
+
+def test_sbnl_exchange_after_the_opening_run_was_broken_003_ruilregel():
+    """003 Ruilregel: Jan plays, exchanges (allowed: his previous turn laid letters), and
+    exchanges again in his third turn: not an opening exchange any more, since a play broke
+    the run, and the turn before put nothing down."""
+    text = (
+        ">ann: BDHNOSX 8F HOND +16 16\n>bob: AEIKRYZ I8 .AK +7 7\n"
+        ">ann: BSXEEIL -X +0 16\n>bob: EIRYZLT -Z +0 7\n>ann: BSEEILQ -Q +0 16\n"
+    )
+    v = run(text, "sbnl-punten")
+    assert deviations(v) == [
+        "exchange not allowed: after the opening turns one may exchange only once at a time,"
+        " after a turn that put at least one tile on the board (003 Ruilregel)"
+    ]
+    assert v.turns[-1].line == 7
