@@ -3,7 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 LEXICON_DIR := instance/lexicons
-INSTALLED := $(VENV)/.installed
+# Two stamps: `make serve` installs the runtime dependencies only; `make test` adds the test extra
+# (pytest, playwright, ...). Both install the project editable, pinned by constraints.txt.
+INSTALLED := $(VENV)/.installed-runtime
+INSTALLED_TEST := $(VENV)/.installed-test
+PIP := $(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt
 LEXICONS := $(LEXICON_DIR)/.built
 RECIPES := $(wildcard lexicon_sources/*.toml)
 
@@ -11,10 +15,14 @@ export ADJUDICATOR_LEXICON_DIR := $(abspath $(LEXICON_DIR))
 
 .PHONY: install lexicons serve test lint format bench clean
 
-install: $(INSTALLED)
-$(INSTALLED): pyproject.toml constraints.txt
+install: $(INSTALLED_TEST)
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+$(INSTALLED): pyproject.toml constraints.txt | $(VENV)/bin/python
+	$(PIP) -e .
+	touch $@
+$(INSTALLED_TEST): $(INSTALLED)
+	$(PIP) -e '.[test]'
 	touch $@
 
 lexicons: $(LEXICONS)
@@ -25,21 +33,21 @@ $(LEXICONS): $(INSTALLED) $(RECIPES) $(wildcard lexicon_sources/languages/*.toml
 
 serve: $(LEXICONS)
 	$(BIN)/adjudicator db upgrade
-	$(BIN)/gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app
+	$(BIN)/adjudicator serve
 
-test: $(LEXICONS)
+test: $(LEXICONS) $(INSTALLED_TEST)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
-lint: $(INSTALLED)
+lint: $(INSTALLED_TEST)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: $(INSTALLED)
+format: $(INSTALLED_TEST)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: $(LEXICONS)
+bench: $(LEXICONS) $(INSTALLED_TEST)
 	$(BIN)/python benchmarks/compile.py
 	$(BIN)/python benchmarks/api.py
 	$(BIN)/python benchmarks/moves.py

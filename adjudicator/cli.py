@@ -1,6 +1,7 @@
 """`adjudicator` command line. Each subcommand registers itself in one `add_*` function.
 
-Exit codes: 0 all good, 1 a disagreement was found, 2 bad input (never a traceback).
+Exit codes: 0 all good, 1 a disagreement was found, 2 bad input (never a traceback); a command
+over several inputs reports each and exits with the worst.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
+from lexicon.console import add_version, closed_pipe_safe
 
 EXIT_OK = 0
 EXIT_DISAGREE = 1
@@ -46,7 +48,12 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
         description="Replay GCG records move by move; compare recorded and computed scores "
         "and cumulative totals. Words missing from the lexicon are information, not errors.",
     )
-    p.add_argument("files", nargs="+", metavar="GAME.gcg")
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="GAME.gcg",
+        help="records to replay; each is reported, an unreadable one on standard error",
+    )
     p.add_argument("--ruleset", default="naspa", help="ruleset id (default: naspa)")
     p.add_argument("--language", help="override the ruleset's language (da, en, nl, sv)")
     p.add_argument("--no-lexicon", action="store_true", help="check placement and scores only")
@@ -65,7 +72,12 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
         "--lexicon-dir",
         help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
     )
-    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable report: one object, or a list with one entry per file (an "
+        "unreadable file as {file, error})",
+    )
     p.set_defaults(handler=run_replay)
 
 
@@ -115,29 +127,89 @@ def run_replay(args: argparse.Namespace) -> int:
     lexicon, profile = _load_lexicon(ruleset, args)
     if profile.code != language:
         raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
-    reports = []
+    reports: list = []  # a GameReport per file, or a {file, error} for one that could not be read
+    unreadable = 0
     for file in args.files:
         try:
             record = read(file)
             resolve_language(record, language, available_languages())
-            report = walk(record, ruleset.rules, profile, lexicon, args.free_challenge)
+            reports.append(walk(record, ruleset.rules, profile, lexicon, args.free_challenge))
         except GcgError as exc:
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
-            raise UsageError(str(exc)) from None
-        reports.append(report)
+            print(f"adjudicator replay: {exc}", file=sys.stderr)
+            reports.append({"file": str(file), "error": str(exc)})
+            unreadable += 1
     rules = not args.no_rules
     if args.json:
-        data = [r.to_dict(rules) for r in reports]
+        data = [r if isinstance(r, dict) else r.to_dict(rules) for r in reports]
         json.dump(data[0] if len(data) == 1 else data, sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
         for report in reports:
+            if isinstance(report, dict):
+                continue  # already reported on standard error, in its turn
             print_scores(report, end="\n" if rules else "\n\n")
             if rules:
                 print_rules(report)
-    ok = all(r.ok if rules else r.scores_ok for r in reports)
+    if unreadable:
+        return EXIT_BAD_INPUT
+    replayed = [r for r in reports if not isinstance(r, dict)]
+    ok = all(r.ok if rules else r.scores_ok for r in replayed)
     return EXIT_OK if ok else EXIT_DISAGREE
+
+
+# --- serve ----------------------------------------------------------------------------------
+
+
+def add_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the HTTP service under gunicorn with the shipped settings",
+        description="Run the service under gunicorn with the settings shipped in the package "
+        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, access logs "
+        "without bodies). Options override the ADJUDICATOR_* environment variables.",
+    )
+    p.add_argument(
+        "--bind",
+        metavar="HOST:PORT",
+        help="address(es) to listen on, comma-separated (default: $ADJUDICATOR_BIND or "
+        "127.0.0.1:8000)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes (default: $ADJUDICATOR_WORKERS or 2 per core, at most 4)",
+    )
+    p.add_argument(
+        "--lexicon-dir",
+        metavar="DIR",
+        help="compiled lexicons to load (default: $ADJUDICATOR_LEXICON_DIR or the instance "
+        "folder's lexicons/)",
+    )
+    p.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master."""
+    env = dict(os.environ)
+    if args.bind:
+        env["ADJUDICATOR_BIND"] = args.bind
+    if args.workers is not None:
+        if args.workers < 1:
+            raise UsageError("--workers must be at least 1")
+        env["ADJUDICATOR_WORKERS"] = str(args.workers)
+    if args.lexicon_dir:
+        folder = Path(args.lexicon_dir)
+        if not folder.is_dir():
+            raise UsageError(f"--lexicon-dir {folder}: no such folder")
+        env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
+    argv = [sys.executable, "-m", "gunicorn", "-c", "python:adjudicator.gunicorn_conf"]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [*argv, "adjudicator.wsgi:app"], env)
+    return EXIT_OK  # not reached: execve does not return
 
 
 # --- db -------------------------------------------------------------------------------------
@@ -175,7 +247,11 @@ def add_db(sub: argparse._SubParsersAction) -> None:
         "(safe to repeat; boxes sharing one PostgreSQL take turns); `db current` prints the "
         "revision it is at, `db heads` the newest this version ships.",
     )
-    p.add_argument("action", choices=["upgrade", "current", "heads"])
+    p.add_argument(
+        "action",
+        choices=["upgrade", "current", "heads"],
+        help="upgrade: create or migrate; current: the revision now; heads: the newest shipped",
+    )
     add_database_option(p)
     p.set_defaults(handler=run_db)
 
@@ -335,11 +411,21 @@ def run_reload(args: argparse.Namespace) -> int:
 
 # --- entry point ----------------------------------------------------------------------------
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_db, add_reload]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    add_replay,
+    add_serve,
+    add_db,
+    add_reload,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="adjudicator", description="Scrabble adjudicator")
+    parser = argparse.ArgumentParser(
+        prog="adjudicator",
+        description="Scrabble adjudicator: the HTTP service, game records and the store",
+        epilog="Exit status: 0 all good; 1 a disagreement was found; 2 bad input.",
+    )
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(sub)
@@ -348,6 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    return closed_pipe_safe(lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.handler(args)
     except UsageError as exc:

@@ -51,7 +51,8 @@ class Server:
 
 
 def start_server(log_dir: Path, **env: str) -> Server:
-    """Start gunicorn exactly as `make serve` does, on a free port, and wait until it answers."""
+    """Start the service exactly as `make serve` does (`adjudicator serve`: gunicorn with the
+    shipped settings), on a free port, and wait until it answers."""
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
     port = free_port()
@@ -64,14 +65,9 @@ def start_server(log_dir: Path, **env: str) -> Server:
         **env,
     }
     log = log_dir / f"gunicorn-{port}.log"
-    gunicorn = Path(sys.executable).with_name("gunicorn")
+    # `adjudicator serve` replaces itself with gunicorn: the process is gunicorn's master.
     process = subprocess.Popen(
-        [
-            str(gunicorn),
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "adjudicator.wsgi:app",
-        ],
+        [str(Path(sys.executable).with_name("adjudicator")), "serve"],
         cwd=ROOT,
         env=full_env,
         stdout=log.open("wb"),

@@ -11,6 +11,7 @@ from pathlib import Path
 from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact
+from lexicon.console import add_version, closed_pipe_safe
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
@@ -93,18 +94,25 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+EXIT_SOME_INVALID = 1  # `lookup`: at least one word is invalid or not a word form
+EXIT_ERROR = 2
+
+
 def cmd_lookup(args: argparse.Namespace) -> int:
     lex = artifact.load(args.artifact)
+    all_valid = True
     for word in args.words:
         norm = lex.normaliser.query(word)
         if isinstance(norm, Rejection):
             print(f"{word}\t-\tnot a word form: {norm}")
+            all_valid = False
             continue
-        verdict = "valid" if norm in lex else "invalid"
+        valid = norm in lex
+        all_valid &= valid
         blanks = lex.profile.blanks_needed(norm)
         extra = f" (needs {blanks} blank{'s' if blanks > 1 else ''})" if blanks else ""
-        print(f"{word}\t{norm}\t{verdict}{extra}")
-    return 0
+        print(f"{word}\t{norm}\t{'valid' if valid else 'invalid'}{extra}")
+    return 0 if all_valid else EXIT_SOME_INVALID
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -127,29 +135,40 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="lexicon", description=__doc__)
-    sub = p.add_subparsers(dest="command", required=True)
+    p = argparse.ArgumentParser(
+        prog="lexicon",
+        description=__doc__,
+        epilog="Exit status: 0 success; 1 `lookup` found a word invalid; 2 an error (named on "
+        "standard error, never a traceback).",
+    )
+    add_version(p)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     b = sub.add_parser("build", help="compile recipes into DIR/<id>.marisa + DIR/<id>.json")
-    b.add_argument("recipes", nargs="+", metavar="RECIPE")
-    b.add_argument("--out", required=True, metavar="DIR")
+    b.add_argument("recipes", nargs="+", metavar="RECIPE", help="recipe files (TOML)")
+    b.add_argument("--out", required=True, metavar="DIR", help="folder for the artifacts")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
     b.set_defaults(func=cmd_build)
     r = sub.add_parser("rejected", help="TSV of every dropped entry: file, line, entry, reason")
-    r.add_argument("recipe", metavar="RECIPE")
+    r.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
     r.add_argument(
         "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
     )
     r.set_defaults(func=cmd_rejected)
     d = sub.add_parser("diff", help="words added and removed between two builds")
-    d.add_argument("a", metavar="A.json")
-    d.add_argument("b", metavar="B.json")
+    d.add_argument("a", metavar="A.json", help="the older build's manifest")
+    d.add_argument("b", metavar="B.json", help="the newer build's manifest")
     d.set_defaults(func=cmd_diff)
-    lk = sub.add_parser("lookup", help="normalise words and look them up")
-    lk.add_argument("artifact", metavar="ARTIFACT")
-    lk.add_argument("words", nargs="+", metavar="WORD")
+    lk = sub.add_parser(
+        "lookup",
+        help="normalise words and look them up",
+        description="Normalise each word as the service does and say whether it is valid. "
+        "Exit status: 0 all valid, 1 some invalid (or not a word form), 2 an error.",
+    )
+    lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
+    lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
     lk.set_defaults(func=cmd_lookup)
     v = sub.add_parser("verify", help="check format version and checksum")
-    v.add_argument("artifacts", nargs="+", metavar="ARTIFACT")
+    v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
     v.set_defaults(func=cmd_verify)
     i = sub.add_parser(
         "install",
@@ -166,20 +185,24 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    return closed_pipe_safe(lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except LexiconError as exc:
         print(f"lexicon: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
+    except BrokenPipeError:
+        raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
     except OSError as exc:  # e.g. an output folder that cannot be written
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"lexicon: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("lexicon: interrupted; no partial artifact was left behind", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

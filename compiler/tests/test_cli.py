@@ -79,13 +79,24 @@ def test_lookup(tmp_path, recipes, capsys):
     out = tmp_path / "out"
     main(["build", "-q", str(recipes[0]), "--out", str(out)])
     capsys.readouterr()
-    assert main(["lookup", str(out / "old.json"), "Båt", "müsli", "sol", "c/o"]) == 0
+    assert main(["lookup", str(out / "old.json"), "Båt", "müsli", "sol", "c/o"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "Båt\tBÅT\tvalid",
         "müsli\tMÜSLI\tvalid (needs 1 blank)",
         "sol\tSOL\tinvalid",
         "c/o\t-\tnot a word form: non-letter '/'",
     ]
+
+
+def test_lookup_exit_status_scripts_can_use(tmp_path, recipes, capsys):
+    out = tmp_path / "out"
+    main(["build", "-q", str(recipes[0]), "--out", str(out)])
+    manifest = str(out / "old.json")
+    assert main(["lookup", manifest, "Båt", "müsli"]) == 0  # all valid
+    assert main(["lookup", manifest, "Båt", "sol"]) == 1  # one invalid
+    assert main(["lookup", manifest, "c/o"]) == 1  # not a word form is not valid either
+    assert main(["lookup", str(out / "missing.json"), "Båt"]) == 2  # an error
+    assert "missing.json" in capsys.readouterr().err
 
 
 def test_verify(tmp_path, recipes, capsys):

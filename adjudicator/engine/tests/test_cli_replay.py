@@ -65,3 +65,26 @@ def test_polish_record_is_refused(capsys):
     path = RECORDS / "polish_endgame.gcg"
     assert main(["replay", str(path), "--no-lexicon"]) == 2
     assert "polish_endgame.gcg:6: the record is in Polish" in capsys.readouterr().err
+
+
+def test_many_files_each_reported_and_the_worst_exit(game, tmp_path, capsys):
+    """An unreadable record is reported and the others still replayed; the exit is the worst."""
+    bad = tmp_path / "bad.gcg"
+    bad.write_text(GAME + ">ann: ABC 8Z CAT +1 11\n", encoding="latin-1")
+    differs = tmp_path / "differs.gcg"
+    differs.write_text(GAME.replace("+3 3", "+4 4"), encoding="latin-1")
+    missing = tmp_path / "missing.gcg"
+    files = [str(missing), str(game), str(bad), str(differs)]
+    assert main(["replay", *files, "--no-lexicon", "--json"]) == 2
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert [d["file"] for d in data] == files
+    assert "cannot read" in data[0]["error"] and data[1]["ok"] is True
+    assert "'8Z' is not a square" in data[2]["error"] and data[3]["ok"] is False
+    assert err.count("adjudicator replay: ") == 2 and "Traceback" not in err
+    # text: the readable files' reports on standard output, the unreadable ones on standard error
+    assert main(["replay", str(missing), str(game), "--no-lexicon"]) == 2
+    out, err = capsys.readouterr()
+    assert str(game) in out and f"{missing}: cannot read" in err
+    # without an unreadable file, a disagreement anywhere gives 1
+    assert main(["replay", str(game), str(differs), "--no-lexicon"]) == 1

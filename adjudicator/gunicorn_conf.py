@@ -1,0 +1,81 @@
+"""gunicorn settings for the adjudicator, shipped in the package so an installed service has them:
+`adjudicator serve`, or `gunicorn -c python:adjudicator.gunicorn_conf adjudicator.wsgi:app`
+(`deploy/gunicorn.conf.py` in the repository reads this module).
+
+`preload_app` builds the app, and so loads every lexicon, in the master before forking: the
+workers then share the trie pages instead of each holding a private copy.
+
+Worker class: `sync`. gunicorn runs behind nginx (deploy/nginx.conf.template), which buffers
+whole requests and responses, so a worker is busy only for the few milliseconds of computing an
+answer, never for a slow client; the rulings are CPU-bound, where threads would gain nothing.
+
+Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
+`instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
+SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
+the workers (adjudicator.hotswap).
+"""
+
+import multiprocessing
+import os
+
+from adjudicator import rundir as _rundir
+
+bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
+workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
+worker_class = "sync"
+preload_app = True
+timeout = 30
+graceful_timeout = 10
+
+run_dir = os.environ.get("ADJUDICATOR_RUN_DIR") or _rundir.default_run_dir(",".join(bind))
+os.makedirs(run_dir, exist_ok=True)
+os.environ["ADJUDICATOR_RUN_DIR"] = run_dir  # the app (readyz, reload) finds it in its config
+pidfile = os.path.join(run_dir, _rundir.PIDFILE)
+control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
+
+# Access logs carry method, path, status and time: never request bodies, so never the words.
+accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
+errorlog = os.environ.get("ADJUDICATOR_ERROR_LOG", "-")
+loglevel = os.environ.get("ADJUDICATOR_LOG_LEVEL", "info")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+
+
+def pre_fork(server, worker):
+    """Move everything the master built (lexicon objects included) out of the GC's reach.
+
+    Without this, the first collection in each worker walks and writes every inherited object,
+    turning shared copy-on-write pages into private copies.
+    """
+    import gc
+
+    gc.freeze()
+
+
+def on_reload(server):
+    """HUP: load the installed lexicons and rulesets before the new workers fork.
+
+    Never raises: an exception here would stop the master; a failure keeps what serves.
+    """
+    from adjudicator.hotswap import reload_app
+
+    try:
+        report = reload_app(server.app.wsgi())
+    except Exception:
+        server.log.exception("reload failed; the running lexicons and rulesets keep serving")
+        return
+    server.log.info("reload: %s", report)
+
+
+def worker_exit(server, worker):
+    """In the worker, leaving through Python: a clean exit."""
+    _rundir.mark_clean_exit(run_dir, worker.pid)
+
+
+def worker_abort(worker):
+    """In the worker, killed for a timeout (SIGABRT): abnormal, although it leaves through Python."""
+    _rundir.record_abnormal(run_dir, worker.pid, "timeout")
+
+
+def child_exit(server, worker):
+    """In the master, reaping a worker: without a clean mark it died (SIGKILL, SIGSEGV, OOM)."""
+    _rundir.record_exit(run_dir, worker.pid)

@@ -1,0 +1,68 @@
+"""Both command lines as scripts use them: --version, help on every option, a closed pipe."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator.cli import build_parser
+from compiler.cli import parser as lexicon_parser
+from lexicon import __version__
+
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "adjudicator" / "engine" / "tests" / "records"
+
+
+def _parsers(parser: argparse.ArgumentParser, name: str):
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+@pytest.mark.parametrize("make", [build_parser, lexicon_parser], ids=["adjudicator", "lexicon"])
+def test_every_option_and_argument_has_help(make):
+    for name, parser in _parsers(make(), make().prog):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    assert choice.help, f"{name} {choice.dest}: no help"
+                continue
+            assert action.help and action.help != argparse.SUPPRESS, (
+                f"{name} {'/'.join(action.option_strings) or action.dest}: no help"
+            )
+
+
+@pytest.mark.parametrize("command", ["adjudicator", "lexicon"])
+def test_version(command):
+    done = subprocess.run([BIN / command, "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == f"{command} {__version__}"
+
+
+def test_closed_pipe_ends_quietly():
+    """`adjudicator replay --json | head -1`: no traceback when head stops reading."""
+    records = sorted(RECORDS.glob("*.gcg"))
+    assert records
+    script = (
+        f"'{BIN / 'adjudicator'}' replay --no-lexicon --no-rules --json "
+        + " ".join(f"'{r}'" for r in records * 3)
+        + " | head -c 10"
+    )
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+    assert len(done.stdout) == 10
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_serve_refuses_bad_options_before_starting(tmp_path, capsys):
+    from adjudicator.cli import main
+
+    assert main(["serve", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    assert main(["serve", "--lexicon-dir", str(tmp_path / "nowhere")]) == 2
+    assert "no such folder" in capsys.readouterr().err
