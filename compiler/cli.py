@@ -177,7 +177,7 @@ def parser() -> argparse.ArgumentParser:
         "none unless all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), "
         "then each DIR/<id>.json is switched in one rename.",
     )
-    i.add_argument("builds", nargs="+", metavar="BUILD.json")
+    i.add_argument("builds", nargs="+", metavar="BUILD.json", help="built manifests to install")
     i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
     i.set_defaults(func=cmd_install)
     return p
