@@ -56,4 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator import judge
 
     judge.init_app(app)
+
+    # Who is asking (issue 12): open or tournament mode, directors, judge devices, app keys.
+    from adjudicator import auth
+
+    auth.init_app(app)
     return app

@@ -418,6 +418,12 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_reload,
 ]
 
+# Who is asking (issue 12): directors, devices and keys. Imported here, after the helpers that
+# adjudicator.auth.cli takes from this module.
+from adjudicator.auth.cli import add_devices, add_directors, add_keys  # noqa: E402
+
+SUBCOMMANDS += [add_directors, add_devices, add_keys]
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(

@@ -22,12 +22,20 @@ PROBLEM_TYPE_PREFIX = "tag:scrabble-adjudicator,2026:problem:"
 class ApiError(Exception):
     """An error a client can act on: HTTP status, machine-readable code, the field at fault."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.headers = headers or {}  # e.g. Retry-After on a 429, WWW-Authenticate on a 401
 
     def to_dict(self) -> dict:
         """The problem document (RFC 9457) with the `code` and `field` extension members."""
@@ -45,6 +53,7 @@ class ApiError(Exception):
     def response(self) -> Response:
         response = Response(orjson.dumps(self.to_dict()), self.status, mimetype=PROBLEM_MIMETYPE)
         response.headers["Cache-Control"] = "no-store"  # an error is about this request only
+        response.headers.update(self.headers)
         return response
 
 

@@ -14,6 +14,7 @@ from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.auth.guard import lexicon_dependent, public
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
     lexicon_for,
@@ -52,16 +53,19 @@ def free_challenge(ruleset: Ruleset, data: dict[str, Any]) -> bool:
 
 
 @bp.get("/rulesets")
+@public
 def list_rulesets():
     return cacheable(jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())]))
 
 
 @bp.get("/rulesets/<ruleset_id>")
+@public
 def get_ruleset(ruleset_id: str):
     return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
 
 @bp.post("/rulesets/<ruleset_id>/challenge")
+@lexicon_dependent
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()

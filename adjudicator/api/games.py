@@ -14,6 +14,7 @@ from flask import Blueprint, jsonify, request
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
+from adjudicator.auth.guard import lexicon_dependent, public
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.errors import ApiError
 from adjudicator.game.errors import GameInputError
@@ -92,6 +93,7 @@ def _bool_arg(name: str) -> bool | None:
 
 
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")
+@public  # the bag and turn decide, not the word list
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     known = {"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"}
@@ -135,6 +137,7 @@ def _number(value: Any, field: str, whole: bool = True) -> Any:
 
 
 @bp.post("/rulesets/<ruleset_id>/games/final-score")
+@public  # racks and scores decide, not the word list
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
@@ -242,6 +245,7 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
 
 
 @bp.post("/rulesets/<ruleset_id>/games/verify")
+@lexicon_dependent
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()

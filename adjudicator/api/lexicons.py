@@ -5,10 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from adjudicator.api import API_PREFIX
+from adjudicator.auth.guard import public_blueprint
 from adjudicator.caching import cacheable
 from adjudicator.lexicons import registry
 
-bp = Blueprint("lexicons", __name__, url_prefix=API_PREFIX)
+# Manifest summaries (identity, counts, licence): never a word, so public in every mode.
+bp = public_blueprint(Blueprint("lexicons", __name__, url_prefix=API_PREFIX))
 
 
 @bp.get("/lexicons")

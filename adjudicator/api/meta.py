@@ -10,13 +10,15 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.api import API_PREFIX
+from adjudicator.auth.guard import public_blueprint
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicons import registry
 from adjudicator.rundir import abnormal_exits
 from lexicon import __version__
 
-bp = Blueprint("meta", __name__, url_prefix=API_PREFIX)
+# Health, readiness and the OpenAPI document: public in every mode.
+bp = public_blueprint(Blueprint("meta", __name__, url_prefix=API_PREFIX))
 
 
 @cache

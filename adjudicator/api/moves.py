@@ -14,6 +14,7 @@ from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.auth.guard import lexicon_dependent
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
     Board,
@@ -88,6 +89,7 @@ def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
 
 
 @bp.post("/rulesets/<ruleset_id>/moves/validate")
+@lexicon_dependent
 def validate(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()

@@ -1,1 +1,27 @@
-"""Who is asking: the caller of a request (see `caller.py`)."""
+"""Who is asking (issue 12): directors, paired judge devices and app keys, and the open or
+tournament mode that decides whether an anonymous caller may have a ruling.
+
+`init_app` reads the settings, puts the proxy fix in front when the service sits behind one,
+installs the one before-request guard and registers the directors' and pairing pages.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from adjudicator.auth import guard, settings
+
+
+def init_app(app: Flask) -> None:
+    config = settings.load(app)
+    app.extensions["auth"] = config
+    if config.trusted_proxies:
+        # Behind nginx: the client's address (lockouts) and https (Secure cookies) come from
+        # X-Forwarded-For and X-Forwarded-Proto, believed from this many proxies only.
+        n = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
+    guard.init_app(app)
+    from adjudicator.auth import views
+
+    views.init_app(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from adjudicator.api import API_PREFIX
+from adjudicator.auth.guard import public_blueprint
 from adjudicator.catalogue import rulesets
 from adjudicator.judge import pin
 from adjudicator.judge.config import (
@@ -17,11 +18,14 @@ from adjudicator.judge.config import (
 from adjudicator.judge.headers import security_headers
 from adjudicator.lexicons import registry
 
-bp = Blueprint(
-    "judge",
-    __name__,
-    static_folder="../static/judge",
-    static_url_path="/judge/static",
+# The kiosk's pages and assets hold no word: public. Its rulings go through the API's guard.
+bp = public_blueprint(
+    Blueprint(
+        "judge",
+        __name__,
+        static_folder="../static/judge",
+        static_url_path="/judge/static",
+    )
 )
 bp.after_request(security_headers)
 bp.add_url_rule(f"{API_PREFIX}/judge/unlock", "unlock", pin.unlock, methods=["POST"])

@@ -87,3 +87,4 @@ class IdempotencyKey(Base):
 
 # Other features' tables: import their modules below, so that `Base.metadata` holds them too,
 # e.g. `from adjudicator.auth import tables as _auth_tables  # noqa: E402, F401`.
+from adjudicator.auth import models as _auth_models  # noqa: E402, F401

@@ -130,6 +130,18 @@ def _unlock(path: str) -> list[Req]:
     return [Req("POST", path, {"pin": PIN}), Req("POST", path, {"pin": "0000"})]
 
 
+def _form(fields: dict[str, str], **headers: str) -> Callable[[str], list[Req]]:
+    """A form POST (the directors' and pairing pages); `<int:…>` path parts become 1."""
+    from urllib.parse import urlencode
+
+    data = urlencode(fields).encode()
+    kind = {"Content-Type": "application/x-www-form-urlencoded", **headers}
+    return lambda path: [
+        Req("POST", re.sub(r"<int:\w+>", "1", path), data=data, headers=kind),
+        Req("POST", re.sub(r"<int:\w+>", "1", path), data=b"", headers=kind),
+    ]
+
+
 def _static(files: tuple[str, ...]) -> Callable[[str], list[Req]]:
     return lambda prefix: [Req("GET", prefix.replace("<path:filename>", f)) for f in files]
 
@@ -153,6 +165,17 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "judge.index": _get,
     "judge.kiosk": _get,
     "judge.unlock": _unlock,
+    "auth.static": _static(("auth.css", "pair.js")),
+    "auth.whoami": _get,
+    "auth.login_form": _get,
+    # From another site: refused before the store is asked, so no lockout builds up.
+    "auth.login": _form({"name": "anna", "password": "x"}, Origin="http://elsewhere.example"),
+    "auth.logout": _form({"csrf": "-"}),
+    "auth.home": _get,
+    "auth.new_pairing": _form({"csrf": "-", "name": "Table 1", "ruleset": "ssf-1999"}),
+    "auth.revoke_device": _form({"csrf": "-"}),
+    "auth.pair_form": _get,
+    "auth.pair": _form({"code": "ABCD-EFGH"}, Origin="http://elsewhere.example"),
 }
 
 

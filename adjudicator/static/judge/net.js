@@ -1,9 +1,10 @@
 /* The one way the page talks to the service: POST JSON with the page's timeout.
  *
- * Pairing (the tournament store) plugs in here: once a tablet is paired with a director, call
- * setHeader('Authorization', 'Bearer ' + token) (or the header the store defines) and every
- * request, challenge and PIN alike, carries it. Nothing else in the page needs to change. */
-const extraHeaders = {};
+ * A paired tablet's credential is an HttpOnly cookie set at /judge/pair (the page never sees
+ * the token): the browser sends it with every request, challenge and PIN alike. The service
+ * believes a cookie on a POST only with the X-Requested-With header, which no cross-site page
+ * can send, so it is always here. setHeader adds others (a bearer token, for a non-browser). */
+const extraHeaders = { 'X-Requested-With': 'judge' };
 
 export function setHeader(name, value) {
   if (value == null) delete extraHeaders[name];

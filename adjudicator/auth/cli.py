@@ -1,0 +1,232 @@
+"""`adjudicator directors|devices|keys`: the accounts and credentials, managed on the server."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from datetime import datetime
+
+from adjudicator.auth import clock, devices, directors, keys
+from adjudicator.cli import EXIT_OK, UsageError, add_database_option, open_store
+
+
+def _store(args: argparse.Namespace):
+    """The store the service uses, at the newest schema: an embedded SQLite database is
+    migrated here as the service would at its start; any other must already be."""
+    from adjudicator.store import StoreError, migrate
+
+    store = open_store(args)
+    try:
+        if store.is_sqlite:
+            migrate.upgrade(store)
+        migrate.require_head(store)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return store
+
+
+def _known_rulesets() -> set[str]:
+    from adjudicator.rulesets import RulesetError, load_rulesets
+
+    try:
+        return set(load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None))
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _when(at: datetime | None) -> str:
+    return "never" if at is None else at.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _table(rows: list[list[str]], header: list[str]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+
+
+# --- directors ------------------------------------------------------------------------------
+
+
+def _read_password(from_stdin: bool) -> str:
+    if from_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise UsageError("no password on standard input")
+        return password
+    if not sys.stdin.isatty():
+        raise UsageError("no terminal to ask for the password: use --password-stdin")
+    first = getpass.getpass("Password: ")
+    if getpass.getpass("Password again: ") != first:
+        raise UsageError("the two passwords differ")
+    return first
+
+
+def run_directors(args: argparse.Namespace) -> int:
+    store = _store(args)
+    if args.action == "add":
+        _valid_name(args.name)  # before asking for a password
+        password = _read_password(args.password_stdin)
+        with store.connection(write=True) as conn:
+            try:
+                directors.add(conn, args.name, password, clock.now())
+            except directors.AccountError as exc:
+                raise UsageError(str(exc)) from None
+        print(f"director {args.name!r} added")
+    elif args.action == "list":
+        with store.connection() as conn:
+            rows = directors.listed(conn, clock.now())
+        _table(
+            [
+                [r["name"], _when(r["created_at"]), _when(r["last_login_at"]), r["sessions"]]
+                for r in rows
+            ],
+            ["name", "created", "last login", "sessions"],
+        )
+    elif args.action == "remove":
+        with store.connection(write=True) as conn:
+            if not directors.remove(conn, args.name):
+                raise UsageError(f"no director named {args.name!r}")
+        print(f"director {args.name!r} removed; their sessions ended")
+    elif args.action == "unlock":
+        with store.connection(write=True) as conn:
+            cleared = directors.unlock(conn, args.name)
+        print(f"{cleared} failed login(s) for {args.name!r} forgotten")
+    return EXIT_OK
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        directors.check_name(name)
+    except directors.AccountError as exc:
+        raise UsageError(str(exc)) from None
+    return True
+
+
+def add_directors(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("directors", help="tournament directors' accounts")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = actions.add_parser("add", help="add a director (asks for the password twice)")
+    add.add_argument("name", help="the director's name: letters, digits, . _ @ -")
+    add.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    actions.add_parser("list", help="list directors with their last login")
+    remove = actions.add_parser("remove", help="remove a director and end their sessions")
+    remove.add_argument("name", help="the director to remove")
+    unlock = actions.add_parser("unlock", help="forget an account's failed logins")
+    unlock.add_argument("name", help="the director whose failed logins to forget")
+    for action in actions.choices.values():
+        add_database_option(action)
+    p.set_defaults(handler=run_directors)
+
+
+# --- devices --------------------------------------------------------------------------------
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    store = _store(args)
+    at = clock.now()
+    if args.action == "list":
+        with store.connection() as conn:
+            rows = devices.listed(conn, at, include_revoked=args.all)
+        _table(
+            [
+                [
+                    r["id"],
+                    r["name"],
+                    r["ruleset"] or "any",
+                    devices.state(r, at),
+                    _when(r["created_at"]),
+                    r["paired_by"] or "-",
+                    _when(r["last_used_at"]),
+                ]
+                for r in rows
+            ],
+            ["id", "name", "ruleset", "state", "paired", "by", "last used"],
+        )
+    elif args.action == "revoke":
+        with store.connection(write=True) as conn:
+            if not devices.revoke(conn, args.id, at):
+                raise UsageError(f"no active device with id {args.id}")
+        print(f"device {args.id} revoked")
+    return EXIT_OK
+
+
+def add_devices(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("devices", help="paired judge devices")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="list active devices (--all: revoked too)")
+    listing.add_argument("--all", action="store_true", help="revoked and expired devices too")
+    revoke = actions.add_parser("revoke", help="revoke a device at once")
+    revoke.add_argument("id", type=int, help="the device's id, from `devices list`")
+    for action in actions.choices.values():
+        add_database_option(action)
+    p.set_defaults(handler=run_devices)
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+def run_keys(args: argparse.Namespace) -> int:
+    store = _store(args)
+    at = clock.now()
+    if args.action == "create":
+        known = _known_rulesets()
+        with store.connection(write=True) as conn:
+            try:
+                made = keys.create(conn, args.name, args.role, args.scope or [], known, at)
+            except keys.ApiKeyError as exc:
+                raise UsageError(str(exc)) from None
+        print(made.key)
+        print(
+            f"key {made.name!r} (id {made.id}) created: it is shown only now; "
+            "send it as 'Authorization: Bearer <key>'",
+            file=sys.stderr,
+        )
+    elif args.action == "list":
+        with store.connection() as conn:
+            rows = keys.listed(conn)
+        _table(
+            [
+                [
+                    r["id"],
+                    r["name"],
+                    r["role"],
+                    r["scopes"] or "all",
+                    r["hint"] + "…",
+                    "revoked" if r["revoked_at"] else "active",
+                    _when(r["created_at"]),
+                    _when(r["last_used_at"]),
+                ]
+                for r in rows
+            ],
+            ["id", "name", "role", "rulesets", "key", "state", "created", "last used"],
+        )
+    elif args.action == "revoke":
+        with store.connection(write=True) as conn:
+            if not keys.revoke(conn, args.name, at):
+                raise UsageError(f"no active key named {args.name!r}")
+        print(f"key {args.name!r} revoked")
+    return EXIT_OK
+
+
+def add_keys(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("keys", help="API keys for apps")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    create = actions.add_parser("create", help="create a key; it is printed once")
+    create.add_argument("--role", required=True, choices=keys.ROLES, help="what the key is for")
+    create.add_argument("--name", required=True, help="a name for lists and the audit log")
+    create.add_argument(
+        "--scope",
+        action="append",
+        metavar="RULESET",
+        help="a ruleset the key may use (repeat; default: all)",
+    )
+    actions.add_parser("list", help="list keys with their last use")
+    revoke = actions.add_parser("revoke", help="revoke a key by name (or id)")
+    revoke.add_argument("name", help="the key's name (or its id)")
+    for action in actions.choices.values():
+        add_database_option(action)
+    p.set_defaults(handler=run_keys)

@@ -1,0 +1,158 @@
+"""Directors' accounts and their server-side sessions.
+
+A session is a random token in an HttpOnly cookie; the store keeps only its digest, who it
+belongs to and when it expires, so logging out (or removing the director) ends it everywhere.
+The CSRF token of a session is derived from the session token, so it needs no column and is
+unknown to anyone who holds only the store's rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+
+from adjudicator.auth import lockout
+from adjudicator.auth.caller import Caller
+from adjudicator.auth.models import NAME_MAX, Director, DirectorSession
+from adjudicator.auth.passwords import hash_password, needs_rehash, verify_password
+from adjudicator.auth.tokens import SESSION_PREFIX, digest, new_token
+
+NAME_PATTERN = re.compile(rf"^[\w.@-]{{1,{NAME_MAX}}}$")
+LOGIN_SCOPE = "login"
+
+
+class AccountError(ValueError):
+    """A director name or password the store cannot take; the message says why."""
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    session_token: str | None = None
+    wait: int = 0  # seconds this client must wait before trying this account again
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.match(name):
+        raise AccountError(
+            f"a director's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
+        )
+    return name
+
+
+def add(conn: sa.Connection, name: str, password: str, now: datetime) -> int:
+    check_name(name)
+    if conn.execute(sa.select(Director.id).where(Director.name == name)).first():
+        raise AccountError(f"a director named {name!r} already exists")
+    try:
+        hashed = hash_password(password)
+    except ValueError as exc:
+        raise AccountError(str(exc)) from None
+    return conn.execute(
+        sa.insert(Director).values(name=name, password_hash=hashed, created_at=now)
+    ).inserted_primary_key[0]
+
+
+def remove(conn: sa.Connection, name: str) -> bool:
+    row = conn.execute(sa.select(Director.id).where(Director.name == name)).first()
+    if row is None:
+        return False
+    conn.execute(sa.delete(DirectorSession).where(DirectorSession.director_id == row.id))
+    conn.execute(sa.delete(Director).where(Director.id == row.id))
+    return True
+
+
+def listed(conn: sa.Connection, now: datetime) -> list[dict]:
+    s = DirectorSession
+    sessions = (
+        sa.select(sa.func.count())
+        .where(s.director_id == Director.id, s.expires_at > now)
+        .scalar_subquery()
+    )
+    rows = conn.execute(
+        sa.select(
+            Director.id,
+            Director.name,
+            Director.created_at,
+            Director.last_login_at,
+            sessions.label("sessions"),
+        ).order_by(Director.name)
+    ).all()
+    return [dict(r._mapping) for r in rows]
+
+
+def _account(name: str) -> str:
+    return name.casefold()[: NAME_MAX * 2]
+
+
+def login(
+    conn: sa.Connection,
+    name: str,
+    password: str,
+    client: str,
+    policy: lockout.Policy,
+    session_seconds: int,
+    now: datetime,
+) -> LoginResult:
+    """Check a password under the lockout policy; a new session token when it is right.
+
+    Unknown names are counted and timed like known ones, so neither the answer nor its time
+    tells whether an account exists.
+    """
+    account = _account(name)
+    wait = lockout.wait_seconds(conn, LOGIN_SCOPE, account, client, policy, now)
+    if wait:
+        return LoginResult(wait=wait)
+    row = conn.execute(
+        sa.select(Director.id, Director.password_hash).where(Director.name == name)
+    ).first()
+    if not verify_password(row.password_hash if row else None, password):
+        lockout.record_failure(conn, LOGIN_SCOPE, account, client, policy, now)
+        return LoginResult()
+    lockout.clear(conn, LOGIN_SCOPE, account, client)
+    values: dict = {"last_login_at": now}
+    if needs_rehash(row.password_hash):
+        values["password_hash"] = hash_password(password)
+    conn.execute(sa.update(Director).where(Director.id == row.id).values(**values))
+    token = new_token(SESSION_PREFIX)
+    conn.execute(sa.delete(DirectorSession).where(DirectorSession.expires_at <= now))
+    conn.execute(
+        sa.insert(DirectorSession).values(
+            token_hash=digest(token),
+            director_id=row.id,
+            created_at=now,
+            expires_at=now + timedelta(seconds=session_seconds),
+        )
+    )
+    return LoginResult(session_token=token)
+
+
+def unlock(conn: sa.Connection, name: str) -> int:
+    """Forget every failed login for an account (the operator's way out of a lockout)."""
+    return lockout.clear(conn, LOGIN_SCOPE, _account(name))
+
+
+def resolve_session(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
+    s = DirectorSession
+    row = conn.execute(
+        sa.select(Director.id, Director.name)
+        .join_from(s, Director, s.director_id == Director.id)
+        .where(s.token_hash == digest(token), s.expires_at > now)
+    ).first()
+    return Caller("director", str(row.id), row.name) if row else None
+
+
+def end_session(conn: sa.Connection, token: str) -> None:
+    conn.execute(sa.delete(DirectorSession).where(DirectorSession.token_hash == digest(token)))
+
+
+def csrf_token(session_token: str) -> str:
+    return hashlib.sha256(b"csrf\0" + session_token.encode("utf-8")).hexdigest()
+
+
+def csrf_matches(session_token: str, given: str | None) -> bool:
+    return bool(given) and hmac.compare_digest(csrf_token(session_token), given)

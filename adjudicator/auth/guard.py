@@ -1,0 +1,238 @@
+"""Who may call what, declared where each route is defined and enforced in one place.
+
+Every endpoint carries one of three markers (on the view, or on its whole blueprint):
+
+- `public`: anyone, in every mode (health, the OpenAPI document, lexicon summaries, pages);
+- `lexicon_dependent`: the answer depends on which words are valid; in tournament mode only a
+  director, a paired judge device or an app key may call it, within its rulesets, and devices
+  and keys are rate-limited;
+- `directors_only`: a director's session, in every mode.
+
+An endpoint without a marker is treated as lexicon-dependent (fail closed), and a test
+enumerates `app.url_map` so that no route goes unmarked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+from urllib.parse import quote
+
+from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
+
+from adjudicator import store
+from adjudicator.api import API_PREFIX
+from adjudicator.auth import clock, devices, directors, keys, ratelimit
+from adjudicator.auth.caller import ANONYMOUS, Caller
+from adjudicator.auth.settings import settings
+from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
+from adjudicator.errors import ApiError
+
+PUBLIC = "public"
+LEXICON_DEPENDENT = "lexicon_dependent"
+DIRECTORS_ONLY = "directors_only"
+ACCESS = "adjudicator_access"
+
+SESSION_COOKIE = "adj_session"
+DEVICE_COOKIE = "adj_device"
+CSRF_HEADER = "X-Requested-With"  # any value: a header no cross-site form or image can send
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+V = TypeVar("V", bound=Callable)
+
+
+def _mark(access: str) -> Callable[[V], V]:
+    def mark(target: V) -> V:
+        setattr(target, ACCESS, access)
+        return target
+
+    return mark
+
+
+public = _mark(PUBLIC)
+lexicon_dependent = _mark(LEXICON_DEPENDENT)
+directors_only = _mark(DIRECTORS_ONLY)
+
+
+def public_blueprint(bp: Blueprint) -> Blueprint:
+    setattr(bp, ACCESS, PUBLIC)
+    return bp
+
+
+def access_of(app: Flask, endpoint: str) -> str | None:
+    """The endpoint's marker, from its view or else its blueprint; None when unmarked."""
+    if endpoint == "static" or endpoint.endswith(".static"):
+        return PUBLIC
+    marked = getattr(app.view_functions.get(endpoint), ACCESS, None)
+    if marked:
+        return marked
+    blueprint = app.blueprints.get(endpoint.rpartition(".")[0])
+    return getattr(blueprint, ACCESS, None)
+
+
+def caller() -> Caller:
+    return g.get("caller", ANONYMOUS)
+
+
+# --- resolving the credential ----------------------------------------------------------------
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(
+            401,
+            "bad_authorization",
+            "send 'Authorization: Bearer <app key or device token>'",
+            headers={"WWW-Authenticate": 'Bearer realm="adjudicator"'},
+        )
+    return token
+
+
+def _resolve(conn, access: str, at: datetime) -> Caller:
+    token = _bearer()
+    if token is not None:
+        found = None
+        if token.startswith(DEVICE_PREFIX):
+            found = devices.resolve(conn, token, at)
+        elif token.startswith(APP_PREFIX):
+            found = keys.resolve(conn, token, at)
+        if found is None:
+            raise ApiError(
+                401,
+                "credential_invalid",
+                "the key or device token is unknown, expired or revoked",
+                headers={"WWW-Authenticate": 'Bearer realm="adjudicator", error="invalid_token"'},
+            )
+        return found
+    session = request.cookies.get(SESSION_COOKIE)
+    device = request.cookies.get(DEVICE_COOKIE)
+    if not (session or device):
+        return ANONYMOUS
+    if request.method not in SAFE_METHODS and request.path.startswith(API_PREFIX):
+        if not request.headers.get(CSRF_HEADER):
+            if access == PUBLIC:
+                return ANONYMOUS
+            raise ApiError(
+                403,
+                "csrf_header_missing",
+                f"a request authenticated by a cookie must carry the {CSRF_HEADER} header",
+            )
+    if session:
+        found = directors.resolve_session(conn, session, at)
+        if found is not None:
+            g.session_token = session
+            return found
+    if device:
+        found = devices.resolve(conn, device, at)
+        if found is not None:
+            return found
+    g.stale_cookie = True  # an ended session or a revoked device: said in the 401's message
+    return ANONYMOUS
+
+
+def _has_credential() -> bool:
+    return (
+        "Authorization" in request.headers
+        or SESSION_COOKIE in request.cookies
+        or DEVICE_COOKIE in request.cookies
+    )
+
+
+def _refuse_anonymous() -> ApiError:
+    if g.get("stale_cookie"):
+        return ApiError(
+            401,
+            "credential_invalid",
+            "this session has ended or this device's pairing was revoked or has expired",
+        )
+    return ApiError(
+        401,
+        "credential_required",
+        "in tournament mode this needs a credential: an app key (Authorization: Bearer), a "
+        "paired judge device or a director's session",
+        headers={"WWW-Authenticate": 'Bearer realm="adjudicator"'},
+    )
+
+
+def _director_required():
+    if request.path.startswith(API_PREFIX):
+        raise ApiError(401, "director_required", "this needs a director's session")
+    target = request.full_path.rstrip("?") if request.method == "GET" else "/director/"
+    return redirect(url_for("auth.login_form") + "?next=" + quote(target), 303)
+
+
+def check_request():
+    """The app's before-request hook: set `g.caller`, then enforce the endpoint's marker."""
+    endpoint = request.endpoint
+    g.caller = ANONYMOUS
+    if endpoint is None:
+        return None  # no route: the 404/405 handlers answer
+    access = access_of(current_app, endpoint) or LEXICON_DEPENDENT
+    if endpoint == "static" or endpoint.endswith(".static"):
+        return None
+    if access == PUBLIC:
+        return None  # no store lookup: health checks and pages stay free of the database
+    config = settings()
+    if not _has_credential():
+        if access == DIRECTORS_ONLY:
+            return _director_required()
+        if access == LEXICON_DEPENDENT and config.tournament:
+            raise _refuse_anonymous()
+        return None
+    at = clock.now()
+    with store.connection(write=True) as conn:
+        found = _resolve(conn, access, at)
+        g.caller = found
+        if access == DIRECTORS_ONLY:
+            if found.kind != "director":
+                return _director_required()
+            return _check_form_csrf()
+        if found.anonymous:
+            if config.tournament:
+                raise _refuse_anonymous()
+            return None
+        ruleset_id = (request.view_args or {}).get("ruleset_id")
+        if ruleset_id is not None and not found.may_use(ruleset_id):
+            raise ApiError(
+                403,
+                "out_of_scope",
+                f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
+            )
+        if config.tournament and found.kind in ("device", "app"):
+            wait = ratelimit.hit(conn, found.key, config.rulings_per_minute, at)
+            if wait:
+                raise ApiError(
+                    429,
+                    "rate_limited",
+                    f"at most {config.rulings_per_minute} rulings a minute for this "
+                    f"{found.kind}: wait {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+    return None
+
+
+def identify() -> Caller:
+    """Resolve the credential for a public endpoint that reports it (`/auth/whoami`)."""
+    if _has_credential():
+        with store.connection(write=True) as conn:
+            g.caller = _resolve(conn, PUBLIC, clock.now())
+    return caller()
+
+
+def _check_form_csrf():
+    """A director's state-changing form must carry the session's CSRF token."""
+    if request.method in SAFE_METHODS or request.path.startswith(API_PREFIX):
+        return None
+    if not directors.csrf_matches(g.session_token, request.form.get("csrf")):
+        raise ApiError(403, "csrf_failed", "the form is stale or was not sent by this site")
+    return None
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(check_request)

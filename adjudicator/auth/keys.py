@@ -1,0 +1,95 @@
+"""API keys for apps: shown once when created, stored as a digest, scoped, revocable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from adjudicator.auth.caller import Caller
+from adjudicator.auth.devices import LAST_USED_RESOLUTION
+from adjudicator.auth.directors import NAME_PATTERN
+from adjudicator.auth.models import NAME_MAX, ApiKey
+from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
+
+ROLES = ("app",)
+HINT = len(APP_PREFIX) + 4
+
+
+class ApiKeyError(ValueError):
+    """A key that cannot be made or found; the message says why."""
+
+
+@dataclass(frozen=True)
+class NewKey:
+    id: int
+    name: str
+    key: str
+
+
+def create(
+    conn: sa.Connection, name: str, role: str, scopes: list[str], known: set[str], now: datetime
+) -> NewKey:
+    if role not in ROLES:
+        raise ApiKeyError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
+    if not NAME_PATTERN.match(name):
+        raise ApiKeyError(
+            f"a key's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
+        )
+    unknown = sorted(set(scopes) - known)
+    if unknown:
+        raise ApiKeyError(f"unknown ruleset {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    if conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name)).first():
+        raise ApiKeyError(f"a key named {name!r} already exists")
+    key = new_token(APP_PREFIX)
+    key_id = conn.execute(
+        sa.insert(ApiKey).values(
+            name=name,
+            role=role,
+            scopes=" ".join(sorted(set(scopes))),
+            key_hash=digest(key),
+            hint=key[:HINT],
+            created_at=now,
+        )
+    ).inserted_primary_key[0]
+    return NewKey(key_id, name, key)
+
+
+def resolve(conn: sa.Connection, key: str, now: datetime) -> Caller | None:
+    c = ApiKey
+    row = conn.execute(
+        sa.select(c.id, c.name, c.scopes, c.last_used_at).where(
+            c.key_hash == digest(key), c.revoked_at.is_(None)
+        )
+    ).first()
+    if row is None:
+        return None
+    if row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION:
+        conn.execute(sa.update(ApiKey).where(c.id == row.id).values(last_used_at=now))
+    scopes = frozenset(row.scopes.split()) or None
+    return Caller("app", str(row.id), row.name, scopes)
+
+
+def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
+    """Revoke by name, or by id when no key has that name."""
+    c = ApiKey
+    row = conn.execute(sa.select(c.id).where(c.name == name_or_id)).first()
+    if row is None and name_or_id.isdigit():
+        row = conn.execute(sa.select(c.id).where(c.id == int(name_or_id))).first()
+    if row is None:
+        return False
+    done = conn.execute(
+        sa.update(ApiKey).where(c.id == row.id, c.revoked_at.is_(None)).values(revoked_at=now)
+    )
+    return done.rowcount == 1
+
+
+def listed(conn: sa.Connection) -> list[dict]:
+    c = ApiKey
+    rows = conn.execute(
+        sa.select(
+            c.id, c.name, c.role, c.scopes, c.hint, c.created_at, c.last_used_at, c.revoked_at
+        ).order_by(c.id)
+    ).all()
+    return [dict(r._mapping) for r in rows]

@@ -1,0 +1,73 @@
+"""Wrong passwords, PINs and pairing codes, counted in the store per account and per client.
+
+Every worker and every box sees the same rows, so the limits hold however many there are.
+Nothing here is global: a client that fails is held back for *that* account only.
+
+- Per (account, client): after `attempts` failures within `window` seconds, that client waits
+  until the oldest of them leaves the window.
+- Account-wide slow-down: once the account has `account_attempts` failures in the window from
+  all clients together, a client that has itself failed in the window must also wait
+  `slowdown` seconds after the account's latest failure. A client with no failures of its own is
+  never held back, so players mashing wrong passwords cannot lock the director out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+
+from adjudicator.auth.clock import seconds_until
+from adjudicator.auth.models import AuthFailure
+
+
+@dataclass(frozen=True)
+class Policy:
+    attempts: int
+    window: int  # seconds
+    account_attempts: int | None = None
+    slowdown: int = 0  # seconds
+
+    @property
+    def span(self) -> timedelta:
+        return timedelta(seconds=self.window)
+
+
+def wait_seconds(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> int:
+    """Seconds before `client` may try `account` again; 0 when it may try now."""
+    t = AuthFailure
+    rows = conn.execute(
+        sa.select(t.client, t.failed_at).where(
+            t.scope == scope, t.account == account, t.failed_at > now - policy.span
+        )
+    ).all()
+    mine = sorted(at for who, at in rows if who == client)
+    if len(mine) >= policy.attempts:
+        return seconds_until(mine[-policy.attempts] + policy.span, now)
+    if policy.account_attempts and mine and len(rows) >= policy.account_attempts:
+        until = max(at for _, at in rows) + timedelta(seconds=policy.slowdown)
+        if until > now:
+            return seconds_until(until, now)
+    return 0
+
+
+def record_failure(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> None:
+    t = AuthFailure
+    conn.execute(
+        sa.delete(t).where(t.scope == scope, t.account == account, t.failed_at <= now - policy.span)
+    )
+    conn.execute(sa.insert(t).values(scope=scope, account=account, client=client, failed_at=now))
+
+
+def clear(conn: sa.Connection, scope: str, account: str, client: str | None = None) -> int:
+    """Forget failures: one client's after it succeeded, or all of an account's (the CLI)."""
+    t = AuthFailure
+    where = [t.scope == scope, t.account == account]
+    if client is not None:
+        where.append(t.client == client)
+    return conn.execute(sa.delete(t).where(*where)).rowcount

@@ -1,0 +1,100 @@
+"""`adjudicator directors|devices|keys` against a store on disk."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from adjudicator.cli import main
+
+from .conftest import JUDGE_HEADER, PASSWORD, bearer, challenge, login, pair, pairing_code
+
+
+@pytest.fixture
+def store_env(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    monkeypatch.setenv("ADJUDICATOR_DATABASE_URL", url)
+    return url
+
+
+def run(capsys, monkeypatch, *argv, stdin: str | None = None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_directors_add_list_remove(store_env, capsys, monkeypatch, make_app):
+    code, out, _ = run(
+        capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD + "\n"
+    )
+    assert code == 0 and "added" in out
+    code, _, err = run(
+        capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD + "\n"
+    )
+    assert code == 2 and "already exists" in err
+    code, _, err = run(
+        capsys, monkeypatch, "directors", "add", "bo", "--password-stdin", stdin="short\n"
+    )
+    assert code == 2 and "at least 10" in err
+    app = make_app(DATABASE_URL=store_env)
+    assert login(app.test_client()).status_code == 303
+    code, out, _ = run(capsys, monkeypatch, "directors", "list")
+    assert "anna" in out and "UTC" in out
+    assert run(capsys, monkeypatch, "directors", "remove", "anna")[0] == 0
+    assert run(capsys, monkeypatch, "directors", "remove", "anna")[0] == 2
+
+
+def test_add_without_a_terminal_needs_password_stdin(store_env, capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, "directors", "add", "anna", stdin="")
+    assert code == 2 and "--password-stdin" in err
+
+
+def test_unlock_clears_a_lockout(store_env, capsys, monkeypatch, make_app):
+    run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    app = make_app(DATABASE_URL=store_env, LOGIN_ATTEMPTS=1)
+    client = app.test_client()
+    login(client, password="wrong wrong wrong")
+    assert login(client).status_code == 429
+    code, out, _ = run(capsys, monkeypatch, "directors", "unlock", "anna")
+    assert code == 0 and "1 failed login" in out
+    assert login(client).status_code == 303
+
+
+def test_keys_create_list_revoke(store_env, capsys, monkeypatch, make_app):
+    code, out, err = run(
+        capsys, monkeypatch, "keys", "create", "--role", "app", "--name", "scorer",
+        "--scope", "ssf-1999",
+    )  # fmt: skip
+    assert code == 0 and "shown only now" in err
+    key = out.strip()
+    assert key.startswith("adj_app_") and len(key) > 40
+    app = make_app(DATABASE_URL=store_env, MODE="tournament")
+    client = app.test_client()
+    assert challenge(client, headers=bearer(key)).status_code == 200
+    code, out, _ = run(capsys, monkeypatch, "keys", "list")
+    assert "scorer" in out and "ssf-1999" in out and key[:12] in out and key not in out
+    assert "never" not in out.splitlines()[1]  # last use is shown
+    bad = run(capsys, monkeypatch, "keys", "create", "--role", "app", "--name", "x", "--scope", "y")
+    assert bad[0] == 2 and "unknown ruleset 'y'" in bad[2]
+    assert run(capsys, monkeypatch, "keys", "revoke", "scorer")[0] == 0
+    assert challenge(client, headers=bearer(key)).status_code == 401
+    assert run(capsys, monkeypatch, "keys", "revoke", "scorer")[0] == 2
+
+
+def test_devices_list_and_revoke(store_env, capsys, monkeypatch, make_app):
+    run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    app = make_app(DATABASE_URL=store_env, MODE="tournament")
+    director = app.test_client()
+    login(director)
+    tablet = app.test_client()
+    pair(tablet, pairing_code(director, "Table 4"))
+    code, out, _ = run(capsys, monkeypatch, "devices", "list")
+    assert "Table 4" in out and "active" in out and "anna" in out
+    assert run(capsys, monkeypatch, "devices", "revoke", "1")[0] == 0
+    assert challenge(tablet, headers=JUDGE_HEADER).status_code == 401
+    assert "Table 4" not in run(capsys, monkeypatch, "devices", "list")[1]
+    assert "revoked" in run(capsys, monkeypatch, "devices", "list", "--all")[1]
+    assert run(capsys, monkeypatch, "devices", "revoke", "1")[0] == 2

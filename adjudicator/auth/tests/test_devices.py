@@ -1,0 +1,102 @@
+"""Pairing a tablet: codes are single-use, short-lived and rate-limited; revocation is at once."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import JUDGE_HEADER, add_director, challenge, form_csrf, login, pair, pairing_code
+
+
+def _director(app):
+    add_director(app)
+    client = app.test_client()
+    login(client)
+    return client
+
+
+def test_pairing_gives_the_tablet_an_httponly_device_cookie(tournament):
+    director = _director(tournament)
+    code = pairing_code(director, "Table 3", "ssf-1999")
+    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}", code)
+    tablet = tournament.test_client()
+    response = pair(tablet, code.lower().replace("-", " "))  # case and separators do not matter
+    assert response.status_code == 303 and response.location == "/judge/ssf-1999"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("adj_device=adj_dev_") and "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie
+    assert challenge(tablet, headers=JUDGE_HEADER).status_code == 200
+    assert pair(tournament.test_client(), code).status_code == 403  # used once only
+
+
+def test_the_screen_shows_a_qr_code(tournament):
+    director = _director(tournament)
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    html = director.post(
+        "/director/pairings", data={"csrf": csrf, "name": "T1", "ruleset": ""}
+    ).get_data(as_text=True)
+    assert 'src="data:image/svg+xml' in html
+    code = re.search(r'id="pairing-code">([^<]+)<', html).group(1)
+    tablet = tournament.test_client()
+    response = pair(tablet, code)
+    assert response.location == "/judge/"  # any ruleset: the tablet chooses
+    assert challenge(tablet, "dsf-2015", headers=JUDGE_HEADER).status_code == 200
+
+
+def test_codes_expire(tournament, frozen):
+    director = _director(tournament)
+    code = pairing_code(director)
+    frozen.advance(5 * 60 + 1)
+    assert pair(tournament.test_client(), code).status_code == 403
+
+
+def test_wrong_codes_are_limited_per_client(make_app):
+    app = make_app(MODE="tournament", PAIRING_ATTEMPTS=2)
+    director = _director(app)
+    tablet = app.test_client()
+    for _ in range(2):
+        assert pair(tablet, "AAAA-AAAA").status_code == 403
+    code = pairing_code(director)
+    limited = pair(tablet, code)
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+    paired = pair(app.test_client(), code, environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert paired.status_code == 303  # another client is not held back
+    assert pair(app.test_client(), "x" * 40).status_code == 400
+
+
+def test_revoking_from_the_directors_screen(tournament):
+    director = _director(tournament)
+    tablet = tournament.test_client()
+    pair(tablet, pairing_code(director, "Table 9"))
+    html = director.get("/director/").get_data(as_text=True)
+    assert 'data-device="1" data-state="active"' in html
+    csrf = form_csrf(html)
+    assert director.post("/director/devices/1/revoke", data={}).status_code == 403  # no CSRF
+    assert director.post("/director/devices/1/revoke", data={"csrf": csrf}).status_code == 303
+    refused = challenge(tablet, headers=JUDGE_HEADER)
+    assert refused.status_code == 401 and refused.json["code"] == "credential_invalid"
+    html = director.get("/director/").get_data(as_text=True)
+    assert 'data-device="1" data-state="revoked"' in html
+    assert director.post("/director/devices/1/revoke", data={"csrf": csrf}).status_code == 404
+
+
+def test_devices_expire(tournament, frozen):
+    director = _director(tournament)
+    tablet = tournament.test_client()
+    pair(tablet, pairing_code(director))
+    frozen.advance(7 * 86400 + 1)
+    assert challenge(tablet, headers=JUDGE_HEADER).status_code == 401
+
+
+def test_a_pairing_needs_a_name_and_a_known_ruleset(tournament):
+    director = _director(tournament)
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    assert director.post("/director/pairings", data={"csrf": csrf, "name": ""}).status_code == 400
+    bad = director.post("/director/pairings", data={"csrf": csrf, "name": "T", "ruleset": "x"})
+    assert bad.status_code == 400
+
+
+def test_the_pairing_form_must_come_from_this_site(tournament):
+    code = pairing_code(_director(tournament))
+    tablet = tournament.test_client()
+    assert pair(tablet, code, headers={"Origin": "http://elsewhere"}).status_code == 403
+    assert pair(tablet, code, headers={"Origin": "http://localhost"}).status_code == 303

@@ -1,0 +1,142 @@
+"""Directors: login, sessions, logout, lockout, CSRF, and the cookie's attributes."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator import store
+from adjudicator.auth import directors, passwords
+
+from .conftest import PASSWORD, add_director, form_csrf, login
+
+
+@pytest.fixture
+def app(make_app):
+    app = make_app(MODE="tournament", LOGIN_ATTEMPTS=3, LOGIN_ACCOUNT_ATTEMPTS=50)
+    add_director(app)
+    return app
+
+
+def test_passwords_are_argon2_hashed():
+    stored = passwords.hash_password(PASSWORD)
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
+    assert passwords.verify_password(stored, PASSWORD)
+    assert not passwords.verify_password(stored, PASSWORD + "x")
+    assert not passwords.verify_password(None, PASSWORD)
+    with pytest.raises(passwords.PasswordPolicyError, match="at least 10"):
+        passwords.hash_password("short")
+
+
+def test_login_sets_a_strict_httponly_session_cookie(app):
+    client = app.test_client()
+    assert client.get("/director/").status_code == 303
+    response = login(client)
+    assert response.status_code == 303 and response.location == "/director/"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("adj_session=adj_ses_")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Secure" not in cookie
+    page = client.get("/director/")
+    assert page.status_code == 200 and "Director: anna" in page.get_data(as_text=True)
+    assert "form-action 'self'" in page.headers["Content-Security-Policy"]
+
+
+def test_the_cookie_is_secure_over_tls(app):
+    response = login(app.test_client(), base_url="https://judge.example")
+    assert "Secure" in response.headers["Set-Cookie"]
+
+
+def test_behind_a_trusted_proxy_the_forwarded_scheme_counts(make_app):
+    app = make_app(TRUSTED_PROXIES=1)
+    add_director(app)
+    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
+    response = login(app.test_client(), headers=headers)
+    assert "Secure" in response.headers["Set-Cookie"]
+    untrusted = make_app(TRUSTED_PROXIES=0)
+    response = login(untrusted.test_client(), headers=headers)
+    assert "Secure" not in response.headers["Set-Cookie"]
+
+
+def test_wrong_passwords_and_unknown_names_look_alike(app):
+    client = app.test_client()
+    wrong = login(client, password="not the password")
+    unknown = login(client, name="nobody")
+    assert wrong.status_code == unknown.status_code == 401
+    assert "Wrong name or password." in wrong.get_data(as_text=True)
+    assert "Wrong name or password." in unknown.get_data(as_text=True)
+    assert "adj_session" not in wrong.headers.get("Set-Cookie", "")
+
+
+def test_lockout_is_per_account_and_client(app):
+    add_director(app, "bo")
+    player = app.test_client()
+    for _ in range(3):
+        assert login(player, password="guess guess guess").status_code == 401
+    locked = login(player)  # even the right password waits now, from this client
+    assert locked.status_code == 429 and int(locked.headers["Retry-After"]) > 0
+    assert "Too many wrong passwords" in locked.get_data(as_text=True)
+    assert login(player, name="bo").status_code == 303  # another account is not locked
+    director = app.test_client()
+    here = {"environ_base": {"REMOTE_ADDR": "10.0.0.2"}}
+    assert login(director, **here).status_code == 303  # the director's own device
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "https://evil.example"}, 403),
+        ({"Origin": "null"}, 403),
+        ({"Sec-Fetch-Site": "cross-site"}, 403),
+        ({"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}, 303),
+        ({}, 303),  # no browser sent it: nobody's session to forge
+    ],
+)
+def test_login_form_must_come_from_this_site(app, headers, status):
+    response = login(app.test_client(), headers=headers)
+    assert response.status_code == status
+    assert ("adj_session" in response.headers.get("Set-Cookie", "")) == (status == 303)
+
+
+def test_the_login_page_is_the_same_for_everyone(app):
+    first = app.test_client().get("/director/login")
+    second = app.test_client().get("/director/login")
+    assert first.data == second.data and "Set-Cookie" not in first.headers
+
+
+def test_next_is_a_local_path_only(app):
+    data = {"name": "anna", "password": PASSWORD, "next": "//evil.example/"}
+    assert app.test_client().post("/director/login", data=data).location == "/director/"
+
+
+def test_logout_ends_the_session_in_the_store(app):
+    client = app.test_client()
+    login(client)
+    token = client.get_cookie("adj_session").value
+    csrf = form_csrf(client.get("/director/").get_data(as_text=True))
+    assert client.post("/director/logout", data={"csrf": "wrong"}).status_code == 403
+    assert client.post("/director/logout", data={"csrf": csrf}).status_code == 303
+    thief = app.test_client()
+    thief.set_cookie("adj_session", token)
+    assert thief.get("/director/").status_code == 303  # the old token is worth nothing
+
+
+def test_removing_a_director_ends_their_sessions(app):
+    from adjudicator.auth import clock
+
+    client = app.test_client()
+    login(client)
+    with app.app_context(), store.connection(write=True) as conn:
+        assert directors.remove(conn, "anna")
+        assert directors.listed(conn, clock.now()) == []
+    assert client.get("/director/").status_code == 303
+
+
+def test_sessions_expire(app, frozen):
+    client = app.test_client()
+    login(client)
+    frozen.advance(12 * 3600 + 1)
+    assert client.get("/director/").status_code == 303
+
+
+def test_names_are_checked():
+    with pytest.raises(directors.AccountError):
+        directors.check_name("two words")

@@ -1,0 +1,200 @@
+"""The guard: every route is declared, anonymous callers are refused in tournament mode only,
+credentials are checked and scoped, and devices and keys are rate-limited per credential."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from adjudicator.auth import guard
+from adjudicator.auth.settings import ConfigError
+
+from .conftest import (
+    JUDGE_HEADER,
+    add_director,
+    add_key,
+    bearer,
+    challenge,
+    login,
+    pair,
+    pairing_code,
+)
+
+# The routes whose answer depends on which words are valid. A new one must be added here AND
+# marked `@lexicon_dependent`; a new public route must be listed below with its reason.
+LEXICON_DEPENDENT = {"challenge.challenge", "moves.validate", "games.verify_game"}
+PUBLIC = {
+    "meta.healthz": "liveness",
+    "meta.readyz": "readiness for load balancers",
+    "meta.openapi": "the API's description",
+    "lexicons.list_lexicons": "manifest summaries, never a word",
+    "challenge.list_rulesets": "rules and lexicon identity, never a word",
+    "challenge.get_ruleset": "rules and lexicon identity, never a word",
+    "games.exchange_allowed": "decided by the bag and the turn",
+    "games.final_score_route": "decided by racks and scores",
+    "judge.index": "the kiosk's set-up page",
+    "judge.kiosk": "the kiosk page: letters of the alphabet, no word",
+    "judge.unlock": "the kiosk's PIN, limited per device",
+    "auth.login_form": "how a director gets a session",
+    "auth.login": "how a director gets a session",
+    "auth.pair_form": "how a tablet gets a device token",
+    "auth.pair": "how a tablet gets a device token",
+    "auth.whoami": "says which credential the request carried",
+}
+
+
+def _endpoints(app):
+    return {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if not (rule.endpoint == "static" or rule.endpoint.endswith(".static"))
+    }
+
+
+def test_every_route_is_declared(tournament):
+    unmarked = {e for e in _endpoints(tournament) if guard.access_of(tournament, e) is None}
+    assert not unmarked, f"routes without an access marker: {sorted(unmarked)}"
+    by_access = {e: guard.access_of(tournament, e) for e in _endpoints(tournament)}
+    assert {e for e, a in by_access.items() if a == guard.LEXICON_DEPENDENT} == LEXICON_DEPENDENT
+    assert {e for e, a in by_access.items() if a == guard.PUBLIC} == set(PUBLIC)
+    directors_only = {e for e, a in by_access.items() if a == guard.DIRECTORS_ONLY}
+    assert directors_only and all(e.startswith("auth.") for e in directors_only)
+
+
+def _concrete(rule) -> str:
+    return re.sub(
+        r"<(?:int:)?[^>]+>", lambda m: "1" if "int:" in m.group(0) else "ssf-1999", rule.rule
+    )
+
+
+def test_anonymous_callers_in_tournament_mode(tournament):
+    """Enumerate the URL map: each non-public route refuses an anonymous caller."""
+    client = tournament.test_client()
+    for rule in tournament.url_map.iter_rules():
+        access = guard.access_of(tournament, rule.endpoint)
+        if rule.endpoint.endswith("static") or access == guard.PUBLIC:
+            continue
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            response = client.open(_concrete(rule), method=method, json={})
+            if access == guard.DIRECTORS_ONLY:
+                assert response.status_code == 303, rule.rule
+                assert response.location.startswith("/director/login"), rule.rule
+            else:
+                assert response.status_code == 401, (rule.rule, response.json)
+                assert response.json["code"] == "credential_required"
+                assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_unmarked_routes_fail_closed(make_app):
+    app = make_app(MODE="tournament")
+
+    @app.post("/api/v1/new-thing")
+    def new_thing():
+        return {"words": "secret"}
+
+    assert guard.access_of(app, "new_thing") is None
+    assert app.test_client().post("/api/v1/new-thing", json={}).status_code == 401
+
+
+def test_open_mode_is_todays_behaviour(make_app):
+    client = make_app().test_client()
+    response = challenge(client)
+    assert response.status_code == 200 and response.json["ruling"] == "valid"
+
+
+def test_public_routes_stay_public_in_tournament_mode(tournament):
+    client = tournament.test_client()
+    for path in ("/api/v1/healthz", "/api/v1/lexicons", "/api/v1/rulesets/ssf-1999", "/judge/"):
+        assert client.get(path).status_code == 200, path
+    assert client.get("/api/v1/auth/whoami").json["kind"] == "anonymous"
+
+
+@pytest.mark.parametrize("mode", ["open", "tournament"])
+def test_a_bad_credential_is_refused_in_every_mode(make_app, mode):
+    client = make_app(MODE=mode).test_client()
+    response = challenge(client, headers=bearer("adj_app_not-a-key"))
+    assert response.status_code == 401
+    assert response.json["code"] == "credential_invalid"
+    response = challenge(client, headers={"Authorization": "Basic YW5uYTpwdw=="})
+    assert response.json["code"] == "bad_authorization"
+
+
+def test_app_keys_are_scoped_and_counted_per_key(tournament, frozen):
+    frozen.at = frozen.at.replace(second=1)  # all in one minute
+    client = tournament.test_client()
+    scoped = add_key(tournament, "scorer", ["ssf-1999"])
+    other = add_key(tournament, "other")
+    assert challenge(client, headers=bearer(scoped)).status_code == 200
+    refused = challenge(client, "dsf-2015", headers=bearer(scoped))
+    assert refused.status_code == 403 and refused.json["code"] == "out_of_scope"
+    assert client.get("/api/v1/auth/whoami", headers=bearer(scoped)).json == {
+        "kind": "app",
+        "id": "1",
+        "name": "scorer",
+        "rulesets": ["ssf-1999"],
+        "mode": "tournament",
+    }
+    for _ in range(2):  # 3 a minute; the refusal out of scope was not a ruling
+        assert challenge(client, headers=bearer(scoped)).status_code == 200
+    limited = challenge(client, headers=bearer(scoped))
+    assert limited.status_code == 429
+    assert limited.json["code"] == "rate_limited"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    assert challenge(client, headers=bearer(other)).status_code == 200  # never global
+
+
+def test_rate_limit_is_per_minute(tournament, frozen):
+    client = tournament.test_client()
+    key = add_key(tournament)
+    frozen.at = frozen.at.replace(second=5)
+    statuses = [challenge(client, headers=bearer(key)).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    frozen.advance(60)
+    assert challenge(client, headers=bearer(key)).status_code == 200
+
+
+def test_open_mode_does_not_rate_limit(make_app):
+    app = make_app(RATE_RULINGS_PER_MINUTE=1)
+    key = add_key(app)
+    client = app.test_client()
+    assert all(challenge(client, headers=bearer(key)).status_code == 200 for _ in range(3))
+
+
+def test_a_paired_device_rules_only_under_its_ruleset(tournament):
+    add_director(tournament)
+    director = tournament.test_client()
+    login(director)
+    tablet = tournament.test_client()
+    assert pair(tablet, pairing_code(director, "Table 7", "ssf-1999")).status_code == 303
+    response = challenge(tablet, headers=JUDGE_HEADER)
+    assert response.status_code == 200
+    assert challenge(tablet, "dsf-2015", headers=JUDGE_HEADER).status_code == 403
+    who = tablet.get("/api/v1/auth/whoami").json
+    assert who["kind"] == "device" and who["name"] == "Table 7"
+
+
+def test_cookie_credentials_need_the_custom_header(tournament):
+    add_director(tournament)
+    director = tournament.test_client()
+    login(director)
+    refused = challenge(director)  # a cross-site form could send this; it cannot set a header
+    assert refused.status_code == 403
+    assert refused.json["code"] == "csrf_header_missing"
+    assert challenge(director, headers=JUDGE_HEADER).status_code == 200
+
+
+def test_directors_are_not_rate_limited(tournament):
+    add_director(tournament)
+    director = tournament.test_client()
+    login(director)
+    assert all(challenge(director, headers=JUDGE_HEADER).status_code == 200 for _ in range(5))
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("MODE", "club"), ("RATE_RULINGS_PER_MINUTE", 0), ("LOGIN_ATTEMPTS", "five")],
+)
+def test_bad_settings_stop_the_start(make_app, key, value):
+    with pytest.raises(ConfigError, match=f"ADJUDICATOR_{key}"):
+        make_app(**{key: value})

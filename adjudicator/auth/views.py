@@ -1,0 +1,323 @@
+"""The directors' pages (login, logout, devices, pairing) and the tablet's pairing page.
+
+Plain HTML forms, no script needed: each state-changing form of a director carries the
+session's CSRF token; the two forms used before there is a session (login, pairing) must come
+from this site's own pages (`Origin`). Cookies are HttpOnly, SameSite=Strict, and Secure over TLS.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+
+import segno
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    g,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from adjudicator import store
+from adjudicator.api import API_PREFIX
+from adjudicator.auth import clock, devices, directors, keys, lockout
+from adjudicator.auth.guard import (
+    DEVICE_COOKIE,
+    SESSION_COOKIE,
+    caller,
+    directors_only,
+    identify,
+    public,
+)
+from adjudicator.auth.settings import settings
+from adjudicator.auth.tokens import show_code
+from adjudicator.catalogue import rulesets
+
+bp = Blueprint(
+    "auth",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/auth/static",
+)
+
+PAIRING_SCOPE = "pairing"
+
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    ),
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
+
+
+@bp.after_request
+def security_headers(response: Response) -> Response:
+    for name, value in PAGE_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def set_cookie(response: Response, name: str, value: str, max_age: int) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path="/",
+        secure=request.is_secure,  # https, or X-Forwarded-Proto from a trusted proxy
+        httponly=True,
+        samesite="Strict",
+    )
+
+
+def delete_cookie(response: Response, name: str) -> None:
+    response.delete_cookie(
+        name, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
+    )
+
+
+def client_id() -> str:
+    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx)."""
+    return f"ip:{request.remote_addr or 'unknown'}"
+
+
+def when(at: datetime | None) -> str:
+    return "—" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
+
+
+# --- the forms used before there is a session (login, pairing) -------------------------------
+
+
+def same_origin() -> bool:
+    """Whether a form POST came from this site. Browsers send `Origin` on every cross-site POST
+    (and `Sec-Fetch-Site`); a request with neither comes from no browser, so no victim's. This
+    guards the login and pairing forms, which have no session to hold a CSRF token yet, without
+    a random token on the page, so the pages stay the same for every visitor."""
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return origin != "null" and urlsplit(origin).netloc == request.host
+    return request.headers.get("Sec-Fetch-Site") in (None, "same-origin", "none")
+
+
+def page(template: str, status: int = 200, **context) -> Response:
+    return make_response(render_template(template, **context), status)
+
+
+# --- directors: login and logout --------------------------------------------------------------
+
+
+def _next_target() -> str:
+    target = request.values.get("next") or url_for("auth.home")
+    # only a path on this site: never an open redirect
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return url_for("auth.home")
+    return target
+
+
+@bp.get("/director/login")
+@public
+def login_form():
+    return page("director_login.html", next=_next_target(), error=None)
+
+
+@bp.post("/director/login")
+@public
+def login():
+    def again(error: str, status: int, wait: int = 0) -> Response:
+        response = page(
+            "director_login.html",
+            status,
+            next=_next_target(),
+            error=error,
+            name=name,
+        )
+        if wait:
+            response.headers["Retry-After"] = str(wait)
+        return response
+
+    name = (request.form.get("name") or "").strip()
+    password = request.form.get("password") or ""
+    if not same_origin():
+        return again("This form must be sent from this site's own login page.", 403)
+    if not name or not password:
+        return again("Give your name and password.", 400)
+    config = settings()
+    with store.connection(write=True) as conn:
+        result = directors.login(
+            conn,
+            name,
+            password,
+            client_id(),
+            config.login,
+            config.session_seconds,
+            clock.now(),
+        )
+    if result.wait:
+        return again(
+            f"Too many wrong passwords for this account from this device. "
+            f"Try again in {result.wait} seconds.",
+            429,
+            result.wait,
+        )
+    if result.session_token is None:
+        return again("Wrong name or password.", 401)
+    response = redirect(_next_target(), 303)
+    set_cookie(response, SESSION_COOKIE, result.session_token, config.session_seconds)
+    return response
+
+
+@bp.post("/director/logout")
+@directors_only
+def logout():
+    with store.connection(write=True) as conn:
+        directors.end_session(conn, g.session_token)
+    response = redirect(url_for("auth.login_form"), 303)
+    delete_cookie(response, SESSION_COOKIE)
+    return response
+
+
+# --- directors: the devices screen and pairing ------------------------------------------------
+
+
+def _ruleset_choices() -> list[dict]:
+    return [{"id": r.id, "name": r.data["name"]} for _, r in sorted(rulesets().items())]
+
+
+def _home(status: int = 200, **extra) -> Response:
+    at = clock.now()
+    with store.connection() as conn:
+        listed = devices.listed(conn, at)
+        key_rows = keys.listed(conn)
+    for row in listed:
+        row["state"] = devices.state(row, at)
+    context = {
+        "director": caller(),
+        "csrf": directors.csrf_token(g.session_token),
+        "devices": listed,
+        "keys": key_rows,
+        "rulesets": _ruleset_choices(),
+        "when": when,
+        "mode": settings().mode,
+        "pairing": None,
+        "error": None,
+    }
+    context.update(extra)
+    return page("director_home.html", status, **context)
+
+
+@bp.get("/director/")
+@directors_only
+def home():
+    return _home()
+
+
+@bp.post("/director/pairings")
+@directors_only
+def new_pairing():
+    name = (request.form.get("name") or "").strip()
+    ruleset = request.form.get("ruleset") or None
+    if not name or len(name) > 64:
+        return _home(400, error="Name the tablet (1 to 64 characters), e.g. “Table 12”.")
+    if ruleset is not None and ruleset not in rulesets():
+        return _home(400, error=f"Unknown ruleset {ruleset!r}.")
+    config = settings()
+    with store.connection(write=True) as conn:
+        pairing = devices.new_pairing(
+            conn, int(caller().id), name, ruleset, config.pairing_seconds, clock.now()
+        )
+    url = url_for("auth.pair_form", _external=True) + "#code=" + pairing.code
+    qr = segno.make(url, error="m")
+    shown = {
+        "code": show_code(pairing.code),
+        "name": name,
+        "ruleset": ruleset,
+        "expires": when(pairing.expires_at),
+        "minutes": config.pairing_seconds // 60,
+        "url": url_for("auth.pair_form", _external=True),
+        "qr": qr.svg_data_uri(scale=6, border=2),
+    }
+    return _home(pairing=shown)
+
+
+@bp.post("/director/devices/<int:device_id>/revoke")
+@directors_only
+def revoke_device(device_id: int):
+    with store.connection(write=True) as conn:
+        done = devices.revoke(conn, device_id, clock.now())
+    if not done:
+        return _home(404, error=f"No active device {device_id}.")
+    return redirect(url_for("auth.home"), 303)
+
+
+# --- the tablet: redeeming a pairing code -------------------------------------------------------
+
+
+@bp.get("/judge/pair")
+@public
+def pair_form():
+    return page("judge_pair.html", error=None)
+
+
+@bp.post("/judge/pair")
+@public
+def pair():
+    def again(error: str, status: int, wait: int = 0) -> Response:
+        response = page("judge_pair.html", status, error=error)
+        if wait:
+            response.headers["Retry-After"] = str(wait)
+        return response
+
+    if not same_origin():
+        return again("This form must be sent from this site's own pairing page.", 403)
+    code = request.form.get("code") or ""
+    if not code.strip() or len(code) > 32:
+        return again("Enter the code shown on the director's screen.", 400)
+    config = settings()
+    client = client_id()
+    at = clock.now()
+    with store.connection(write=True) as conn:
+        wait = lockout.wait_seconds(conn, PAIRING_SCOPE, client, client, config.pairing, at)
+        paired = None if wait else devices.redeem(conn, code, config.device_seconds, at)
+        if paired is None and not wait:
+            lockout.record_failure(conn, PAIRING_SCOPE, client, client, config.pairing, at)
+    if wait:
+        return again(f"Too many wrong codes from this device. Wait {wait} seconds.", 429, wait)
+    if paired is None:
+        return again("That code is wrong, used or expired. Ask the director for a new one.", 403)
+    target = (
+        url_for("judge.kiosk", ruleset_id=paired.ruleset)
+        if paired.ruleset
+        else url_for("judge.index")
+    )
+    response = redirect(target, 303)
+    set_cookie(response, DEVICE_COOKIE, paired.token, config.device_seconds)
+    return response
+
+
+# --- the API: who am I ------------------------------------------------------------------------
+
+
+@bp.get(f"{API_PREFIX}/auth/whoami")
+@public
+def whoami():
+    """What the request's credential is, so a tablet can tell whether it is still paired."""
+    body = identify().to_dict()
+    body["mode"] = settings().mode
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
