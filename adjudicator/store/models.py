@@ -85,6 +85,5 @@ class IdempotencyKey(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
 
 
-# Other features' tables: import their modules below, so that `Base.metadata` holds them too,
-# e.g. `from adjudicator.auth import tables as _auth_tables  # noqa: E402, F401`.
-from adjudicator.auth import models as _auth_models  # noqa: E402, F401
+# Other features' tables: import their modules below, so that `Base.metadata` holds them too.
+from adjudicator.auth import models as _auth_models  # noqa: E402, F401  (who is asking)

@@ -1,0 +1,237 @@
+"""Who is asking, over HTTP: a real gunicorn (2 workers) in tournament mode, on SQLite and on a
+throwaway PostgreSQL, with accounts made by the `adjudicator` command as an operator would.
+
+Every role: anonymous (refused), an app key, a director (login, lockout, logout), a paired judge
+device (pairing, its ruleset, revocation on the screen and by the CLI); and the rate limits,
+which must hold across both workers because they are counted in the store.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from api_tests.conftest import ROOT, start_server
+
+PASSWORD = "correct horse battery"
+RATE = 5
+PLAYER = {"X-Forwarded-For": "10.9.9.9"}  # behind the (simulated) proxy: the player's phone
+DIRECTOR = {"X-Forwarded-For": "10.0.0.1"}  # the director's laptop
+JUDGE = {"X-Requested-With": "judge"}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def database(request, tmp_path_factory):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('auth-store') / 'adjudicator.db'}"
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    name = f"auth_http_{os.getpid()}"
+    yield cluster.create_database(name)
+    cluster.drop_database(name)
+
+
+def cli(database: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    command = Path(sys.executable).with_name("adjudicator")
+    return subprocess.run(
+        [str(command), *args, "--database-url", database],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+@pytest.fixture(scope="module")
+def server(database, tmp_path_factory):
+    assert cli(database, "db", "upgrade").returncode == 0
+    made = cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD + "\n")
+    assert made.returncode == 0, made.stderr
+    srv = start_server(
+        tmp_path_factory.mktemp("auth-gunicorn"),
+        ADJUDICATOR_DATABASE_URL=database,
+        ADJUDICATOR_MODE="tournament",
+        ADJUDICATOR_RATE_RULINGS_PER_MINUTE=str(RATE),
+        ADJUDICATOR_LOGIN_ATTEMPTS="3",
+        ADJUDICATOR_TRUSTED_PROXIES="1",
+    )
+    yield srv
+    srv.stop()
+
+
+def challenge(server, session=requests, ruleset="ssf-1999", headers=None):
+    return session.post(
+        server.api(f"/rulesets/{ruleset}/challenge"),
+        json={"words": ["hej", "ord"]},
+        headers=headers or {},
+        timeout=10,
+    )
+
+
+def early_in_a_minute() -> None:
+    """Rate limits count per minute: start a burst with time to spare in this one."""
+    if time.time() % 60 > 45:
+        time.sleep(61 - time.time() % 60)
+
+
+def csrf(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def director_session(server) -> requests.Session:
+    session = requests.Session()
+    session.headers.update(DIRECTOR)
+    response = session.post(
+        f"{server.url}/director/login",
+        data={"name": "anna", "password": PASSWORD},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert response.status_code == 303, response.text
+    return session
+
+
+def pair_tablet(server, director: requests.Session, name: str, ruleset: str = "ssf-1999"):
+    screen = director.get(f"{server.url}/director/", timeout=10).text
+    page = director.post(
+        f"{server.url}/director/pairings",
+        data={"csrf": csrf(screen), "name": name, "ruleset": ruleset},
+        timeout=10,
+    )
+    assert 'src="data:image/svg+xml' in page.text  # the QR code
+    code = re.search(r'id="pairing-code">([^<]+)<', page.text).group(1)
+    tablet = requests.Session()
+    tablet.headers.update({"X-Forwarded-For": "10.0.0.50"})
+    response = tablet.post(
+        f"{server.url}/judge/pair", data={"code": code}, allow_redirects=False, timeout=10
+    )
+    assert response.status_code == 303, response.text
+    assert response.headers["Location"].endswith(f"/judge/{ruleset}")
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    return tablet
+
+
+def test_anonymous_callers_are_refused_lexicon_answers(server):
+    refused = challenge(server)
+    assert refused.status_code == 401
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    assert refused.json()["code"] == "credential_required"
+    assert "words" not in refused.text and "HEJ" not in refused.text
+    assert requests.get(server.api("/healthz"), timeout=10).status_code == 200
+    assert requests.get(server.api("/rulesets/ssf-1999"), timeout=10).status_code == 200
+    assert requests.get(server.api("/auth/whoami"), timeout=10).json()["mode"] == "tournament"
+
+
+def test_an_app_key_is_rate_limited_across_workers_and_revocable(server, database):
+    made = cli(database, "keys", "create", "--role", "app", "--name", "scorer")
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip()
+    auth = {"Authorization": f"Bearer {key}"}
+    early_in_a_minute()
+    # A new connection each time, so both workers answer: the count is the store's.
+    statuses = [challenge(server, headers=auth).status_code for _ in range(RATE)]
+    assert statuses == [200] * RATE
+    limited = challenge(server, headers=auth)
+    assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    other = cli(database, "keys", "create", "--role", "app", "--name", "other").stdout.strip()
+    assert challenge(server, headers={"Authorization": f"Bearer {other}"}).status_code == 200
+    listed = cli(database, "keys", "list").stdout
+    assert "scorer" in listed and key not in listed
+    scorer_line = next(line for line in listed.splitlines() if " scorer " in line)
+    assert "never" not in scorer_line  # last use is recorded
+    assert cli(database, "keys", "revoke", "scorer").returncode == 0
+    revoked = challenge(server, headers=auth)
+    assert revoked.status_code == 401 and revoked.json()["code"] == "credential_invalid"
+
+
+def test_a_director_logs_in_and_a_player_cannot_lock_them_out(server):
+    player = requests.Session()
+    player.headers.update(PLAYER)
+    for _ in range(3):
+        wrong = player.post(
+            f"{server.url}/director/login",
+            data={"name": "anna", "password": "1234"},
+            allow_redirects=False,
+            timeout=10,
+        )
+        assert wrong.status_code == 401
+    locked = player.post(
+        f"{server.url}/director/login",
+        data={"name": "anna", "password": PASSWORD},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert locked.status_code == 429 and int(locked.headers["Retry-After"]) > 0
+    director = director_session(server)  # the director's own laptop gets in
+    screen = director.get(f"{server.url}/director/", timeout=10)
+    assert screen.status_code == 200 and "Director: anna" in screen.text
+    assert challenge(server, director, headers=JUDGE).status_code == 200
+    assert challenge(server, director).json()["code"] == "csrf_header_missing"
+    logout = director.post(
+        f"{server.url}/director/logout",
+        data={"csrf": csrf(screen.text)},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert logout.status_code == 303
+    assert director.get(f"{server.url}/director/", allow_redirects=False).status_code == 303
+
+
+def test_the_session_cookie_is_secure_behind_tls(server):
+    response = requests.post(
+        f"{server.url}/director/login",
+        data={"name": "anna", "password": PASSWORD},
+        headers={**DIRECTOR, "X-Forwarded-Proto": "https"},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert response.status_code == 303
+    cookie = response.headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_a_paired_tablet_rules_under_its_ruleset_until_revoked(server, database):
+    director = director_session(server)
+    tablet = pair_tablet(server, director, "Table 12")
+    ruling = challenge(server, tablet, headers=JUDGE)
+    assert ruling.status_code == 200 and ruling.json()["ruling"] == "valid"
+    who = tablet.get(server.api("/auth/whoami"), timeout=10).json()
+    assert who["kind"] == "device" and who["name"] == "Table 12"
+    assert who["rulesets"] == ["ssf-1999"]
+    assert challenge(server, tablet, "dsf-2015", headers=JUDGE).json()["code"] == "out_of_scope"
+    # revoked on the director's screen
+    screen = director.get(f"{server.url}/director/", timeout=10).text
+    device_id = re.search(r'data-device="(\d+)" data-state="active"', screen).group(1)
+    revoked = director.post(
+        f"{server.url}/director/devices/{device_id}/revoke",
+        data={"csrf": csrf(screen)},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert revoked.status_code == 303
+    refused = challenge(server, tablet, headers=JUDGE)
+    assert refused.status_code == 401 and refused.json()["code"] == "credential_invalid"
+    # and by the command line
+    second = pair_tablet(server, director, "Table 13")
+    assert challenge(server, second, headers=JUDGE).status_code == 200
+    listed = cli(database, "devices", "list").stdout
+    line = next(line for line in listed.splitlines() if "Table 13" in line)
+    assert cli(database, "devices", "revoke", line.split()[0]).returncode == 0
+    assert challenge(server, second, headers=JUDGE).status_code == 401
+
+
+def test_a_device_is_rate_limited(server):
+    tablet = pair_tablet(server, director_session(server), "Table 14")
+    early_in_a_minute()
+    statuses = [challenge(server, tablet, headers=JUDGE).status_code for _ in range(RATE + 1)]
+    assert statuses == [200] * RATE + [429]
