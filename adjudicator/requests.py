@@ -2,24 +2,77 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import orjson
 from flask import request
+from gunicorn.http.errors import ParseException
 
 from adjudicator.errors import ApiError
+
+BODY_FRAMING_ERRORS = (ParseException, OSError)
 
 
 def json_body() -> dict[str, Any]:
     req = request._get_current_object()  # one context lookup instead of one per attribute
     if not req.is_json:
         raise ApiError(415, "not_json", "send the body as JSON with Content-Type: application/json")
-    # force=True: the content type was checked just above, so get_json need not parse it again.
-    data = req.get_json(force=True, silent=True)
-    if data is None:
-        raise ApiError(400, "invalid_json", "the body is not valid JSON")
+    try:
+        raw = req.get_data(cache=True)
+    except BODY_FRAMING_ERRORS:
+        # gunicorn reads a chunked body only when the app does, and raises its parse errors (a
+        # bad chunk size, a missing terminator) or NoMoreData (an OSError: the body was cut
+        # short) here: the framing is the client's fault, not ours.
+        raise ApiError(400, "bad_request", "the request body's framing is malformed") from None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "wrong_shape", "the body must be a JSON object", "$")
+    _refuse_duplicate_keys(raw, data)
     return data
+
+
+def _count_keys(value: Any) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_count_keys(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_count_keys(v) for v in value)
+    return 0
+
+
+def _refuse_duplicate_keys(raw: bytes, data: dict[str, Any]) -> None:
+    """orjson keeps the last of two equal keys; `{"pin": "0000", "pin": "4711"}` must not pass.
+
+    Every key in the text is followed by a colon, so when the text has no more colons than the
+    parsed objects have keys, no key can repeat. Only bodies with colons inside strings (GCG
+    text, notation) are read a second time, by the standard library, watching every object.
+    """
+    if raw.count(b":") <= _count_keys(data):
+        return
+    try:
+        json.loads(raw, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey as exc:
+        raise ApiError(
+            400, "duplicate_key", f"the key {exc.key!r} appears twice", exc.key
+        ) from None
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def only_fields(data: dict[str, Any], allowed: set[str], within: str = "") -> None:

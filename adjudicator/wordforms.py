@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from adjudicator.bounds import MAX_WORD_CHARS
 from adjudicator.errors import ApiError
 from lexicon.normalise import (
     CONTROL,
@@ -59,6 +60,9 @@ def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
 def normalise_word(normaliser: Normaliser, text: object, field: str) -> str:
     if not isinstance(text, str):
         raise ApiError(400, "word_not_string", "each word must be a string", field)
+    if len(text) > MAX_WORD_CHARS:
+        shown = repr(text[:40] + "…")
+        raise ApiError(400, "word_too_long", f"{shown} is longer than {MAX_WORD_CHARS}", field)
     result = normaliser.query(text)
     if isinstance(result, Rejection):
         raise _form_error(result, text, field)

@@ -7,11 +7,12 @@ more Z tiles than the set has) to a 422 naming the field.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from adjudicator import disclosure
+from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
 from adjudicator.auth.guard import lexicon_dependent, public
@@ -32,6 +33,7 @@ from adjudicator.game.gcg import (
     Event,
     GameRecord,
     GcgError,
+    GcgOutOfBounds,
     Player,
     parse_text,
     resolve_language,
@@ -43,8 +45,11 @@ from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
-MAX_RECORD_BYTES = 256 * 1024  # a GCG record with notes is a few kB; a whole game in JSON too
-MAX_TURNS = 400
+TURN_TEXT = {  # a JSON turn's text fields and their longest
+    "move": bounds.MAX_MOVE_CHARS,
+    "rack": bounds.MAX_RACK_CHARS,
+    "tiles": bounds.MAX_RACK_CHARS,
+}
 TURN_TYPES = {
     "play": PLAY,
     "pass": PASS,
@@ -59,7 +64,7 @@ TURN_TYPES = {
 @bp.before_request
 def _larger_bodies_for_records():
     if request.endpoint == "games.verify_game":
-        request.max_content_length = MAX_RECORD_BYTES
+        request.max_content_length = bounds.MAX_RECORD_BYTES
 
 
 def _game_error(exc: GameInputError) -> ApiError:
@@ -69,16 +74,23 @@ def _game_error(exc: GameInputError) -> ApiError:
 # --- exchange-allowed ------------------------------------------------------------------------
 
 
-def _int_arg(name: str, required: bool = False) -> int | None:
+def _int_arg(name: str, highest: int, required: bool = False) -> int | None:
+    """A whole number from the query, at most `highest` in size either way (the rules decide
+    what a negative one means)."""
     text = request.args.get(name)
     if text is None or text == "":
         if required:
             raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name) from None
+    if not _WHOLE.fullmatch(text):
+        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name)
+    value = int(text)
+    if abs(value) > highest:
+        raise ApiError(400, "out_of_range", f"'{name}' must be at most {highest}", name)
+    return value
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 
 
 def _bool_arg(name: str) -> bool | None:
@@ -101,15 +113,15 @@ def exchange_allowed(ruleset_id: str):
         if key not in known:
             raise ApiError(400, "unknown_parameter", f"unknown query parameter {key!r}", key)
     rules = ruleset.rules
-    bag = _int_arg("bag", required=True)
+    bag = _int_arg("bag", bounds.MAX_BAG, required=True)
     try:
         verdict = exchange_verdict(
             rules,
             bag,
-            turn=_int_arg("turn"),
+            turn=_int_arg("turn", bounds.MAX_TURN_NUMBER),
             previous_placed=_bool_arg("previous_placed"),
-            count=_int_arg("count"),
-            exchanges_in_a_row=_int_arg("exchanges_in_a_row"),
+            count=_int_arg("count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
+            exchanges_in_a_row=_int_arg("exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")
@@ -128,11 +140,26 @@ def exchange_allowed(ruleset_id: str):
 # --- final-score -----------------------------------------------------------------------------
 
 
-def _number(value: Any, field: str, whole: bool = True) -> Any:
+def _number(value: Any, field: str, lowest: int, highest: int, whole: bool = True) -> Any:
+    """A JSON number within [lowest, highest]: outside is a 400 naming the field (a number the
+    service would echo must stay one JSON tools read exactly)."""
     kinds = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds):
         what = "a whole number" if whole else "a number"
         raise ApiError(400, "wrong_shape", f"'{field}' must be {what}", field)
+    if not lowest <= value <= highest:  # NaN compares false too, but JSON has none
+        raise ApiError(400, "out_of_range", f"'{field}' must be from {lowest} to {highest}", field)
+    return value
+
+
+def _points(value: Any, field: str) -> int:
+    return _number(value, field, -bounds.MAX_POINTS, bounds.MAX_POINTS)
+
+
+def _text(value: Any, field: str, longest: int) -> Any:
+    """A string no longer than `longest` (None passes: the caller decides if it is required)."""
+    if isinstance(value, str) and len(value) > longest:
+        raise ApiError(400, "too_long", f"'{field}' is longer than {longest} characters", field)
     return value
 
 
@@ -150,12 +177,12 @@ def final_score_route(ruleset_id: str):
     ending = data.get("ending")
     if not isinstance(ending, str):
         raise ApiError(400, "wrong_shape", f"'ending' must be one of {rules.endings()}", "ending")
-    went_out = data.get("went_out")
+    went_out = _text(data.get("went_out"), "went_out", bounds.MAX_NAME_CHARS)
     if went_out is not None and not isinstance(went_out, str):
         raise ApiError(400, "wrong_shape", "'went_out' must be a player's name", "went_out")
     target = data.get("point_target")
     if target is not None:
-        _number(target, "point_target")
+        _points(target, "point_target")
     players: list[PlayerEnd] = []
     try:
         for i, item in enumerate(players_in):
@@ -163,12 +190,19 @@ def final_score_route(ruleset_id: str):
             if not isinstance(item, dict):
                 raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
             only_fields(item, {"name", "score", "rack", "overtime_minutes"}, field)
-            name = item.get("name")
+            name = _text(item.get("name"), f"{field}.name", bounds.MAX_NAME_CHARS)
             if not isinstance(name, str) or not name.strip():
                 raise ApiError(400, "wrong_shape", "a player needs a name", f"{field}.name")
-            score = _number(item.get("score"), f"{field}.score")
-            overtime = _number(item.get("overtime_minutes", 0), f"{field}.overtime_minutes", False)
-            rack = parse_rack(profile, item.get("rack", ""), f"{field}.rack")
+            score = _points(item.get("score"), f"{field}.score")
+            overtime = _number(
+                item.get("overtime_minutes", 0),
+                f"{field}.overtime_minutes",
+                -bounds.MAX_OVERTIME_MINUTES,  # the rules refuse a negative one (422)
+                bounds.MAX_OVERTIME_MINUTES,
+                whole=False,
+            )
+            rack = _text(item.get("rack", ""), f"{field}.rack", bounds.MAX_RACK_CHARS)
+            rack = parse_rack(profile, rack, f"{field}.rack")
             players.append(PlayerEnd(name.strip(), score, rack, overtime))
         result = final_score(rules, profile, players, ending, went_out, target)
     except GameInputError as exc:
@@ -184,13 +218,15 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
     names = data.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
         raise ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
+    for i, name in enumerate(names):
+        _text(name, f"players[{i}]", bounds.MAX_NAME_CHARS)
     if len(set(names)) != len(names):
         raise ApiError(422, "duplicate_player", "player names must differ", "players")
     turns = data.get("turns")
     if not isinstance(turns, list) or not turns:
         raise ApiError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
-    if len(turns) > MAX_TURNS:
-        raise ApiError(400, "too_many_turns", f"at most {MAX_TURNS} turns", "turns")
+    if len(turns) > bounds.MAX_TURNS:
+        raise ApiError(400, "too_many_turns", f"at most {bounds.MAX_TURNS} turns", "turns")
     totals = dict.fromkeys(names, 0)
     events: list[Event] = []
     allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
@@ -200,7 +236,7 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
             raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
         only_fields(turn, allowed, field)
         player = turn.get("player")
-        if player not in totals:
+        if not isinstance(player, str) or player not in totals:
             raise ApiError(
                 422, "unknown_player", f"{player!r} is not in 'players'", f"{field}.player"
             )
@@ -209,12 +245,17 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
             raise ApiError(
                 400, "wrong_shape", f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
             )
-        for key in ("move", "rack", "tiles"):
+        for key, longest in TURN_TEXT.items():
             if key in turn and not isinstance(turn[key], str):
                 raise ApiError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
-        score = _number(turn.get("score", 0), f"{field}.score")
+            _text(turn.get(key), f"{field}.{key}", longest)
+        score = _points(turn.get("score", 0), f"{field}.score")
         total = turn.get("total")
-        total = totals[player] + score if total is None else _number(total, f"{field}.total")
+        total = totals[player] + score if total is None else _points(total, f"{field}.total")
+        if abs(total) > bounds.MAX_POINTS:
+            raise ApiError(
+                400, "out_of_range", f"the running total passes {bounds.MAX_POINTS}", field
+            )
         totals[player] = total
         ev = Event(
             kind,
@@ -235,7 +276,7 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
             if tiles:
                 ev.tiles, ev.count = tiles, len(tiles)
             elif count is not None:
-                ev.count = _number(count, f"{field}.count")
+                ev.count = _number(count, f"{field}.count", 0, bounds.MAX_BAG)
             else:
                 raise ApiError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
@@ -258,6 +299,7 @@ def verify_game(ruleset_id: str):
         if "gcg" in data:
             if not isinstance(data["gcg"], str) or not data["gcg"].strip():
                 raise ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
+            _text(data["gcg"], "gcg", bounds.MAX_GCG_CHARS)
             record = parse_text(data["gcg"], "<gcg>")
             if not record.players:
                 raise ApiError(422, "bad_record", "the record declares no #player lines", "gcg")
@@ -280,5 +322,7 @@ def verify_game(ruleset_id: str):
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        if isinstance(exc, GcgOutOfBounds):
+            raise ApiError(400, "out_of_range", where + exc.reason, field) from None
         raise ApiError(422, "bad_record", where + exc.reason, field) from None
     return jsonify(disclosure.game_report(ruleset.policy, verdict.to_dict()))

@@ -27,6 +27,7 @@ from adjudicator.engine import (
 from adjudicator.errors import ApiError
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulings import new_ruling_id
+from lexicon.limits import BOARD_SIZE
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
 
@@ -80,6 +81,10 @@ def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
         for key in ("row", "col"):
             if not isinstance(tile[key], int) or isinstance(tile[key], bool):
                 raise ApiError(400, "wrong_shape", f"'{key}' must be a whole number", field)
+            if not 0 <= tile[key] < BOARD_SIZE:
+                raise ApiError(
+                    400, "out_of_range", f"'{key}' is 0 to {BOARD_SIZE - 1}", f"{field}.{key}"
+                )
         if not isinstance(tile["letter"], str) or not isinstance(tile.get("blank", False), bool):
             raise ApiError(400, "wrong_shape", "'letter' is a string, 'blank' true/false", field)
         tiles.append(tile)

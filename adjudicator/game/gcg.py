@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adjudicator import bounds
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -93,6 +94,10 @@ class GcgError(ValueError):
         self.file = file
         self.line = line
         self.reason = message
+
+
+class GcgOutOfBounds(GcgError):
+    """A record larger than the service reads, or a number beyond its bounds (`bounds`)."""
 
 
 class UnsupportedLanguage(GcgError):
@@ -205,6 +210,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
         stripped = line.strip()
         if not stripped:
             continue
+        _check_line(line, number, file, len(record.events))
         if line.startswith("#"):
             keyword, _, rest = line[1:].partition(" ")
             keyword = keyword.strip().lower()
@@ -222,6 +228,10 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
                     raise GcgError(f"#{keyword} needs a nickname", file, number)
                 if any(p.nick == nick for p in players.values()):
                     raise GcgError(f"#{keyword}: {nick!r} is already a player", file, number)
+                if len(rest) > bounds.MAX_NAME_CHARS:
+                    raise GcgOutOfBounds(
+                        f"#{keyword}: at most {bounds.MAX_NAME_CHARS} characters", file, number
+                    )
                 players[int(keyword[-1])] = Player(nick, name.strip() or nick)
             elif keyword == "lexicon":
                 record.lexicon = rest
@@ -263,8 +273,8 @@ def _parse_move(line: str, number: int, file: str) -> Event:
         player=head.strip(),
         line=number,
         text=line.strip(),
-        score=int(tokens[at]),
-        total=int(tokens[at + 1]),
+        score=_points(tokens[at], "score", file, number),
+        total=_points(tokens[at + 1], "total", file, number),
     )
     move = tokens[:at]
     if not move:
@@ -291,7 +301,7 @@ def _parse_move(line: str, number: int, file: str) -> Event:
     elif (ex := _EXCHANGE.fullmatch(last)) and len(move) <= 2:
         ev.kind = EXCHANGE
         if ex[1].isdigit():
-            ev.count = int(ex[1])
+            ev.count = _points(ex[1], "exchange count", file, number)
         else:
             ev.tiles = ex[1]
             ev.count = len(ex[1])
@@ -303,6 +313,25 @@ def _parse_move(line: str, number: int, file: str) -> Event:
         ev.coordinate, ev.word = move[-2], move[-1]
         ev.rack = _one_rack(move[:-2], file, number)
     return ev
+
+
+def _points(token: str, what: str, file: str, number: int) -> int:
+    """A score, total or count as written, within the bounds the service accepts."""
+    digits = token.lstrip("+-")
+    if len(digits) > len(str(bounds.MAX_POINTS)) or int(digits) > bounds.MAX_POINTS:
+        raise GcgOutOfBounds(
+            f"the {what} {token[:12]}… is out of range (±{bounds.MAX_POINTS})", file, number
+        )
+    return int(token)
+
+
+def _check_line(line: str, number: int, file: str, events: int) -> None:
+    """The sizes that bound a record's cost and its report's length."""
+    longest = bounds.MAX_MOVE_LINE_CHARS if line.startswith(">") else bounds.MAX_LINE_CHARS
+    if len(line) > longest:
+        raise GcgOutOfBounds(f"a line is at most {longest} characters", file, number)
+    if line.startswith(">") and events >= bounds.MAX_TURNS:
+        raise GcgOutOfBounds(f"a record has at most {bounds.MAX_TURNS} move lines", file, number)
 
 
 def _one_rack(tokens: list[str], file: str, number: int) -> str | None:

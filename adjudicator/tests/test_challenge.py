@@ -8,6 +8,7 @@ import unicodedata
 import pytest
 
 from adjudicator import create_app
+from adjudicator.bounds import MAX_RECORD_BYTES
 
 URL = "/api/v1/rulesets/{}/challenge"
 
@@ -180,7 +181,7 @@ def test_body_too_large_names_the_endpoints_own_limit(client):
         "/api/v1/rulesets/naspa/games/verify", json={"gcg": "#player1 a A\n" + "x" * 300_000}
     )
     assert big.status_code == 413
-    assert str(256 * 1024) in big.json["detail"]
+    assert str(MAX_RECORD_BYTES) in big.json["detail"]
 
 
 def test_free_challenge_costs_nothing_at_home_004(client):

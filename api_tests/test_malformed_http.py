@@ -1,0 +1,89 @@
+"""Malformed input at the HTTP level reaches a 400 in JSON, never a 500 or a dropped connection:
+bad chunked framing, duplicate JSON keys, numbers past every bound."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+import requests
+
+
+def _raw(server, request: bytes) -> tuple[int, bytes]:
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)  # nothing more is coming: a cut body stays cut
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), head + b"\n\n" + body
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        b"ZZ\r\n{}\r\n0\r\n\r\n",  # a chunk size that is not hex
+        b'5\r\n{"words"\r\n0\r\n\r\n',  # a chunk longer than its size says, no CRLF
+        b"ffffffffffffffffffff\r\n{}\r\n0\r\n\r\n",  # a size past any body limit
+        b"2\r\n{}",  # the body ends before its last chunk
+    ],
+)
+def test_bad_chunked_framing_is_a_json_400(server, chunks):
+    request = (
+        b"POST /api/v1/rulesets/naspa/challenge HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        b"Connection: close\r\n\r\n" + chunks
+    )
+    status, text = _raw(server, request)
+    assert 400 <= status < 500, text.decode(errors="replace")
+    assert b"application/problem+json" in text or status in (400, 413), text
+
+
+def test_duplicate_keys_are_refused(server, http):
+    r = http.post(
+        server.api("/rulesets/naspa/challenge"),
+        data=b'{"words": ["cat"], "words": ["dog"]}',
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert r.status_code == 400 and r.json()["code"] == "duplicate_key", r.text
+    nested = b'{"players": [{"name": "a", "name": "b", "score": 1}], "ending": "out"}'
+    r = http.post(
+        server.api("/rulesets/naspa/games/final-score"),
+        data=nested,
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert r.status_code == 400 and r.json()["code"] == "duplicate_key", r.text
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/rulesets/naspa/games/final-score",
+         b'{"players": [{"name": "a", "score": 18446744073709551616}, {"name": "b", "score": 1}],'
+         b' "ending": "out", "went_out": "a"}'),
+        ("/rulesets/naspa/games/verify",
+         b'{"gcg": "#player1 a a\\n#player2 b b\\n>a: ABC 8H CAT +' + b"9" * 25 + b' 10\\n"}'),
+        ("/rulesets/naspa/games/verify",
+         b'{"gcg": "#player1 a a\\n#player2 b b\\n>a: ABC 8H CAT +' + b"9" * 4400 + b' 10\\n"}'),
+    ],
+)  # fmt: skip
+def test_numbers_past_their_bounds_are_a_400(server, http, path, body):
+    r = http.post(server.api(path), data=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json()["field"]
+
+
+# (A query of thousands of digits never reaches the app: gunicorn answers 414 itself.)
+@pytest.mark.parametrize("bag", ["18446744073709551616", "9" * 400, "1e3", "٣", "201"])
+def test_query_numbers_past_their_bounds_are_a_400(server, http, bag):
+    r = http.get(server.api("/rulesets/naspa/exchange-allowed"), params={"bag": bag})
+    assert r.status_code == 400 and r.json()["field"] == "bag", r.text
+
+
+def test_the_server_log_holds_no_traceback(server):
+    assert "Traceback" not in server.log.read_text(errors="replace")
+    requests.get(server.api("/healthz"), timeout=5)
