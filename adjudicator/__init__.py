@@ -36,11 +36,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import caching, catalogue, cors, errors, lexicons, store
+    from adjudicator import caching, catalogue, cors, errors, lexicons, logs, metrics, store
     from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
 
+    logs.init_app(app)
     errors.init_app(app)
+    metrics.init_app(app)
     store.init_app(app)
     cors.init_app(app)
     caching.init_app(app)

@@ -17,8 +17,28 @@ the workers (adjudicator.hotswap).
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 
+from adjudicator import logs as _logs
 from adjudicator import rundir as _rundir
+
+
+def _metrics_dir() -> str:
+    """A fresh directory per instance for prometheus_client's multiprocess files, set before the
+    app (and so prometheus_client) is imported. Kept across a HUP, which re-reads this file in
+    the same master; a directory inherited from another process is not reused."""
+    owner = os.environ.get("ADJUDICATOR_METRICS_DIR_OWNER")
+    current = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if current and owner == str(os.getpid()) and os.path.isdir(current):
+        return current
+    path = tempfile.mkdtemp(prefix="adjudicator-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    os.environ["ADJUDICATOR_METRICS_DIR_OWNER"] = str(os.getpid())
+    return path
+
+
+metrics_dir = _metrics_dir()
 
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
@@ -38,6 +58,9 @@ accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
 errorlog = os.environ.get("ADJUDICATOR_ERROR_LOG", "-")
 loglevel = os.environ.get("ADJUDICATOR_LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+# ADJUDICATOR_LOG_FORMAT=json: one JSON object per line, access lines without the query string.
+if _logs.gunicorn_logger_class():
+    logger_class = _logs.gunicorn_logger_class()
 
 
 def pre_fork(server, worker):
@@ -77,5 +100,14 @@ def worker_abort(worker):
 
 
 def child_exit(server, worker):
-    """In the master, reaping a worker: without a clean mark it died (SIGKILL, SIGSEGV, OOM)."""
+    """In the master, reaping a worker: without a clean mark it died (SIGKILL, SIGSEGV, OOM).
+    Its metrics files stay (its counts still count); its live gauges are marked dead."""
     _rundir.record_exit(run_dir, worker.pid)
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid, metrics_dir)
+
+
+def on_exit(server):
+    """The master is leaving: the instance's metrics files go with it."""
+    shutil.rmtree(metrics_dir, ignore_errors=True)

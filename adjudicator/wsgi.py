@@ -8,10 +8,11 @@ So does a store that cannot be opened or is not migrated (`adjudicator db upgrad
 from adjudicator import create_app
 from adjudicator.auth.settings import ConfigError
 from adjudicator.cors import CorsConfigError
+from adjudicator.metrics import MetricsConfigError
 from adjudicator.rulesets import RulesetError
 from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except (RulesetError, StoreError, CorsConfigError, ConfigError) as exc:
+except (RulesetError, StoreError, CorsConfigError, ConfigError, MetricsConfigError) as exc:
     raise SystemExit(f"adjudicator: cannot start: {exc}") from None

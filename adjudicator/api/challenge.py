@@ -23,6 +23,7 @@ from adjudicator.catalogue import (
     rulesets,
 )
 from adjudicator.errors import ApiError
+from adjudicator.metrics import count_ruling
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
@@ -94,6 +95,7 @@ def challenge(ruleset_id: str):
         canonical_order=lambda item: (item["word"], item["input"]),
     )
     ruling = disclosure.play_ruling(verdicts)
+    count_ruling(ruleset.id, "challenge", ruling)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,

@@ -1,0 +1,161 @@
+"""`/metrics` in the Prometheus text format, for operators only (`ADJUDICATOR_METRICS=1`).
+
+Counted: requests per endpoint (the route's template, never the path sent), method and status;
+their latency per endpoint; rulings per ruleset, kind and verdict, one per ruling, i.e. one per
+play under the `play` policy and never per word. No word is ever a label. The loaded lexicons'
+and rulesets' identities are info metrics built at scrape time from what this process serves.
+
+Under gunicorn the counts live in `prometheus_client`'s multiprocess mode: the gunicorn settings
+give each instance a fresh `PROMETHEUS_MULTIPROC_DIR` before the app is imported, mark dead
+workers on `child_exit`, and every worker's scrape adds up the files of all workers.
+
+Off by default, and then not even routed: rulings per verdict say what other tables were told,
+and the latencies differ from run to run, so the endpoint is no part of the public API (nor of
+the disclosure test, which compares two services' answers byte for byte). When on, it answers
+only clients in `ADJUDICATOR_METRICS_ALLOW` (networks; loopback by default).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import time
+from collections.abc import Iterator
+
+from flask import Flask, Response, current_app, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from adjudicator.errors import ApiError
+
+REQUESTS = Counter(
+    "adjudicator_requests",
+    "HTTP requests answered, by route template, method and status",
+    ["endpoint", "method", "status"],
+)
+LATENCY = Histogram(
+    "adjudicator_request_duration_seconds",
+    "Time from request to answer inside the app, by route template",
+    ["endpoint"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+RULINGS = Counter(
+    "adjudicator_rulings",
+    "Rulings given, one per ruling (per play under the play policy), never per word",
+    ["ruleset", "kind", "verdict"],
+)
+UNMATCHED = "<unmatched>"  # a path no route serves: never the path itself (unbounded labels)
+
+
+def count_ruling(ruleset: str, kind: str, verdict: str | None) -> None:
+    """One ruling of `kind` (challenge, move) under `ruleset`; `None` (no ruling) is not one."""
+    if verdict is not None and current_app.extensions.get("metrics_on"):
+        RULINGS.labels(ruleset, kind, verdict).inc()
+
+
+class _ServedIdentity:
+    """Info metrics of what this process serves now (after a reload too): built per scrape."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from adjudicator.catalogue import rulesets
+        from adjudicator.lexicons import registry
+
+        lexicons = GaugeMetricFamily(
+            "adjudicator_lexicon_info",
+            "A loaded lexicon's identity (value 1)",
+            labels=["lexicon", "title", "version", "sha256", "stand_in"],
+        )
+        for lexicon_id, lexicon in sorted(registry().loaded.items()):
+            ident = lexicon.identity()
+            stand_in = "true" if ident["stand_in"] else "false"
+            lexicons.add_metric(
+                [lexicon_id, ident["title"], ident["version"], ident["sha256"], stand_in], 1
+            )
+        yield lexicons
+        served = GaugeMetricFamily(
+            "adjudicator_ruleset_available",
+            "1 when the ruleset's lexicon is loaded, 0 when the ruleset answers 503",
+            labels=["ruleset", "lexicon"],
+        )
+        loaded = registry().loaded
+        for ruleset_id, ruleset in sorted(rulesets().items()):
+            served.add_metric([ruleset_id, ruleset.lexicon_id], int(ruleset.lexicon_id in loaded))
+        yield served
+
+
+def _exposition() -> bytes:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        counted = CollectorRegistry()
+        MultiProcessCollector(counted)  # every worker's files, the dead ones' included
+    else:
+        counted = REGISTRY  # one process (tests, the development server)
+    identity = CollectorRegistry()
+    identity.register(_ServedIdentity())
+    return generate_latest(counted) + generate_latest(identity)
+
+
+def _client_allowed() -> bool:
+    networks = current_app.extensions["metrics_allow"]
+    try:
+        address = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
+
+
+def metrics_view() -> Response:
+    if not _client_allowed():
+        raise ApiError(403, "metrics_forbidden", "/metrics answers only the operators' networks")
+    response = Response(_exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
+    response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _start_timer() -> None:
+    g.metrics_started = time.perf_counter()
+
+
+def _count_request(response: Response) -> Response:
+    started = g.pop("metrics_started", None)
+    rule = request.url_rule
+    endpoint = rule.rule if rule is not None else UNMATCHED
+    if endpoint == "/metrics":
+        return response  # scrapes are not traffic
+    REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+    if started is not None:
+        LATENCY.labels(endpoint).observe(time.perf_counter() - started)
+    return response
+
+
+def _networks(value: object) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    items = value.split(",") if isinstance(value, str) else list(value or ())
+    try:
+        return tuple(ipaddress.ip_network(str(item).strip(), strict=False) for item in items)
+    except ValueError as exc:
+        raise MetricsConfigError(f"METRICS_ALLOW: {exc}") from None
+
+
+class MetricsConfigError(ValueError):
+    """A METRICS_ALLOW value that is not a list of networks: the service does not start."""
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("METRICS", False)
+    app.config.setdefault("METRICS_ALLOW", "127.0.0.1/8,::1")
+    on = app.config["METRICS"] in (True, 1, "1", "true", "yes")
+    app.extensions["metrics_on"] = on
+    if not on:
+        return
+    app.extensions["metrics_allow"] = _networks(app.config["METRICS_ALLOW"])
+    app.before_request(_start_timer)
+    app.after_request(_count_request)
+    app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])

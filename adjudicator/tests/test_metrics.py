@@ -1,0 +1,111 @@
+"""/metrics in process: off by default, operators only, counts per ruling, never a word."""
+
+from __future__ import annotations
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from adjudicator import create_app
+
+CHALLENGE = "/api/v1/rulesets/{}/challenge"
+
+
+def samples(text: str) -> dict[tuple[str, tuple], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def value(text: str, name: str, **labels: str) -> float:
+    return samples(text).get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+@pytest.fixture
+def metrics_client(lexicon_dir):
+    config = {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "METRICS": "1"}
+    return create_app(config).test_client()
+
+
+def scrape(client) -> str:
+    r = client.get("/metrics")
+    assert r.status_code == 200 and r.mimetype == "text/plain"
+    return r.get_data(as_text=True)
+
+
+def test_metrics_are_off_by_default(client):
+    assert client.get("/metrics").status_code == 404
+
+
+def test_rulings_counted_per_ruling_and_verdict_never_words(metrics_client):
+    before = scrape(metrics_client)
+    for words in (["hej", "ord"], ["hej", "qxzzy"], ["ord"]):
+        assert (
+            metrics_client.post(CHALLENGE.format("ssf-1999"), json={"words": words}).status_code
+            == 200
+        )
+    metrics_client.post(CHALLENGE.format("ssf-1999"), json={"words": []})  # 400: no ruling
+    after = scrape(metrics_client)
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    ruling = {"ruleset": "ssf-1999", "kind": "challenge"}
+    assert delta("adjudicator_rulings_total", verdict="valid", **ruling) == 2
+    assert delta("adjudicator_rulings_total", verdict="invalid", **ruling) == 1  # one per play
+    endpoint = "/api/v1/rulesets/<ruleset_id>/challenge"
+    ok = {"endpoint": endpoint, "method": "POST"}
+    assert delta("adjudicator_requests_total", status="200", **ok) == 3
+    assert delta("adjudicator_requests_total", status="400", **ok) == 1
+    assert delta("adjudicator_request_duration_seconds_count", endpoint=endpoint) == 4
+    for word in ("HEJ", "hej", "QXZZY", "qxzzy", "ORD"):
+        assert word not in after
+
+
+def test_moves_count_only_legal_plays(metrics_client):
+    before = scrape(metrics_client)
+    url = "/api/v1/rulesets/dsf-2015/moves/validate"
+    metrics_client.post(url, json={"play": "8H KAT"})
+    metrics_client.post(url, json={"play": "1A KAT"})  # illegal: no ruling
+    after = scrape(metrics_client)
+    labels = {"ruleset": "dsf-2015", "kind": "move", "verdict": "valid"}
+    assert (
+        value(after, "adjudicator_rulings_total", **labels)
+        - value(before, "adjudicator_rulings_total", **labels)
+        == 1
+    )
+    assert "path" not in after and "8H" not in after
+
+
+def test_unmatched_paths_are_one_label(metrics_client):
+    metrics_client.get("/api/v1/secret-word-zyzzyva")
+    text = scrape(metrics_client)
+    assert "zyzzyva" not in text
+    assert (
+        value(
+            text, "adjudicator_requests_total", endpoint="<unmatched>", method="GET", status="404"
+        )
+        >= 1
+    )
+
+
+def test_lexicon_and_ruleset_identity_as_labels(metrics_client):
+    text = scrape(metrics_client)
+    found = [
+        s.labels
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "adjudicator_lexicon_info"
+    ]
+    assert {labels["lexicon"] for labels in found} == {"wdanish", "wswedish", "wdutch", "wamerican"}
+    assert all(len(labels["sha256"]) == 64 and labels["stand_in"] == "true" for labels in found)
+    assert value(text, "adjudicator_ruleset_available", ruleset="ssf-1999", lexicon="wswedish") == 1
+
+
+def test_only_allowed_networks_may_scrape(lexicon_dir):
+    config = {"LEXICON_DIR": str(lexicon_dir), "METRICS": True, "METRICS_ALLOW": "10.0.0.0/8"}
+    client = create_app(config).test_client()
+    r = client.get("/metrics")  # the test client comes from 127.0.0.1
+    assert r.status_code == 403 and r.json["code"] == "metrics_forbidden"
+    assert client.get("/metrics", environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 200
