@@ -75,6 +75,11 @@ def caller() -> Caller:
     return g.get("caller", ANONYMOUS)
 
 
+def client_id() -> str:
+    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx)."""
+    return f"ip:{request.remote_addr or 'unknown'}"
+
+
 # --- resolving the credential ----------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ from adjudicator.auth.guard import (
     DEVICE_COOKIE,
     SESSION_COOKIE,
     caller,
+    client_id,
     directors_only,
     identify,
     public,
@@ -38,6 +39,7 @@ from adjudicator.auth.guard import (
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
+from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 
 bp = Blueprint(
     "auth",
@@ -49,16 +51,12 @@ bp = Blueprint(
 
 PAIRING_SCOPE = "pairing"
 
+# Every page's headers, except that these pages post their forms to this site.
+CSP = "Content-Security-Policy"
 PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-        "frame-ancestors 'none'"
-    ),
-    "Cache-Control": "no-store",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
+    **KIOSK_HEADERS,
+    CSP: KIOSK_HEADERS[CSP].replace("form-action 'none'", "form-action 'self'"),
+    "Referrer-Policy": "same-origin",  # so that a form's Origin names this site, not "null"
 }
 
 
@@ -87,11 +85,6 @@ def delete_cookie(response: Response, name: str) -> None:
     )
 
 
-def client_id() -> str:
-    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx)."""
-    return f"ip:{request.remote_addr or 'unknown'}"
-
-
 def when(at: datetime | None) -> str:
     return "—" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
 
@@ -100,14 +93,18 @@ def when(at: datetime | None) -> str:
 
 
 def same_origin() -> bool:
-    """Whether a form POST came from this site. Browsers send `Origin` on every cross-site POST
-    (and `Sec-Fetch-Site`); a request with neither comes from no browser, so no victim's. This
-    guards the login and pairing forms, which have no session to hold a CSRF token yet, without
-    a random token on the page, so the pages stay the same for every visitor."""
+    """Whether a form POST came from this site. Browsers say so in `Sec-Fetch-Site`, or older
+    ones in `Origin` (which a no-referrer policy turns into "null", hence `Sec-Fetch-Site`
+    first); a request with neither comes from no browser, so from no victim's. This guards the
+    login and pairing forms, which have no session to hold a CSRF token yet, without a random
+    token on the page, so the pages stay the same for every visitor."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in ("same-origin", "none")
     origin = request.headers.get("Origin")
     if origin is not None:
         return origin != "null" and urlsplit(origin).netloc == request.host
-    return request.headers.get("Sec-Fetch-Site") in (None, "same-origin", "none")
+    return True
 
 
 def page(template: str, status: int = 200, **context) -> Response:

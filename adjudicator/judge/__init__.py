@@ -16,11 +16,10 @@ from flask import Flask
 
 from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings, word_characters
 from adjudicator.judge.pages import bp
-from adjudicator.judge.pin import PinLimiter, configured_pin, pin_matches
+from adjudicator.judge.pin import configured_pin, pin_matches
 
 __all__ = [
     "LANGUAGES",
-    "PinLimiter",
     "init_app",
     "page_config",
     "pin_matches",
@@ -36,5 +35,4 @@ def init_app(app: Flask) -> None:
     if pin and len(pin) < 4:
         app.logger.warning("the judge PIN is shorter than 4 characters")
     app.extensions["judge_pin"] = pin
-    app.extensions["judge_pin_limiter"] = PinLimiter()
     app.register_blueprint(bp)

@@ -33,8 +33,8 @@ DEFAULTS = {
     "JUDGE_TAP_GUARD_SECONDS": 0.5,  # taps on the verdict are ignored this long
     "JUDGE_IDLE_SECONDS": 15,  # half-entered words clear after this long without input
     "JUDGE_REQUEST_SECONDS": 8,  # a ruling not answered in this long is "no answer"
-    "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs allowed per client per window
-    "JUDGE_PIN_WINDOW_SECONDS": 60,
+    "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs per paired device (or unpaired address) per window,
+    "JUDGE_PIN_WINDOW_SECONDS": 900,  # counted in the store (adjudicator.auth.lockout)
 }
 
 

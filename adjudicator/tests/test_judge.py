@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 from adjudicator import create_app
-from adjudicator.judge import LANGUAGES, PinLimiter, pin_matches
+from adjudicator.judge import LANGUAGES, pin_matches
 from adjudicator.judge.layouts import check_layouts
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
@@ -25,13 +25,14 @@ def page_config(html: str) -> dict:
 
 
 @pytest.fixture
-def pin_app(lexicon_dir):
+def pin_app(lexicon_dir, tmp_path):
     return create_app(
         {
             "TESTING": True,
             "LEXICON_DIR": str(lexicon_dir),
             "JUDGE_PIN": PIN,
             "JUDGE_PIN_ATTEMPTS": 3,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'store.db'}",  # wrong PINs are counted there
         }
     )
 
@@ -250,7 +251,7 @@ def test_wrong_pins_are_refused_then_rate_limited(pin_client):
     limited = unlock(pin_client, PIN)  # even the right PIN waits once the limit is hit
     assert limited.status_code == 429
     assert limited.json["code"] == "too_many_attempts"
-    assert 1 <= int(limited.headers["Retry-After"]) <= 61
+    assert 1 <= int(limited.headers["Retry-After"]) <= 900
     other = unlock(pin_client, PIN, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert other.status_code == 200  # the limit is per client
 
@@ -279,16 +280,9 @@ def test_a_numeric_pin_from_the_environment_keeps_its_leading_zero(lexicon_dir, 
     assert create_app().extensions["judge_pin"] == "1234"
 
 
-def test_pin_compare_and_limiter():
+def test_pin_compare():
     assert pin_matches("2468", "2468")
     assert not pin_matches("2467", "2468") and not pin_matches("24680", "2468")
-    limiter = PinLimiter()
-    for _ in range(2):
-        assert limiter.retry_after("a", 2, 60) == 0
-        limiter.fail("a")
-    assert limiter.retry_after("a", 2, 60) > 0
-    assert limiter.retry_after("b", 2, 60) == 0
-    assert limiter.retry_after("a", 2, 0.0) == 0  # an expired window forgets
 
 
 def test_i18n_files_have_the_same_keys_and_placeholders():

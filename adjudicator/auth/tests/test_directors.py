@@ -85,6 +85,7 @@ def test_lockout_is_per_account_and_client(app):
     [
         ({"Origin": "https://evil.example"}, 403),
         ({"Origin": "null"}, 403),
+        ({"Origin": "null", "Sec-Fetch-Site": "same-origin"}, 303),  # a no-referrer page
         ({"Sec-Fetch-Site": "cross-site"}, 403),
         ({"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}, 303),
         ({}, 303),  # no browser sent it: nobody's session to forge

@@ -78,16 +78,21 @@ function handle(response, body, list, jury) {
     return;
   }
   if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
-  else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
+  else if (response.status === 401 && error) showError('not_paired'); // tournament mode
+  else if (response.status === 429 && error && error.code === 'rate_limited') {
+    showError('busy', response.headers.get('Retry-After') || '60');
+  } else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
   else showError('service');
 }
 
-function showError(kind) {
+function showError(kind, wait) {
   $('error-title').textContent = kind === 'no_answer' ? t.no_answer_title : t.service_error_title;
   $('error-body').textContent = {
     no_answer: t.no_answer_body,
     unavailable: t.unavailable,
     service: t.service_error_body,
+    not_paired: t.not_paired,
+    busy: fmt(t.too_many_rulings, { s: wait }),
   }[kind];
   document.body.dataset.error = kind;
   show('error', $('error-retry'));

@@ -1,6 +1,6 @@
 /* The director's PIN and the unlocked menu: switch the kiosk's ruleset, or leave it.
- * A paired device's credential (the tournament store) goes through net.js; this PIN flow stays
- * for kiosks that are not paired. */
+ * In tournament mode only a paired tablet may be unlocked (its cookie goes with net.js's
+ * requests); wrong PINs are counted per tablet in the store. */
 import { cfg, fmt, t, timers } from './config.js';
 import { $, el } from './dom.js';
 import { postJson } from './net.js';
@@ -38,6 +38,7 @@ async function submitPin() {
   let message = t.no_answer_title;
   if (code === 'wrong_pin') message = t.pin_wrong;
   else if (code === 'pin_not_set') message = t.pin_not_set;
+  else if (response.status === 401) message = t.not_paired;
   else if (code === 'too_many_attempts') {
     message = fmt(t.pin_wait, { s: response.headers.get('Retry-After') || '60' });
   }

@@ -1,0 +1,61 @@
+"""The kiosk's PIN: only a paired tablet in tournament mode, wrong tries counted per device."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import JUDGE_HEADER, add_director, login, pair, pairing_code
+
+PIN = "0468"
+
+
+@pytest.fixture
+def app(make_app):
+    app = make_app(MODE="tournament", JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=2)
+    add_director(app)
+    return app
+
+
+def tablet(app, name: str, ruleset: str = "ssf-1999"):
+    director = app.test_client()
+    login(director)
+    client = app.test_client()
+    assert pair(client, pairing_code(director, name, ruleset)).status_code == 303
+    return client
+
+
+def unlock(client, pin: str):
+    return client.post("/api/v1/judge/unlock", json={"pin": pin}, headers=JUDGE_HEADER)
+
+
+def test_an_unpaired_browser_has_nothing_to_unlock(app):
+    refused = unlock(app.test_client(), PIN)
+    assert refused.status_code == 401 and refused.json["code"] == "credential_required"
+
+
+def test_a_paired_tablet_unlocks_and_sees_its_own_ruleset_only(app):
+    answer = unlock(tablet(app, "Table 1"), PIN)
+    assert answer.status_code == 200
+    assert [r["id"] for r in answer.json["rulesets"]] == ["ssf-1999"]
+    free = unlock(tablet(app, "Table 2", ""), PIN)
+    assert len(free.json["rulesets"]) > 1
+
+
+def test_wrong_pins_lock_that_tablet_only(app):
+    mashed, other = tablet(app, "Table 1"), tablet(app, "Table 2")
+    assert [unlock(mashed, "1111").status_code for _ in range(2)] == [403, 403]
+    locked = unlock(mashed, PIN)
+    assert locked.status_code == 429 and locked.json["code"] == "too_many_attempts"
+    assert 1 <= int(locked.headers["Retry-After"]) <= 900
+    assert unlock(other, PIN).status_code == 200  # same address, another device
+
+
+def test_open_mode_counts_an_unpaired_kiosk_by_address(make_app):
+    app = make_app(JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=1)
+    client = app.test_client()
+    assert unlock(client, "1111").status_code == 403
+    assert unlock(client, PIN).status_code == 429
+    elsewhere = client.post(
+        "/api/v1/judge/unlock", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "10.0.0.3"}
+    )
+    assert elsewhere.status_code == 200

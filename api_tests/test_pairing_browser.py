@@ -1,0 +1,97 @@
+"""A judge tablet paired in a real browser (Chromium), in tournament mode: the address in the
+director's QR code pairs it without typing, its HttpOnly cookie then carries every ruling, an
+unpaired tablet is told it is not paired, and a revoked one stops at once."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import requests
+
+from api_tests.browser import PIN, enter_words, expect, judge, open_kiosk, start_server
+from api_tests.conftest import ROOT
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def tournament_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pairing")
+    database = f"sqlite:///{folder / 'adjudicator.db'}"
+    add = subprocess.run(
+        [str(Path(sys.executable).with_name("adjudicator")), "directors", "add", "anna",
+         "--password-stdin", "--database-url", database],
+        input=PASSWORD, capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert add.returncode == 0, add.stderr
+    srv = start_server(
+        folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament",
+        ADJUDICATOR_JUDGE_PIN=PIN,
+    )  # fmt: skip
+    yield srv
+    srv.stop()
+
+
+def director(server) -> requests.Session:
+    session = requests.Session()
+    response = session.post(
+        f"{server.url}/director/login", data={"name": "anna", "password": PASSWORD}, timeout=10
+    )
+    assert response.ok and "Director: anna" in response.text
+    return session
+
+
+def pairing_address(server, session: requests.Session, name: str) -> tuple[str, str]:
+    """The address the director's QR code holds, and the director's CSRF token."""
+    screen = session.get(f"{server.url}/director/", timeout=10).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', screen).group(1)
+    page = session.post(
+        f"{server.url}/director/pairings",
+        data={"csrf": csrf, "name": name, "ruleset": "ssf-1999"},
+        timeout=10,
+    ).text
+    code = re.search(r'id="pairing-code">([^<]+)<', page).group(1)
+    return f"{server.url}/judge/pair#code={code}", csrf
+
+
+def test_an_unpaired_tablet_is_told_so(page, tournament_server):
+    open_kiosk(page, tournament_server, "ssf-1999")
+    judge_words = ["hej", "ord"]
+
+    enter_words(page, judge_words)
+    page.click("#judge")
+    expect(page.locator("#screen-error")).to_be_visible()
+    expect(page.locator("#error-body")).to_contain_text("inte kopplad till turneringen")
+
+
+def test_the_qr_address_pairs_the_tablet_which_then_judges_until_revoked(page, tournament_server):
+    session = director(tournament_server)
+    address, csrf = pairing_address(tournament_server, session, "Bord 3")
+    page.goto(address)  # what scanning the QR code opens: the page pairs by itself
+    expect(page).to_have_url(f"{tournament_server.url}/judge/ssf-1999")
+    assert "#code=" not in page.url
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["adj_device"]["httpOnly"] and cookies["adj_device"]["sameSite"] == "Strict"
+    assert page.evaluate("document.cookie") == ""  # the page's script never sees the token
+    open_kiosk(page, tournament_server, "ssf-1999")
+    judge(page, ["hej", "ord"])
+    expect(page.locator("#screen-result .verdict-word")).to_have_text("GILTIGT")
+
+    screen = session.get(f"{tournament_server.url}/director/", timeout=10).text
+    device = re.search(r'data-device="(\d+)" data-state="active"', screen).group(1)
+    revoked = session.post(
+        f"{tournament_server.url}/director/devices/{device}/revoke",
+        data={"csrf": csrf},
+        timeout=10,
+    )
+    assert revoked.ok
+    open_kiosk(page, tournament_server, "ssf-1999")
+
+    enter_words(page, ["hej", "ord"])
+    page.click("#judge")
+    expect(page.locator("#screen-error")).to_be_visible()
+    expect(page.locator("#error-body")).to_contain_text("inte kopplad till turneringen")
