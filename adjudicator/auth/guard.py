@@ -181,6 +181,8 @@ def check_request():
     access = access_of(current_app, endpoint) or LEXICON_DEPENDENT
     if endpoint == "static" or endpoint.endswith(".static"):
         return None
+    if request.method == "OPTIONS":
+        return None  # a CORS preflight never carries credentials; it says only which methods
     if access == PUBLIC:
         return None  # no store lookup: health checks and pages stay free of the database
     config = settings()

@@ -86,6 +86,16 @@ def test_anonymous_callers_in_tournament_mode(tournament):
                 assert response.headers["WWW-Authenticate"].startswith("Bearer")
 
 
+def test_a_cors_preflight_needs_no_credential(make_app):
+    app = make_app(MODE="tournament", CORS_ORIGINS="https://scores.example")
+    preflight = app.test_client().options(
+        "/api/v1/rulesets/ssf-1999/challenge",
+        headers={"Origin": "https://scores.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert preflight.status_code == 200
+    assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
+
+
 def test_unmarked_routes_fail_closed(make_app):
     app = make_app(MODE="tournament")
 
