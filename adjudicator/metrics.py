@@ -34,6 +34,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from adjudicator.auth.guard import public
 from adjudicator.errors import ApiError
 
 REQUESTS = Counter(
@@ -158,4 +159,5 @@ def init_app(app: Flask) -> None:
     app.extensions["metrics_allow"] = _networks(app.config["METRICS_ALLOW"])
     app.before_request(_start_timer)
     app.after_request(_count_request)
-    app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+    # Its own allow-list guards it; a scraper has no credential even in tournament mode.
+    app.add_url_rule("/metrics", "metrics", public(metrics_view), methods=["GET"])

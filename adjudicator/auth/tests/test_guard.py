@@ -96,6 +96,12 @@ def test_a_cors_preflight_needs_no_credential(make_app):
     assert "Authorization" in preflight.headers["Access-Control-Allow-Headers"]
 
 
+def test_metrics_when_on_are_declared_public(make_app):
+    app = make_app(MODE="tournament", METRICS=1)
+    assert guard.access_of(app, "metrics") == guard.PUBLIC  # guarded by its network allow-list
+    assert app.test_client().get("/metrics").status_code == 200
+
+
 def test_unmarked_routes_fail_closed(make_app):
     app = make_app(MODE="tournament")
 
