@@ -19,15 +19,20 @@ from adjudicator.store.pgcluster import Cluster, PostgresUnavailable
 _names = itertools.count(1)
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
+def new_cluster() -> Cluster:
+    """A started throwaway cluster; skip (fail under REQUIRE_POSTGRES=1) without PostgreSQL."""
     try:
         cluster = Cluster()
     except PostgresUnavailable as exc:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(f"REQUIRE_POSTGRES=1 but {exc}")
         pytest.skip(str(exc))
-    cluster.start()
+    return cluster.start()
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    cluster = new_cluster()
     yield cluster
     cluster.stop()
 

@@ -10,7 +10,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
@@ -222,8 +223,10 @@ def add_database_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def open_store(args: argparse.Namespace):
-    """The store the service would use, from --database-url, the environment or the default."""
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator:
+    """The store the service would use, from --database-url, the environment or the default;
+    its errors become one-line usage errors, and its connections are closed at the end."""
     from flask import Flask
 
     from adjudicator.store import Store, StoreError, default_url
@@ -233,10 +236,15 @@ def open_store(args: argparse.Namespace):
         or os.environ.get("ADJUDICATOR_DATABASE_URL")
         or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
     )
+    store = None
     try:
-        return Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+        store = Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+        yield store
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+    finally:
+        if store is not None:
+            store.dispose()
 
 
 def add_db(sub: argparse._SubParsersAction) -> None:
@@ -257,20 +265,15 @@ def add_db(sub: argparse._SubParsersAction) -> None:
 
 
 def run_db(args: argparse.Namespace) -> int:
-    from adjudicator.store import StoreError, migrate
+    from adjudicator.store import migrate
 
     if args.action == "heads":
         print("\n".join(migrate.heads()))
         return EXIT_OK
-    store = open_store(args)
-    try:
+    with opened_store(args) as store:
         if args.action == "upgrade":
             migrate.upgrade(store)
         revisions = migrate.current(store)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        store.dispose()
     where = store.url.render_as_string()
     if args.action == "upgrade":
         print(f"{where}: at {', '.join(revisions)} (newest)")
@@ -409,12 +412,67 @@ def run_reload(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- audit ----------------------------------------------------------------------------------
+
+
+def add_audit(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="verify or export the audit log of rulings",
+        description="`audit verify` walks the hash chain and names every entry that was "
+        "edited, removed or inserted (exit 1); `audit export` writes every entry, in chain "
+        "order, as CSV or JSON.",
+    )
+    p.add_argument(
+        "action",
+        choices=["verify", "export"],
+        help="verify: check the hash chain; export: write every entry",
+    )
+    p.add_argument("--format", choices=["csv", "json"], default="csv", help="for export")
+    p.add_argument("--out", default="-", help="for export: a file (default: standard output)")
+    add_database_option(p)
+    p.set_defaults(handler=run_audit)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from adjudicator.audit import chain, export
+    from adjudicator.store import migrate
+
+    with opened_store(args) as store:
+        migrate.require_head(store)
+        with store.connection() as conn:
+            if args.action == "verify":
+                result = chain.verify(conn)
+            else:
+                write = export.write_csv if args.format == "csv" else export.write_json
+                try:
+                    if args.out == "-":
+                        count = write(chain.rows(conn), sys.stdout)
+                    else:
+                        with open(args.out, "w", encoding="utf-8", newline="") as out:
+                            count = write(chain.rows(conn), out)
+                except OSError as exc:
+                    raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+    if args.action == "export":
+        print(f"{count} entries exported", file=sys.stderr)
+        return EXIT_OK
+    for problem in result.problems:
+        print(problem)
+    verdict = "intact" if result.ok else f"BROKEN ({len(result.problems)} problem(s))"
+    print(
+        f"{result.entries} entries; chain {verdict}; head seq {result.head_seq}"
+        f" hash {result.head_hash}"
+    )
+    return EXIT_OK if result.ok else EXIT_DISAGREE
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_replay,
     add_serve,
     add_db,
+    add_audit,
     add_reload,
 ]
 

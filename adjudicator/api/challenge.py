@@ -14,6 +14,9 @@ from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.audit import record
+from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
+from adjudicator.audit.labels import read_labels
 from adjudicator.auth.guard import lexicon_dependent, public
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
@@ -23,6 +26,7 @@ from adjudicator.catalogue import (
     rulesets,
 )
 from adjudicator.errors import ApiError
+from adjudicator.jury import counted
 from adjudicator.metrics import count_ruling
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulesets import Ruleset
@@ -32,7 +36,7 @@ from adjudicator.wordforms import normalise_word
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
 # The fields a challenge request may carry; the judge page reads them to know what to send.
-CHALLENGE_FIELDS = {"words"}
+CHALLENGE_FIELDS = {"words", *LABEL_FIELDS}
 
 
 def free_challenge(ruleset: Ruleset, data: dict[str, Any]) -> bool:
@@ -82,6 +86,8 @@ def challenge(ruleset_id: str):
             f"challenge 1 to {ruleset.max_words} words, not {len(words)}",
             "words",
         )
+    labels = read_labels(data)
+    jury_limit = counted(ruleset, labels)  # before any lookup: a refused query learns nothing
     lexicon = lexicon_for(ruleset)
     normalised = [
         normalise_word(lexicon.normaliser, word, f"words[{i}]") for i, word in enumerate(words)
@@ -96,13 +102,22 @@ def challenge(ruleset_id: str):
     )
     ruling = disclosure.play_ruling(verdicts)
     count_ruling(ruleset.id, "challenge", ruling)
+    consequence = ruleset.consequence(ruling == "valid", len(words), free)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
         "ruling": ruling,
         "words": listed,
-        "consequence": ruleset.consequence(ruling == "valid", len(words), free),
+        "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
-    return jsonify(body)
+    return record.answer(
+        body,
+        kind=record.ruling_kind(ruleset),
+        ruleset=ruleset,
+        labels=labels,
+        verdict=ruling,
+        consequence=consequence,
+        jury_limit=jury_limit,
+    )

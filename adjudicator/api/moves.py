@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint
 
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.audit import record
+from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
+from adjudicator.audit.labels import read_labels
 from adjudicator.auth.guard import lexicon_dependent
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
@@ -99,12 +102,13 @@ def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
 def validate(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    only_fields(data, {"board", "plays", "play", "rack"})
+    only_fields(data, {"board", "plays", "play", "rack", *LABEL_FIELDS})
     if "play" not in data:
         raise ApiError(400, "wrong_shape", "'play' is required", "play")
     rack = data.get("rack")
     if rack is not None and not isinstance(rack, str):
         raise ApiError(400, "wrong_shape", "'rack' must be a string such as 'AEIRST?'", "rack")
+    labels = read_labels(data)
     lexicon = lexicon_for(ruleset)
     profile = lexicon.profile
     board = _board(data, profile)
@@ -138,4 +142,17 @@ def validate(ruleset_id: str):
         "ruling": ruling,
         "lexicon": lexicon.identity(),
     }
-    return jsonify(body)
+    consequence = {
+        "legal": result.legal,
+        "errors": [e.code for e in result.errors],
+        "score": result.score,
+    }
+    return record.answer(
+        body,
+        kind="move",
+        ruleset=ruleset,
+        labels=labels,
+        verdict=ruling,
+        consequence=consequence,
+        play=result.notation,
+    )

@@ -1,0 +1,47 @@
+"""The audit log as CSV or JSON, entry by entry in chain order, for the director after the
+event. Each entry keeps every hashed column and its hash, so an export can be checked against
+the chain (`adjudicator audit verify` checks the database itself)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Mapping
+from typing import Any, TextIO
+
+import orjson
+
+from adjudicator.audit.chain import COLUMNS, timestamp
+
+JSON_COLUMNS = ("words", "consequence")
+
+
+def exported(row: Mapping[str, Any]) -> dict[str, Any]:
+    item = {name: row[name] for name in COLUMNS}
+    item["created_at"] = timestamp(row["created_at"])
+    return item
+
+
+def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
+    """A JSON array, one entry per line; the number of entries."""
+    count = 0
+    out.write("[")
+    for row in rows:
+        out.write(",\n" if count else "\n")
+        out.write(orjson.dumps(exported(row)).decode())
+        count += 1
+    out.write("\n]\n" if count else "]\n")
+    return count
+
+
+def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
+    """One row per entry; `words` and `consequence` as JSON text."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    count = 0
+    for row in rows:
+        item = exported(row)
+        for name in JSON_COLUMNS:
+            item[name] = "" if item[name] is None else orjson.dumps(item[name]).decode()
+        writer.writerow("" if item[name] is None else item[name] for name in COLUMNS)
+        count += 1
+    return count

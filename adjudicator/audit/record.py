@@ -1,0 +1,81 @@
+"""A ruling, recorded: one write transaction per answered ruling, committed before the answer
+is sent.
+
+In order, under the audit log's append lock: a retried request (same `Idempotency-Key`) gets its
+stored answer and nothing else happens; a jury query is counted (or refused past its limit); the
+entry is appended to the hash chain; the answer is stored under its idempotency key. Any error
+rolls all of it back, so a count never exists without its entry or the other way round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, current_app
+
+from adjudicator import idempotency, jury
+from adjudicator.audit import chain
+from adjudicator.audit.labels import Labels
+from adjudicator.auth.caller import current_caller
+from adjudicator.rulesets import Ruleset
+from adjudicator.store import current_store
+
+KINDS = ("challenge", "jury", "move")
+
+
+def ruling_kind(ruleset: Ruleset) -> str:
+    """What a challenge request is under this ruleset: a challenge, or a query to the jury."""
+    return "jury" if ruleset.data["challenge"]["mode"] == "jury" else "challenge"
+
+
+def answer(
+    body: dict[str, Any],
+    *,
+    kind: str,
+    ruleset: Ruleset,
+    labels: Labels,
+    verdict: str | None,
+    consequence: dict[str, Any] | None = None,
+    play: str | None = None,
+    jury_limit: int | None = None,
+) -> Response:
+    """Record the ruling `body` describes (its `ruling_id`, `lexicon` and `words` as answered)
+    and return the answer. With `jury_limit`, count the query and add `queries_remaining`."""
+    caller = current_caller()
+    key = idempotency.from_request(caller)
+    lexicon = body["lexicon"]
+    entry = {
+        "ruling_id": body["ruling_id"],
+        "kind": kind,
+        "ruleset": ruleset.id,
+        "lexicon_id": lexicon["id"],
+        "lexicon_sha256": lexicon["sha256"],
+        "caller_kind": caller.kind,
+        "caller_id": caller.id,
+        "caller_name": caller.name,
+        "event": labels.event,
+        "round": labels.round,
+        "table_label": labels.table,
+        "game": labels.game,
+        "player": labels.player,
+        "words": body["words"],
+        "verdict": verdict,
+        "consequence": consequence,
+        "play": play,
+    }
+    with current_store().connection(write=True) as conn:
+        head = chain.lock_head(conn)
+        if key is not None:
+            replay = idempotency.lookup(conn, key)
+            if replay is not None:
+                return replay
+        if kind == "jury":
+            body["queries_remaining"] = (
+                None if jury_limit is None else jury.count(conn, ruleset, labels, jury_limit)
+            )
+        chain.append(conn, head, entry)
+        payload = orjson.dumps(body)
+        if key is not None:
+            idempotency.remember(conn, key, 200, payload)
+    return current_app.response_class(payload, mimetype="application/json")

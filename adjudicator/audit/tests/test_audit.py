@@ -1,0 +1,257 @@
+"""The audit log, jury limits and idempotent retries, in process, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from flask import g
+from sqlalchemy import text
+
+from adjudicator import create_app
+from adjudicator.audit import chain
+from adjudicator.auth.caller import Caller
+from adjudicator.cli import main
+from adjudicator.store import Store, migrate
+
+CHALLENGE = "/api/v1/rulesets/{}/challenge"
+JURY = CHALLENGE.format("sbnl-punten")
+
+
+@pytest.fixture
+def make_app(database_url, lexicon_dir):
+    migrate.upgrade(Store(database_url))
+
+    def make(**config):
+        return create_app(
+            {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url}
+            | config
+        )
+
+    return make
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def entries(app) -> list[dict]:
+    with app.extensions["store"].connection() as conn:
+        return [dict(row) for row in chain.rows(conn)]
+
+
+def verify(app) -> chain.Verification:
+    with app.extensions["store"].connection() as conn:
+        return chain.verify(conn)
+
+
+def test_a_challenge_is_logged_before_the_answer(app, client):
+    answer = client.post(
+        CHALLENGE.format("ssf-1999"),
+        json={"words": ["ord", "qqq"], "event": "SM 2027", "round": "4", "table": " 7 "},
+    ).json
+    (entry,) = entries(app)
+    assert entry["ruling_id"] == answer["ruling_id"]
+    assert entry["seq"] == 1 and entry["prev_hash"] == "0" * 64
+    assert entry["kind"] == "challenge" and entry["ruleset"] == "ssf-1999"
+    assert entry["lexicon_id"] == answer["lexicon"]["id"] == "wswedish"
+    assert entry["lexicon_sha256"] == answer["lexicon"]["sha256"]
+    assert (entry["caller_kind"], entry["caller_name"]) == ("anonymous", "anonymous")
+    assert (entry["event"], entry["round"], entry["table_label"]) == ("SM 2027", "4", "7")
+    assert entry["words"] == answer["words"]  # as answered: under `play`, no per-word verdict
+    assert entry["verdict"] == "invalid" and entry["consequence"] == answer["consequence"]
+    assert entry["hash"] == chain.entry_hash(entry)
+
+
+def test_a_validated_move_is_logged(app, client):
+    answer = client.post(
+        "/api/v1/rulesets/dsf-2015/moves/validate", json={"play": "8H HEJ", "game": "g1"}
+    ).json
+    (entry,) = entries(app)
+    assert (entry["kind"], entry["play"], entry["game"]) == ("move", "8H HEJ", "g1")
+    assert entry["verdict"] == answer["ruling"] == "valid"
+    assert entry["consequence"] == {"legal": True, "errors": [], "score": answer["score"]}
+
+
+def test_refused_requests_are_not_logged(app, client):
+    assert client.post(CHALLENGE.format("ssf-1999"), json={"words": ["o2d"]}).status_code == 400
+    assert (
+        client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"], "round": 3}).json["code"]
+        == "wrong_shape"
+    )
+    too_long = {"words": ["ord"], "event": "x" * 65}
+    assert client.post(CHALLENGE.format("ssf-1999"), json=too_long).json["code"] == "label_length"
+    control = {"words": ["ord"], "player": "a\x07"}
+    assert client.post(CHALLENGE.format("ssf-1999"), json=control).json["field"] == "player"
+    assert entries(app) == []
+
+
+def test_the_chain_links_every_entry_and_verifies(app, client):
+    for words in (["ord"], ["hej", "spel"], ["zzz"]):
+        client.post(CHALLENGE.format("dsf-2015"), json={"words": words})
+    log = entries(app)
+    assert [e["seq"] for e in log] == [1, 2, 3]
+    assert [e["prev_hash"] for e in log[1:]] == [e["hash"] for e in log[:-1]]
+    result = verify(app)
+    assert result.ok and result.entries == 3 and result.head_hash == log[-1]["hash"]
+
+
+def _drop_triggers(conn, store) -> None:
+    """What someone with the database's password could do first."""
+    if store.is_sqlite:
+        conn.execute(text("DROP TRIGGER rulings_no_update"))
+        conn.execute(text("DROP TRIGGER rulings_no_delete"))
+    else:
+        conn.execute(text("DROP TRIGGER rulings_no_change ON rulings"))
+
+
+def test_an_edited_entry_is_named(app, client, capsys):
+    for words in (["ord"], ["hej"], ["zzz"]):
+        client.post(CHALLENGE.format("dsf-2015"), json={"words": words})
+    store = app.extensions["store"]
+    with store.connection(write=True) as conn:
+        _drop_triggers(conn, store)
+        conn.execute(text("UPDATE rulings SET verdict = 'valid' WHERE seq = 3"))
+    result = verify(app)
+    assert len(result.problems) == 1
+    assert "entry seq 3" in result.problems[0] and "edited" in result.problems[0]
+    url = str(store.url.render_as_string(hide_password=False))
+    assert main(["audit", "verify", "--database-url", url]) == 1
+    out = capsys.readouterr().out
+    assert "entry seq 3" in out and "BROKEN" in out
+
+
+def test_removed_entries_show(app, client):
+    for words in (["ord"], ["hej"], ["zzz"], ["kat"]):
+        client.post(CHALLENGE.format("dsf-2015"), json={"words": words})
+    store = app.extensions["store"]
+    with store.connection(write=True) as conn:
+        _drop_triggers(conn, store)
+        conn.execute(text("DELETE FROM rulings WHERE seq IN (2, 4)"))
+    problems = verify(app).problems
+    assert any("entries 2..2 are missing" in p for p in problems)
+    assert any("entry seq 3" in p and "does not follow" in p for p in problems)
+    assert any("head names entry seq 4" in p for p in problems)
+
+
+def test_verify_and_export_cli(app, client, capsys):
+    client.post(CHALLENGE.format("dsf-2015"), json={"words": ["kat", "qzx"], "table": "5"})
+    client.post(JURY, json={"words": ["woord"], "game": "g", "player": "p"})
+    url = app.extensions["store"].url.render_as_string(hide_password=False)
+    assert main(["audit", "verify", "--database-url", url]) == 0
+    assert "2 entries; chain intact" in capsys.readouterr().out
+    assert main(["audit", "export", "--format", "json", "--database-url", url]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert [e["kind"] for e in exported] == ["challenge", "jury"]
+    assert exported[0]["words"][1] == {"input": "qzx", "word": "QZX", "valid": False}
+    assert all(e["hash"] == chain.entry_hash(_parsed(e)) for e in exported)
+    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["table_label"] for r in rows] == ["5", ""]
+    assert json.loads(rows[1]["consequence"])["kind"] == "none"
+
+
+def _parsed(item: dict) -> dict:
+    from datetime import datetime
+
+    return item | {"created_at": datetime.strptime(item["created_at"], "%Y-%m-%dT%H:%M:%S.%fZ")}
+
+
+# --- jury limits --------------------------------------------------------------------------------
+
+
+def test_jury_queries_are_counted_per_game_and_player(app, client):
+    ask = lambda **labels: client.post(JURY, json={"words": ["woord"], **labels})  # noqa: E731
+    remaining = [ask(game="g1", player="Anna").json["queries_remaining"] for _ in range(10)]
+    assert remaining == [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+    refused = ask(game="g1", player="Anna")
+    assert refused.status_code == 409 and refused.json["code"] == "jury_limit_reached"
+    assert "Limiet bereikt" in refused.json["detail"] and "Limit reached" in refused.json["detail"]
+    assert "ruling" not in refused.json and "GELDIG" not in refused.get_data(as_text=True)
+    assert ask(game="g1", player="Bo").json["queries_remaining"] == 9  # another player
+    assert ask(game="g2", player="Anna").json["queries_remaining"] == 9  # another game
+    assert ask(event="e2", game="g1", player="Anna").json["queries_remaining"] == 9
+    log = entries(app)
+    assert len(log) == 13 and {e["kind"] for e in log} == {"jury"}  # the refusal left none
+
+
+def test_jury_query_without_game_open_and_tournament_mode(make_app):
+    open_client = make_app().test_client()
+    answer = open_client.post(JURY, json={"words": ["woord"]}).json
+    assert answer["ruling"] == "valid" and answer["queries_remaining"] is None
+    strict = make_app(MODE="tournament").test_client()
+    refused = strict.post(JURY, json={"words": ["woord"], "game": "g1"})
+    assert refused.status_code == 400 and refused.json["field"] == "player"
+
+
+def test_challenges_outside_jury_mode_carry_no_count(client):
+    answer = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"], "game": "g"}).json
+    assert "queries_remaining" not in answer
+
+
+# --- idempotency ------------------------------------------------------------------------------
+
+
+def test_a_retry_gets_the_original_answer_once(app, client):
+    body = {"words": ["woord"], "game": "g1", "player": "Anna"}
+    headers = {"Idempotency-Key": "tablet-7-0001"}
+    first = client.post(JURY, json=body, headers=headers)
+    again = client.post(JURY, json=body, headers=headers)
+    assert again.get_data() == first.get_data()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    assert len(entries(app)) == 1
+    fresh = client.post(JURY, json=body, headers={"Idempotency-Key": '"tablet-7-0002"'}).json
+    assert fresh["queries_remaining"] == 8  # the retry was not counted
+
+
+def test_a_key_reused_for_another_request_is_refused(app, client):
+    headers = {"Idempotency-Key": "k1"}
+    client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers)
+    other = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["hej"]}, headers=headers)
+    assert other.status_code == 422 and other.json["code"] == "idempotency_key_reused"
+    elsewhere = client.post(CHALLENGE.format("dsf-2015"), json={"words": ["ord"]}, headers=headers)
+    assert elsewhere.status_code == 422  # same body, another path
+    assert len(entries(app)) == 1
+
+
+@pytest.mark.parametrize("key", ["", "a b", "x" * 256, "é"])
+def test_bad_keys_are_refused(client, key):
+    answer = client.post(
+        CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers={"Idempotency-Key": key}
+    )
+    assert answer.status_code == 400 and answer.json["code"] == "bad_idempotency_key"
+
+
+def test_keys_are_per_caller(app, client):
+    callers = iter([Caller("device", "1", "table 1"), Caller("device", "2", "table 2")])
+
+    @app.before_request
+    def authenticate():
+        g.caller = next(callers)
+
+    headers = {"Idempotency-Key": "same"}
+    a = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
+    b = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
+    assert a["ruling_id"] != b["ruling_id"]
+    assert [(e["caller_kind"], e["caller_id"]) for e in entries(app)] == [
+        ("device", "1"),
+        ("device", "2"),
+    ]
+
+
+def test_an_expired_key_rules_again(make_app):
+    app = make_app(IDEMPOTENCY_TTL_SECONDS=0)
+    client = app.test_client()
+    headers = {"Idempotency-Key": "old"}
+    a = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
+    b = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
+    assert a["ruling_id"] != b["ruling_id"] and len(entries(app)) == 2

@@ -1,0 +1,123 @@
+"""`Idempotency-Key`: a retried request gets the original answer, recorded once.
+
+A tablet on flaky Wi-Fi, or nginx retrying an upstream, may send the same ruling request twice.
+With the same key (per caller), the same method, path and body, the second gets the first's
+answer byte for byte (the same ruling id) and `Idempotent-Replayed: true`, and nothing is logged
+or counted again. The same key with another request is refused (422, as the IETF draft
+"The Idempotency-Key HTTP Header Field" says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS`
+(default 24 hours: a tournament day); after that the key is free again.
+
+The lookup and the record happen in the ruling's own transaction, under the audit log's append
+lock, so two copies of one request racing on two workers or boxes still rule once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flask import Response, current_app, request
+from sqlalchemy import Connection, delete, select
+
+from adjudicator.auth.caller import Caller
+from adjudicator.errors import ApiError
+from adjudicator.store import utcnow
+from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
+
+HEADER = "Idempotency-Key"
+DEFAULT_TTL_SECONDS = 24 * 3600
+PURGE_EVERY = 200  # keyed requests per process between deletions of expired keys
+
+KEYS = IdempotencyKey.__table__
+_counter = itertools.count()
+
+
+@dataclass(frozen=True)
+class Key:
+    caller: str
+    key: str
+    request_hash: str
+
+
+def _parse(raw: str) -> str:
+    """The key: a structured-field string (`"abc"`, as the draft writes it) or a bare token."""
+    value = raw.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    if not 1 <= len(value) <= IDEMPOTENCY_KEY_MAX:
+        raise ApiError(
+            400,
+            "bad_idempotency_key",
+            f"{HEADER} must be 1 to {IDEMPOTENCY_KEY_MAX} characters",
+            HEADER,
+        )
+    if not all(0x20 < ord(c) < 0x7F and c not in '"\\' for c in value):
+        raise ApiError(
+            400,
+            "bad_idempotency_key",
+            f"{HEADER} must be printable ASCII without spaces, quotes or backslashes",
+            HEADER,
+        )
+    return value
+
+
+def from_request(caller: Caller) -> Key | None:
+    """The request's key, or None when it has none."""
+    raw = request.headers.get(HEADER)
+    if raw is None:
+        return None
+    key = _parse(raw)
+    digest = hashlib.sha256()
+    digest.update(f"{request.method} {request.path}\n".encode())
+    digest.update(request.get_data(cache=True))
+    return Key(caller.key, key, digest.hexdigest())
+
+
+def _ttl() -> timedelta:
+    return timedelta(
+        seconds=int(current_app.config.get("IDEMPOTENCY_TTL_SECONDS", DEFAULT_TTL_SECONDS))
+    )
+
+
+def lookup(conn: Connection, key: Key) -> Response | None:
+    """The stored answer to replay, None for a new (or expired) key; 422 for a key reused with
+    another request."""
+    row = conn.execute(
+        select(KEYS.c.request_hash, KEYS.c.status, KEYS.c.body, KEYS.c.created_at).where(
+            KEYS.c.caller == key.caller, KEYS.c.key == key.key
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    if row.created_at < utcnow() - _ttl():
+        conn.execute(delete(KEYS).where(KEYS.c.caller == key.caller, KEYS.c.key == key.key))
+        return None
+    if row.request_hash != key.request_hash:
+        raise ApiError(
+            422,
+            "idempotency_key_reused",
+            f"this {HEADER} was used for a different request; use a new key for a new request",
+            HEADER,
+        )
+    response = current_app.response_class(row.body, row.status, mimetype="application/json")
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def remember(conn: Connection, key: Key, status: int, body: bytes) -> None:
+    now = utcnow()
+    conn.execute(
+        KEYS.insert(),
+        {
+            "caller": key.caller,
+            "key": key.key,
+            "request_hash": key.request_hash,
+            "status": status,
+            "body": body,
+            "created_at": now,
+        },
+    )
+    if next(_counter) % PURGE_EVERY == 0:
+        conn.execute(delete(KEYS).where(KEYS.c.created_at < now - _ttl()))

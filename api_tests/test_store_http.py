@@ -1,0 +1,178 @@
+"""The store over HTTP against a real gunicorn, on SQLite and on PostgreSQL: the audit log and
+its verification (a tampered row included), idempotent retries, the jury limit, and durability
+of an acknowledged ruling through SIGKILL of the workers and of the database."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from adjudicator.store.pgcluster import Cluster
+from api_tests.conftest import Server, start_server
+from conftest import new_cluster
+
+ADJUDICATOR = str(Path(sys.executable).with_name("adjudicator"))
+JURY = "/rulesets/sbnl-punten/challenge"
+
+
+def cli(*args: str, url: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [ADJUDICATOR, *args, "--database-url", url], capture_output=True, text=True, timeout=60
+    )
+
+
+def upgrade(url: str) -> None:
+    """The one documented command, as an operator runs it."""
+    done = cli("db", "upgrade", url=url)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture
+def served(database_url, tmp_path) -> Iterator[tuple[Server, str]]:
+    upgrade(database_url)
+    server = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=database_url)
+    yield server, database_url
+    server.stop()
+
+
+def post(server: Server, path: str, body: dict, **headers: str) -> requests.Response:
+    return requests.post(server.api(path), json=body, headers=headers, timeout=10)
+
+
+def export(url: str) -> list[dict]:
+    done = cli("audit", "export", "--format", "json", url=url)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_ruling_is_in_the_verified_chain(served):
+    server, url = served
+    ids = [
+        post(server, "/rulesets/ssf-1999/challenge", {"words": ["HEJ", "QXZVQ"]}).json(),
+        post(server, JURY, {"words": ["WOORD"], "game": "r1-t3", "player": "Anna"}).json(),
+        post(server, "/rulesets/dsf-2015/moves/validate", {"play": "8H HEJ"}).json(),
+    ]
+    log = export(url)
+    assert [e["ruling_id"] for e in log] == [a["ruling_id"] for a in ids]
+    assert [e["kind"] for e in log] == ["challenge", "jury", "move"]
+    done = cli("audit", "verify", url=url)
+    assert done.returncode == 0 and "3 entries; chain intact" in done.stdout
+
+
+def _tamper(url: str) -> None:
+    """Edit a verdict behind the service's back, as someone with the database's password could
+    (the append-only trigger must be dropped first: it refuses the UPDATE)."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
+            try:
+                db.execute("UPDATE rulings SET verdict = 'valid' WHERE seq = 2")
+                raise AssertionError("the trigger let an UPDATE through")
+            except sqlite3.DatabaseError as exc:
+                assert "append-only" in str(exc)
+            db.execute("DROP TRIGGER rulings_no_update")
+            db.execute("UPDATE rulings SET verdict = 'valid' WHERE seq = 2")
+    else:
+        import psycopg
+
+        conninfo = url.replace("postgresql+psycopg", "postgresql")
+        with psycopg.connect(conninfo, autocommit=True) as db:
+            with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+                db.execute("UPDATE rulings SET verdict = 'valid' WHERE seq = 2")
+            db.execute("DROP TRIGGER rulings_no_change ON rulings")
+            db.execute("UPDATE rulings SET verdict = 'valid' WHERE seq = 2")
+
+
+def test_a_tampered_row_is_named(served):
+    server, url = served
+    for words in (["HEJ"], ["QXZVQ"], ["ORD"]):
+        assert post(server, "/rulesets/dsf-2015/challenge", {"words": words}).status_code == 200
+    ruling = export(url)[1]["ruling_id"]
+    _tamper(url)
+    done = cli("audit", "verify", url=url)
+    assert done.returncode == 1
+    assert f"entry seq 2 (ruling {ruling}" in done.stdout and "edited" in done.stdout
+    assert "entry seq 1 " not in done.stdout and "entry seq 3 " not in done.stdout
+
+
+def test_a_retry_returns_the_original_ruling_once(served):
+    server, url = served
+    body = {"words": ["WOORD"], "game": "g7", "player": "Bo"}
+    first = post(server, JURY, body, **{"Idempotency-Key": "tablet-3-17"})
+    # several retries: whichever worker takes them, the answer is the first one
+    retries = [post(server, JURY, body, **{"Idempotency-Key": "tablet-3-17"}) for _ in range(4)]
+    assert all(r.content == first.content for r in retries)
+    assert all(r.headers["Idempotent-Replayed"] == "true" for r in retries)
+    assert [e["ruling_id"] for e in export(url)] == [first.json()["ruling_id"]]
+    other = post(server, JURY, {**body, "words": ["HALLO"]}, **{"Idempotency-Key": "tablet-3-17"})
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+    assert other.headers["Content-Type"] == "application/problem+json"
+    nxt = post(server, JURY, body, **{"Idempotency-Key": "tablet-3-18"}).json()
+    assert nxt["queries_remaining"] == first.json()["queries_remaining"] - 1
+
+
+def test_the_jury_limit_holds_across_workers(served):
+    server, url = served
+    body = {"words": ["WOORD"], "event": "NK", "game": "r2-t5", "player": "Cees"}
+    with requests.Session() as a, requests.Session() as b:  # two connections: both workers
+        answers = [
+            (a if i % 2 else b).post(server.api(JURY), json=body, timeout=10) for i in range(11)
+        ]
+    assert [r.json().get("queries_remaining") for r in answers[:10]] == list(range(9, -1, -1))
+    refused = answers[10]
+    assert refused.status_code == 409 and refused.json()["code"] == "jury_limit_reached"
+    assert "Limiet bereikt" in refused.json()["detail"]
+    assert len(export(url)) == 10
+
+
+def _kill_gunicorn(server: Server) -> None:
+    pids = subprocess.run(
+        ["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True
+    ).stdout.split()
+    for pid in [*map(int, pids), server.process.pid]:
+        os.kill(pid, signal.SIGKILL)
+    server.process.wait(timeout=10)
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[Cluster]:
+    """A cluster of its own, since this test kills it."""
+    cluster = new_cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_acknowledged_ruling_survives_sigkill(kind, tmp_path, request):
+    cluster = request.getfixturevalue("own_cluster") if kind == "postgresql" else None
+    url = cluster.create_database("durable") if cluster else f"sqlite:///{tmp_path / 'a.db'}"
+    upgrade(url)
+    server = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
+    try:
+        answer = post(server, "/rulesets/ssf-1999/challenge", {"words": ["HEJ"]}).json()
+        _kill_gunicorn(server)  # right after the answer: the workers and the master
+        if cluster:
+            cluster.kill()  # the postmaster and every backend, SIGKILL
+            time.sleep(0.2)
+            cluster.start()  # crash recovery replays the WAL
+    finally:
+        server.stop()
+    log = export(url)
+    assert [e["ruling_id"] for e in log] == [answer["ruling_id"]]
+    assert cli("audit", "verify", url=url).returncode == 0
+    restarted = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
+    try:
+        post(restarted, "/rulesets/ssf-1999/challenge", {"words": ["ORD"]})
+    finally:
+        restarted.stop()
+    assert [e["seq"] for e in export(url)] == [1, 2]
