@@ -80,6 +80,8 @@ def judge(page, words: list[str]) -> None:
 
 
 def result_words(page) -> list[str]:
+    """The judged words, once the verdict is on screen (the answer takes a moment to arrive)."""
+    expect(page.locator("#screen-result")).to_be_visible()
     return page.locator(".result-words li .w").all_inner_texts()
 
 
