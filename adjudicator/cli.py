@@ -223,10 +223,8 @@ def add_database_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-@contextmanager
-def opened_store(args: argparse.Namespace) -> Iterator:
-    """The store the service would use, from --database-url, the environment or the default;
-    its errors become one-line usage errors, and its connections are closed at the end."""
+def open_store(args: argparse.Namespace):
+    """The store the service would use, from --database-url, the environment or the default."""
     from flask import Flask
 
     from adjudicator.store import Store, StoreError, default_url
@@ -236,15 +234,24 @@ def opened_store(args: argparse.Namespace) -> Iterator:
         or os.environ.get("ADJUDICATOR_DATABASE_URL")
         or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
     )
-    store = None
     try:
-        store = Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+        return Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator:
+    """`open_store`, its errors as one-line usage errors, its connections closed at the end."""
+    from adjudicator.store import StoreError
+
+    store = open_store(args)
+    try:
         yield store
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     finally:
-        if store is not None:
-            store.dispose()
+        store.dispose()
 
 
 def add_db(sub: argparse._SubParsersAction) -> None:

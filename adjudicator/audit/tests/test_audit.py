@@ -10,9 +10,11 @@ import pytest
 from flask import g
 from sqlalchemy import text
 
-from adjudicator import create_app
+from adjudicator import create_app, store
 from adjudicator.audit import chain
+from adjudicator.auth import clock, keys
 from adjudicator.auth.caller import Caller
+from adjudicator.catalogue import rulesets
 from adjudicator.cli import main
 from adjudicator.store import Store, migrate
 
@@ -187,9 +189,20 @@ def test_jury_query_without_game_open_and_tournament_mode(make_app):
     open_client = make_app().test_client()
     answer = open_client.post(JURY, json={"words": ["woord"]}).json
     assert answer["ruling"] == "valid" and answer["queries_remaining"] is None
-    strict = make_app(MODE="tournament").test_client()
-    refused = strict.post(JURY, json={"words": ["woord"], "game": "g1"})
+    strict = make_app(MODE="tournament")
+    with strict.app_context(), store.connection(write=True) as conn:
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+    auth = {"Authorization": f"Bearer {key}"}
+    refused = strict.test_client().post(JURY, json={"words": ["woord"], "game": "g1"}, headers=auth)
     assert refused.status_code == 400 and refused.json["field"] == "player"
+    counted = strict.test_client().post(
+        JURY, json={"words": ["woord"], "game": "g1", "player": "Anna"}, headers=auth
+    )
+    assert counted.json["queries_remaining"] == 9
+    assert (entries(strict)[-1]["caller_kind"], entries(strict)[-1]["caller_name"]) == (
+        "app",
+        "scorer",
+    )
 
 
 def test_challenges_outside_jury_mode_carry_no_count(client):
