@@ -56,6 +56,7 @@ def start_server(log_dir: Path, **env: str) -> Server:
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
     port = free_port()
+    log_dir.mkdir(parents=True, exist_ok=True)
     full_env = {
         **os.environ,
         "ADJUDICATOR_BIND": f"127.0.0.1:{port}",

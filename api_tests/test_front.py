@@ -1,0 +1,139 @@
+"""nginx (deploy/nginx.conf.template) in front of real gunicorn processes: body limits, rate
+limits, slow clients, a killed worker, a stopped instance. Each test is bounded in requests
+and seconds."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+from api_tests.conftest import start_server
+from api_tests.front import SlowClients, start_nginx
+from api_tests.load import MIX, Load, Request, summary
+
+UNLIMITED = {"rate": 100000, "burst": 100000, "connections": 1000}  # every test client is 127.0.0.1
+
+
+@pytest.fixture(scope="module")
+def backend(tmp_path_factory):
+    srv = start_server(tmp_path_factory.mktemp("front-gunicorn"))
+    yield srv
+    srv.stop()
+
+
+def _upstream(server) -> str:
+    return urlparse(server.url).netloc
+
+
+def test_body_limits_per_endpoint_and_problem_documents(backend, tmp_path):
+    front = start_nginx(tmp_path / "nginx", [_upstream(backend)])
+    try:
+        big = "x" * 20_000
+        r = requests.post(front.api("/rulesets/ssf-1999/challenge"), data=big)
+        assert r.status_code == 413 and r.headers["content-type"] == "application/problem+json"
+        assert r.json()["code"] == "body_too_large" and r.json()["status"] == 413
+        r = requests.post(  # a whole record may be this big: it reaches the service
+            front.api("/rulesets/ssf-1999/games/verify"),
+            data=big,
+            headers={"Content-Type": "application/json"},
+        )
+        assert r.status_code in (400, 422) and r.json()["code"] != "body_too_large"
+        r = requests.post(front.api("/rulesets/ssf-1999/games/verify"), data="x" * 300_000)
+        assert r.status_code == 413 and r.json()["code"] == "body_too_large"
+        r = requests.post(  # the Idempotency-Key path keeps the same limits
+            front.api("/rulesets/ssf-1999/challenge"), data=big, headers={"Idempotency-Key": "k"}
+        )
+        assert r.status_code == 413
+        r = requests.post(front.api("/rulesets/ssf-1999/challenge"), json={"words": ["hej"]})
+        assert r.status_code == 200 and r.json()["ruling"] == "valid"
+    finally:
+        front.stop()
+
+
+def test_per_client_rate_limit_answers_429(backend, tmp_path):
+    front = start_nginx(tmp_path / "nginx", [_upstream(backend)], rate=5, burst=5)
+    try:
+        with requests.Session() as s:
+            statuses = [s.get(front.api("/healthz")).status_code for _ in range(30)]
+        assert statuses.count(200) >= 5 and statuses.count(429) >= 15
+        r = requests.get(front.api("/healthz"))
+        assert r.status_code == 429 and r.json()["code"] == "too_many_requests"
+        assert r.headers["Retry-After"] == "1"
+    finally:
+        front.stop()
+
+
+def test_slow_clients_do_not_starve_others(backend, tmp_path):
+    front = start_nginx(tmp_path / "nginx", [_upstream(backend)], **UNLIMITED)
+    try:
+        host, port = urlparse(front.url).hostname, urlparse(front.url).port
+        with SlowClients(host, port, count=50) as slow:
+            assert slow.opened == 50
+            load = Load(front.url, threads=2, pause=0.02, max_requests=300, max_seconds=8)
+            with load:
+                outcomes = load.wait()
+        fast = [o for o in outcomes if o.ok and o.end - o.start < 1.0]
+        assert len(outcomes) == 300, summary(outcomes)
+        assert len(fast) >= 0.99 * len(outcomes), summary(outcomes)
+    finally:
+        front.stop()
+
+
+def test_a_worker_killed_under_load_loses_no_request(tmp_path):
+    server = start_server(tmp_path, ADJUDICATOR_WORKERS="2")
+    front = start_nginx(tmp_path / "nginx", [_upstream(server)], **UNLIMITED)
+    try:
+        with Load(front.url, threads=3, max_requests=3000, max_seconds=20) as load:
+            for _ in range(2):
+                time.sleep(1)
+                os.kill(server.workers()[0], signal.SIGKILL)
+            time.sleep(1)
+        assert len(load.outcomes) > 50 and not load.failures(), summary(load.outcomes)
+        ready = requests.get(server.api("/readyz")).json()
+        assert ready["workers"]["abnormal_exits"] == 2 and ready["ready"] is True
+        os.kill(server.workers()[0], signal.SIGKILL)  # the third within a minute: a crash loop
+        time.sleep(1)
+        r = requests.get(server.api("/readyz"))
+        assert r.status_code == 503 and r.json()["workers"]["abnormal_exits"] == 3
+    finally:
+        front.stop()
+        server.stop()
+
+
+def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_url):
+    """Two instances (boxes) sharing one PostgreSQL store behind one nginx upstream."""
+    adjudicator = Path(sys.executable).with_name("adjudicator")
+    migrated = subprocess.run(
+        [str(adjudicator), "db", "upgrade", "--database-url", postgres_url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    shared = {"ADJUDICATOR_WORKERS": "1", "ADJUDICATOR_DATABASE_URL": postgres_url}
+    one = start_server(tmp_path / "one", **shared)
+    two = start_server(tmp_path / "two", **shared)
+    front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
+    mix = [*MIX, Request("GET", "/api/v1/readyz")]
+    try:
+        with Load(front.url, mix=mix, threads=3, max_requests=3000, max_seconds=20) as load:
+            time.sleep(1)
+            one.process.send_signal(signal.SIGTERM)
+            time.sleep(1.5)
+            one.process.kill()
+            time.sleep(0.5)
+        assert len(load.outcomes) > 50 and not load.failures(), summary(load.outcomes)
+        r = requests.get(front.api("/rulesets/ssf-1999"))
+        assert r.status_code == 200
+    finally:
+        front.stop()
+        one.stop()
+        two.stop()
