@@ -8,6 +8,8 @@ workers then share the trie pages instead of each holding a private copy.
 Worker class: `sync`. gunicorn runs behind nginx (deploy/nginx.conf.template), which buffers
 whole requests and responses, so a worker is busy only for the few milliseconds of computing an
 answer, never for a slow client; the rulings are CPU-bound, where threads would gain nothing.
+It is gunicorn's sync worker sending each answer in one write (adjudicator.gunicorn_worker), so
+a killed worker never leaves nginx half an answer it could not retry.
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
 `instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
@@ -42,7 +44,7 @@ metrics_dir = _metrics_dir()
 
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
-worker_class = "sync"
+worker_class = "adjudicator.gunicorn_worker.OneWriteSyncWorker"  # sync, one write per answer
 preload_app = True
 timeout = 30
 graceful_timeout = 10

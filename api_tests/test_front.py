@@ -121,6 +121,9 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
     shared = {"ADJUDICATOR_WORKERS": "1", "ADJUDICATOR_DATABASE_URL": postgres_url}
     one = start_server(tmp_path / "one", **shared)
     two = start_server(tmp_path / "two", **shared)
+    for server in (one, two):  # each instance keeps its own control socket and pidfile
+        assert (server.run_dir / "gunicorn.ctl").is_socket()
+        assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
     front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
     mix = [*MIX, Request("GET", "/api/v1/readyz")]
     try:

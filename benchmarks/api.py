@@ -23,8 +23,8 @@ BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the u
 
 
 def private_kib(pid: int) -> int:
-    # Private_Dirty: anonymous pages this worker alone holds. The tries' file-backed pages are
-    # page cache: clean, and one physical copy however many workers map them.
+    # Private_Dirty: anonymous pages this worker alone holds. The tries are built in the master
+    # before the fork and only read by the workers: shared, one physical copy for all of them.
     return smaps(pid)["Private_Dirty"]
 
 

@@ -1,0 +1,56 @@
+"""gunicorn's sync worker, sending each response's header and first body bytes in one write.
+
+gunicorn writes the header, then the body: two writes. A worker killed between them (SIGKILL,
+the OOM killer) leaves nginx holding a header and no body, an answer already begun that no proxy
+may retry, and the client gets a broken response. With one write per response (all of ours are
+small), a killed worker leaves either nothing, which nginx retries where that is safe, or the
+whole answer.
+"""
+
+from __future__ import annotations
+
+from gunicorn.workers.sync import SyncWorker
+
+
+class HeldHeaderSocket:
+    """The client socket, holding the first write (the header) until the body comes."""
+
+    def __init__(self, sock):
+        self._sock = sock
+        self._held: bytes | None = None
+        self._started = False
+
+    def sendall(self, data: bytes) -> None:
+        if not self._started:
+            self._started = True
+            self._held = bytes(data)
+            return
+        self.flush(data)
+
+    def flush(self, data: bytes = b"") -> None:
+        held, self._held = self._held or b"", None
+        if held or data:
+            self._sock.sendall(held + data)
+
+    def sendfile(self, *args, **kwargs):
+        self.flush()
+        return self._sock.sendfile(*args, **kwargs)
+
+    def fileno(self) -> int:
+        self.flush()
+        return self._sock.fileno()
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+
+class OneWriteSyncWorker(SyncWorker):
+    def handle_request(self, listener, req, client, addr):
+        held = HeldHeaderSocket(client)
+        try:
+            return super().handle_request(listener, req, held, addr)
+        finally:
+            try:
+                held.flush()  # a header-only answer (204, 304, HEAD) leaves here
+            except OSError:
+                pass  # the client is gone; gunicorn has already logged what it could
