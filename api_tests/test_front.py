@@ -17,7 +17,7 @@ import requests
 
 from api_tests.conftest import start_server
 from api_tests.front import SlowClients, start_nginx
-from api_tests.load import MIX, Load, Request, summary
+from api_tests.load import MIX, Load, Request, summary, wait_for
 
 UNLIMITED = {"rate": 100000, "burst": 100000, "connections": 1000}  # every test client is 127.0.0.1
 
@@ -122,7 +122,8 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
     one = start_server(tmp_path / "one", **shared)
     two = start_server(tmp_path / "two", **shared)
     for server in (one, two):  # each instance keeps its own control socket and pidfile
-        assert (server.run_dir / "gunicorn.ctl").is_socket()
+        ctl = server.run_dir / "gunicorn.ctl"
+        wait_for(ctl.is_socket, 10, f"{ctl}")
         assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
     front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
     mix = [*MIX, Request("GET", "/api/v1/readyz")]
