@@ -111,13 +111,16 @@ def test_hot_swap_under_load_fails_nothing_and_ends_on_the_new_build(tmp_path):
     new_sha, new_ruling = _truth(new_manifest)
     server = start_server(tmp_path, ADJUDICATOR_LEXICON_DIR=str(deploy))
     try:
-        with Load(server.url, threads=3, pause=0.01, max_requests=3000, max_seconds=25) as load:
+        load = Load(server.url, threads=3, pause=0.01, max_requests=20000, max_seconds=90)
+        with load:
             time.sleep(1)
             install([new_manifest], deploy)
             done = _reload(server)
             switched = time.monotonic()
             time.sleep(1.5)
         outcomes = load.outcomes
+        then = [_challenge(server) for _ in range(20)]  # after the switch, one by one
+        assert {a["lexicon"]["sha256"] for a in then} == {new_sha}
         assert done.returncode == 0, done.stdout + done.stderr
         assert "reloaded in" in done.stdout and f"wswedish  sha256 {new_sha[:16]}" in done.stdout
         assert not load.failures(), summary(outcomes)
