@@ -76,6 +76,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("end", "time_up"): (bool, False),
     ("end", "blocked"): (bool, False),
     ("end", "equal_turns"): (bool, False),
+    ("end", "stuck_player_sits_out"): (bool, False),
     ("end", "point_target_option"): (bool, False),
     ("final", "source"): (str, False),
     ("final", "own_rack_factor"): (int, True),

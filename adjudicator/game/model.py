@@ -64,6 +64,7 @@ class GameState:
     went_out: int | None = None
     pending_out: int | None = None  # SBNL: out, but the other player still has a turn
     lost_on_time: set[int] = field(default_factory=set)
+    stuck: set[int] = field(default_factory=set)  # SBNL: can no longer place, sits out
     challenges: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod

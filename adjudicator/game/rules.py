@@ -48,6 +48,7 @@ class EndRule:
     scoreless_needs_empty_bag: bool  # 004: only once the bag is empty
     scoreless_counts_zero_point_plays: bool  # 004 counts turns that score 0, plays included
     equal_turns: bool  # SBNL: the game ends when a player is out AND turns are equal
+    stuck_player_sits_out: bool  # SBNL: who can neither place nor exchange sits out for good
     point_target_option: bool
     overtime_ends_game: bool
     time_up: bool
@@ -135,6 +136,7 @@ class Rules:
                     "scoreless_counts_zero_point_plays", False
                 ),
                 equal_turns=end.get("equal_turns", False),
+                stuck_player_sits_out=end.get("stuck_player_sits_out", False),
                 point_target_option=end.get("point_target_option", False),
                 overtime_ends_game=end.get("overtime_ends_game", False),
                 time_up=end.get("time_up", False),

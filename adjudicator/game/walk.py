@@ -160,8 +160,43 @@ class Walk:
             turn.deviations.append(
                 f"a turn after the game ended ({end_rules.describe(self.rules, s.ended)})"
             )
+        elif p in s.stuck:
+            turn.deviations.append(
+                f"{s.players[p]} could no longer place: those letters may not be used any more"
+                f" ({self.rules.end.source})"
+            )
         elif s.to_move is not None and p != s.to_move:
-            turn.deviations.append(f"not {s.players[p]}'s turn: {s.players[s.to_move]} was due")
+            skipped = self._skipped(s.to_move, p)
+            if self.rules.end.stuck_player_sits_out and all(map(self._stuck_now, skipped)):
+                s.stuck.update(skipped)
+                names = " and ".join(s.players[q] for q in skipped)
+                turn.notes.append(
+                    f"{names} can neither place, exchange nor pass: {s.players[p]} plays on"
+                    f" ({self.rules.end.source})"
+                )
+            else:
+                turn.deviations.append(f"not {s.players[p]}'s turn: {s.players[s.to_move]} was due")
+
+    def _skipped(self, due: int, p: int) -> list[int]:
+        out, q = [], due
+        while q != p:
+            out.append(q)
+            q = self.state.next_player(q)
+        return out
+
+    def _stuck_now(self, q: int) -> bool:
+        """003 Einde van het spel: a player may sit out only with no way to move: passing is not
+        allowed and neither is an exchange now; whether the letters fit, the record shows."""
+        s = self.state
+        if end_rules.pass_allowed(self.rules).allowed:
+            return False
+        return not exchange_allowed(
+            self.rules,
+            s.bag,
+            turn=s.turns_taken[q] + 1,
+            previous_placed=s.previous_placed[q],
+            exchanges_in_a_row=s.exchanges_in_a_row[q],
+        ).allowed
 
     def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
         """Counters and the end of the game, after a turn of `kind` (scoring `score`, for a
@@ -171,6 +206,8 @@ class Walk:
         s.previous_placed[p] = kind == PLAY
         s.exchanges_in_a_row[p] = s.exchanges_in_a_row[p] + 1 if kind == EXCHANGE else 0
         s.to_move = s.next_player(p)
+        while s.to_move in s.stuck and s.to_move != p:  # who sits out is skipped (003)
+            s.to_move = s.next_player(s.to_move)
         if end_rules.is_scoreless(r, kind, score):
             s.scoreless += 1
         elif kind == PLAY:
@@ -178,7 +215,8 @@ class Walk:
         s.passes = s.passes + 1 if kind == PASS else 0
         if s.ended:
             return
-        if s.pending_out is not None and end_rules.out_ends_game(r, s.turns_taken):
+        playing = [t for i, t in enumerate(s.turns_taken) if i not in s.stuck]
+        if s.pending_out is not None and end_rules.out_ends_game(r, playing):
             s.ended, s.went_out, s.pending_out = "out", s.pending_out, None
         elif end_rules.passes_end(r, s.passes, len(s.players)):
             s.ended = "passes"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adjudicator.game.gcg import parse_text as read_text
 from adjudicator.game.gcg import read
 from adjudicator.game.walk import walk
 
@@ -44,3 +45,30 @@ def test_four_players_six_scoreless_after_the_bag_ran_out_004():
     assert v.ended == "scoreless" and v.players == ["Mor", "Far", "Ida", "Bo"]
     assert v.final_scores == {"Mor": 381, "Far": 501, "Ida": 562, "Bo": 413}
     assert v.winner == "Ida"
+
+
+def test_sbnl_a_player_who_cannot_place_sits_out_003_einde():
+    """003 Einde van het spel: "Indien één van beide spelers uitsluitend letters heeft die niet
+    meer op het speelbord kunnen worden geplaatst, dan mag hij deze letters niet meer
+    gebruiken … De medespeler mag daarna zijn letters op het speelbord plaatsen, ongeacht het
+    resterende aantal beurten." With fewer than 16 tiles in the bag Piet cannot exchange (003
+    Ruilregel) nor pass, so Jan plays three turns in a row and goes out: the game is over
+    though the turns are not equal. Piet loses his own ADEKOQT = 1+2+1+3+1+10+2 = 20 → 865."""
+    v = run("sbnl-punten-stuck", "sbnl-punten")
+    assert v.ended == "out" and v.went_out == "Jan"
+    assert "Jan plays on" in v.turns[-4].notes[0]
+    assert v.final_scores == {"Jan": 1381, "Piet": 865}
+
+
+def test_sbnl_a_skipped_player_who_could_exchange_is_a_deviation_003():
+    """Early in the game (80 tiles in the bag) the other player could still exchange: playing
+    twice in a row is out of turn, and a player who sat out may not come back."""
+    text = (Path(__file__).parent / "records" / "sbnl-punten-stuck.gcg").read_text("utf-8")
+    lines = text.splitlines()
+    early = [ln for ln in lines if not ln.startswith(">Piet")][:12]
+    v = walk(read_text("\n".join(early)), rules("sbnl-punten"), profile("sbnl-punten"))
+    assert any("not Jan's turn: Piet was due" in d for t in v.turns for d in t.deviations)
+    cut = next(i for i, ln in enumerate(lines) if ln.startswith(">Jan: AENOSTZ"))
+    late = lines[: cut + 1] + [">Piet: ADEKOQT 15A QE +11 876"]
+    v = walk(read_text("\n".join(late)), rules("sbnl-punten"), profile("sbnl-punten"))
+    assert any("Piet could no longer place" in d for t in v.turns for d in t.deviations)
