@@ -24,6 +24,8 @@ MAX_NAME_CHARS = 64  # a player's nickname or name
 MAX_MOVE_CHARS = 40  # a move in notation: a square and at most 15 letters, or `(LI)`-style runs
 MAX_RACK_CHARS = 16  # rack text: at most RACK_SIZE tiles, room for spaces
 
+MAX_DRAW_ROUNDS = 20  # draw-order: equal draws repeat; twenty rounds settle any real draw
+
 MAX_WORD_CHARS = 64  # a challenged word as typed (NFD and folding make it longer than 15)
 
 # Query numbers (exchange-allowed) and small counts.

@@ -30,6 +30,9 @@ LOSS_WHEN = ("more_than", "at_least")  # overtime beyond the limit, or reaching 
 LEXICON_MAP_FILE = "lexicons.toml"
 
 
+DRAW_BLANKS = ("beats_all", "not_counted")  # a blank drawn for who starts (docs/rules.md §12)
+
+
 class RulesetError(Exception):
     def __init__(self, file: str, field: str, message: str):
         super().__init__(f"{file}: field {field!r}: {message}")
@@ -90,6 +93,13 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("clock", "loss_after_minutes"): (int, True),
     ("clock", "loss_min_spread"): (int, True),
     ("clock", "loss_when"): (str, False),
+    ("draw", "source"): (str, False),
+    ("draw", "blank"): (str, False),
+    ("draw", "winner_chooses"): (bool, False),
+    ("draw", "choices"): (list, False),
+    ("draw", "tiles_go_back"): (bool, False),
+    ("overdraw", "source"): (str, False),
+    ("overdraw", "text"): (dict, False),
 }
 _SECTIONS = {section for section, _ in _SCHEMA if section}
 
@@ -187,6 +197,11 @@ def _check(data: dict[str, Any], file: str) -> None:
         raise fail("clock.loss_when", f"must be one of {', '.join(LOSS_WHEN)}")
     if data["final"]["ties"] != "shared":
         raise fail("final.ties", "only 'shared' is supported")
+    draw = data.get("draw", {})
+    if draw.get("blank", "beats_all") not in DRAW_BLANKS:
+        raise fail("draw.blank", f"must be one of {', '.join(DRAW_BLANKS)}")
+    if draw.get("winner_chooses") and not draw.get("choices"):
+        raise fail("draw.choices", "the winner of the draw needs something to choose from")
 
 
 def load_ruleset_file(path: Path) -> Ruleset:

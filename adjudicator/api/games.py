@@ -18,6 +18,7 @@ from adjudicator.api.challenge import free_challenge
 from adjudicator.auth.guard import lexicon_dependent, public
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.errors import ApiError
+from adjudicator.game.draw import draw_order
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.exchange import exchange_allowed as exchange_verdict
 from adjudicator.game.exchange import needs_turn_history
@@ -208,6 +209,52 @@ def final_score_route(ruleset_id: str):
     except GameInputError as exc:
         raise _game_error(exc) from None
     return jsonify(result.to_dict())
+
+
+# --- draw-order ------------------------------------------------------------------------------
+
+
+@bp.post("/rulesets/<ruleset_id>/games/draw-order")
+@public  # the tiles drawn decide, not the word list
+def draw_order_route(ruleset_id: str):
+    """Who starts (or, under SSF, who chooses), from the tiles each player drew."""
+    ruleset = ruleset_or_404(ruleset_id)
+    data = json_body()
+    only_fields(data, {"players", "draws"})
+    rules = ruleset.rules
+    names = data.get("players")
+    if not isinstance(names, list) or not all(
+        isinstance(n, str) and n.strip() and len(n) <= bounds.MAX_NAME_CHARS for n in names
+    ):
+        raise ApiError(
+            400,
+            "wrong_shape",
+            f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters",
+            "players",
+        )
+    if not 2 <= len(names) <= rules.max_players:
+        raise ApiError(
+            422, "player_count", f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
+        )
+    if len(set(names)) != len(names):
+        raise ApiError(422, "duplicate_player", "player names must differ", "players")
+    draws = data.get("draws")
+    if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
+        raise ApiError(
+            400,
+            "wrong_shape",
+            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
+            " {player: tile}",
+            "draws",
+        )
+    for i, drawn in enumerate(draws):
+        if not isinstance(drawn, dict):
+            raise ApiError(400, "wrong_shape", "a round maps each player to a tile", f"draws[{i}]")
+    try:
+        result = draw_order(rules, profile_for(ruleset), names, draws)
+    except GameInputError as exc:
+        raise _game_error(exc) from None
+    return jsonify(result.to_dict(rules))
 
 
 # --- verify ----------------------------------------------------------------------------------

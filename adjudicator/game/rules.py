@@ -87,6 +87,25 @@ class ChallengeRule:
 
 
 @dataclass(frozen=True)
+class DrawRule:
+    """Who starts (docs/rules.md §12)."""
+
+    blank: str  # "beats_all" (004) or "not_counted": drawn again (003)
+    winner_chooses: bool  # SSF: the winner chooses between `choices` (002)
+    choices: tuple[str, ...]
+    tiles_go_back: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class OverdrawRule:
+    """What is done with a player who drew too many tiles (docs/rules.md §13)."""
+
+    text: dict[str, str]  # in the ruleset's language and English
+    source: str
+
+
+@dataclass(frozen=True)
 class Rules:
     ruleset_id: str
     language: str
@@ -98,6 +117,8 @@ class Rules:
     final: FinalRule
     clock: ClockRule
     challenge: ChallengeRule
+    draw: DrawRule
+    overdraw: OverdrawRule
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Rules:
@@ -109,6 +130,7 @@ class Rules:
             data["challenge"],
         )
         rid = data["id"]
+        draw, over = data.get("draw", {}), data.get("overdraw", {})
         return cls(
             ruleset_id=rid,
             language=data["language"],
@@ -167,6 +189,14 @@ class Rules:
                 free_challenge_option=ch.get("free_challenge_option", False),
                 source=ch.get("source", rid),
             ),
+            draw=DrawRule(
+                blank=draw.get("blank", "beats_all"),
+                winner_chooses=draw.get("winner_chooses", False),
+                choices=tuple(draw.get("choices", ())),
+                tiles_go_back=draw.get("tiles_go_back", True),
+                source=draw.get("source", rid),
+            ),
+            overdraw=OverdrawRule(text=dict(over.get("text", {})), source=over.get("source", rid)),
         )
 
     def endings(self) -> list[str]:

@@ -234,7 +234,8 @@ class Walk:
         if ev.rack is None or ev.kind in (CHALLENGE, TIME, END_RACK, WITHDRAWN):
             return  # a withdrawal repeats the rack of the play it takes back
         try:
-            tiles = parse_rack(self.profile, ev.rack)
+            # more than 7 is read, to say what an overdraw calls for
+            tiles = parse_rack(self.profile, ev.rack, most=self.profile.tile_total)
             check_within_set(self.profile, [("the board", self.state.board), ("the rack", tiles)])
         except RackError as exc:
             turn.deviations.append(f"rack {ev.rack}: {exc.message}")
@@ -242,9 +243,11 @@ class Walk:
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
         if sum(tiles.values()) > expected and not self.state.ended:
+            over = self.rules.overdraw
+            prescribed = f": {over.text['en']} ({over.source})" if over.text else ""
             turn.deviations.append(
                 f"rack {ev.rack} has {sum(tiles.values())} tiles; {ev.player} holds {expected}"
-                f" ({self.state.bag} in the bag)"
+                f" ({self.state.bag} in the bag). Drawn too many{prescribed}"
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:

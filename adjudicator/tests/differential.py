@@ -122,6 +122,17 @@ def _exchange(path: str) -> list[Req]:
     return [Req("GET", path, query={"bag": "20", "turn": "5", "previous_placed": "true"})]
 
 
+def _draw(path: str) -> list[Req]:
+    # no word is involved: the answer may not differ between the two lexicons at all
+    return [
+        Req(
+            "POST",
+            path,
+            {"players": ["Ann", "Bo"], "draws": [{"Ann": "C", "Bo": "C"}, {"Ann": "S", "Bo": "O"}]},
+        )
+    ]
+
+
 def _get(path: str) -> list[Req]:
     return [Req("GET", path)]
 
@@ -162,6 +173,7 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "games.exchange_allowed": _exchange,
     "games.final_score_route": _final,
     "games.verify_game": _verify,
+    "games.draw_order_route": _draw,
     "judge.index": _get,
     "judge.kiosk": _get,
     "judge.unlock": _unlock,

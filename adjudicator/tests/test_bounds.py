@@ -37,6 +37,10 @@ def test_the_document_states_the_code_s_bounds():
     by_name = {p["name"]: p["schema"] for p in params["parameters"]}
     assert by_name["bag"]["maximum"] == bounds.MAX_BAG
     assert by_name["turn"]["maximum"] == bounds.MAX_TURN_NUMBER
+    assert by_name["exchanges_in_a_row"]["maximum"] == bounds.MAX_TURN_NUMBER
+    draw = s["DrawOrderRequest"]["properties"]
+    assert draw["players"]["items"]["maxLength"] == bounds.MAX_NAME_CHARS
+    assert draw["draws"]["maxItems"] == bounds.MAX_DRAW_ROUNDS
 
 
 def _final(score=1, **extra):

@@ -33,6 +33,7 @@ PUBLIC = {
     "challenge.get_ruleset": "rules and lexicon identity, never a word",
     "games.exchange_allowed": "decided by the bag and the turn",
     "games.final_score_route": "decided by racks and scores",
+    "games.draw_order_route": "decided by the tiles drawn for who starts",
     "judge.index": "the kiosk's set-up page",
     "judge.kiosk": "the kiosk page: letters of the alphabet, no word",
     "judge.unlock": "the kiosk's PIN, limited per device",

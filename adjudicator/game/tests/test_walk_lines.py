@@ -85,3 +85,14 @@ def test_sbnl_exchange_after_the_opening_run_was_broken_003_ruilregel():
         " after a turn that put at least one tile on the board (003 Ruilregel)"
     ]
     assert v.turns[-1].line == 7
+
+
+def test_an_overfull_rack_says_what_the_rules_prescribe_000_4_3b_003():
+    """A rack of 8 tiles: the player drew too many. 000 §4.3b: the opponent takes the extra
+    tiles at random from the rack back to the bag; 003 Begin van het spel: one tile, unseen."""
+    text = ">ann: AEKRSTUV 8G KAT +12 12\n"
+    dsf = deviations(run(text, "dsf-2015"))
+    assert dsf[0].startswith("rack AEKRSTUV has 8 tiles; ann holds 7 (86 in the bag)")
+    assert dsf[0].endswith("puts them in the bag. (000 §4.3b)")
+    sbnl = deviations(run(text, "sbnl-punten"))
+    assert "takes one tile at random, without looking" in sbnl[0] and "003" in sbnl[0]
