@@ -63,4 +63,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator import auth
 
     auth.init_app(app)
+
+    # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
+    from adjudicator.audit import views as audit_views
+
+    audit_views.init_app(app)
     return app

@@ -188,6 +188,9 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "auth.revoke_device": _form({"csrf": "-"}),
     "auth.pair_form": _get,
     "auth.pair": _form({"code": "ABCD-EFGH"}, Origin="http://elsewhere.example"),
+    # Directors only: an anonymous request is refused before the log is read.
+    "audit.rulings_json": _get,
+    "audit.rulings_page": _get,
 }
 
 

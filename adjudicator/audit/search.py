@@ -1,0 +1,93 @@
+"""Finding rulings in the audit log for a director: newest first, filtered, a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Text, cast, or_, select
+
+from adjudicator.audit.chain import RULINGS, timestamp
+from adjudicator.errors import ApiError
+
+PAGE_MAX = 200
+PAGE_DEFAULT = 50
+QUERY_MAX = 64
+EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
+# Columns a free-text search looks in (case-insensitive substring), the words included.
+SEARCHED = ("ruling_id", "event", "round", "table_label", "game", "player", "caller_name", "play")
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str = ""
+    exact: tuple[tuple[str, str], ...] = ()
+    before: int | None = None  # only entries with seq below this (the next page)
+    limit: int = PAGE_DEFAULT
+
+
+def _int(args: dict[str, str], name: str, low: int, high: int) -> int | None:
+    raw = args.get(name)
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name) from None
+    if not low <= value <= high:
+        raise ApiError(400, "out_of_range", f"'{name}' must be {low} to {high}", name)
+    return value
+
+
+def read_query(args: dict[str, str]) -> Query:
+    """The search from query parameters: q, ruleset, kind, verdict, event, before, limit."""
+    allowed = {"q", "before", "limit", *EXACT}
+    for name in args:
+        if name not in allowed:
+            raise ApiError(400, "unknown_parameter", f"unknown parameter {name!r}", name)
+    text = (args.get("q") or "").strip()
+    if len(text) > QUERY_MAX:
+        raise ApiError(400, "out_of_range", f"'q' is at most {QUERY_MAX} characters", "q")
+    exact = tuple((name, args[name].strip()) for name in EXACT if (args.get(name) or "").strip())
+    limit = _int(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
+    return Query(text, exact, _int(args, "before", 1, 2**62), limit)
+
+
+def item(row: Any) -> dict[str, Any]:
+    """One entry as a director reads it (the table label under its request name, `table`)."""
+    return {
+        "seq": row.seq,
+        "ruling_id": row.ruling_id,
+        "created_at": timestamp(row.created_at),
+        "kind": row.kind,
+        "ruleset": row.ruleset,
+        "lexicon": {"id": row.lexicon_id, "sha256": row.lexicon_sha256},
+        "caller": {"kind": row.caller_kind, "id": row.caller_id, "name": row.caller_name},
+        "event": row.event,
+        "round": row.round,
+        "table": row.table_label,
+        "game": row.game,
+        "player": row.player,
+        "words": row.words,
+        "verdict": row.verdict,
+        "consequence": row.consequence,
+        "play": row.play,
+        "hash": row.hash,
+    }
+
+
+def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of matching entries, newest first, and the `before` of the next page (None when
+    this is the last)."""
+    stmt = select(RULINGS)
+    for name, value in query.exact:
+        stmt = stmt.where(RULINGS.c[name] == value)
+    if query.text:
+        columns = [RULINGS.c[name] for name in SEARCHED] + [cast(RULINGS.c.words, Text)]
+        stmt = stmt.where(or_(*(c.icontains(query.text, autoescape=True) for c in columns)))
+    if query.before is not None:
+        stmt = stmt.where(RULINGS.c.seq < query.before)
+    rows = conn.execute(stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1)).all()
+    more = len(rows) > query.limit
+    rows = rows[: query.limit]
+    return [item(r) for r in rows], (rows[-1].seq if more else None)

@@ -1,0 +1,76 @@
+"""The directors' view of the audit log: the page and its JSON, searched; nobody else's."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator import create_app, store
+from adjudicator.auth import clock, directors
+from adjudicator.store import Store, migrate
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def app(database_url, lexicon_dir):
+    migrate.upgrade(Store(database_url))
+    app = create_app(
+        {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url}
+    )
+    with app.app_context(), store.connection(write=True) as conn:
+        directors.add(conn, "anna", PASSWORD, clock.now())
+    return app
+
+
+def rule(client, ruleset, words, **labels):
+    return client.post(f"/api/v1/rulesets/{ruleset}/challenge", json={"words": words, **labels})
+
+
+@pytest.fixture
+def director(app):
+    client = app.test_client()
+    response = client.post("/director/login", data={"name": "anna", "password": PASSWORD})
+    assert response.status_code in (302, 303)
+    return client
+
+
+def test_only_a_director_reads_the_log(app):
+    anonymous = app.test_client()
+    rule(anonymous, "ssf-1999", ["ord"])
+    answer = anonymous.get("/api/v1/audit/rulings")
+    assert answer.status_code == 401 and answer.json["code"] == "director_required"
+    page = anonymous.get("/director/rulings")
+    assert page.status_code == 303 and "/director/login" in page.headers["Location"]
+
+
+def test_the_director_lists_and_searches_rulings(app, director):
+    player = app.test_client()
+    first = rule(player, "ssf-1999", ["ord", "qqq"], event="SM", table="7").json
+    rule(player, "dsf-2015", ["kat"], event="DM")
+    rule(player, "sbnl-punten", ["woord"], game="g1", player="Anna")
+    listed = director.get("/api/v1/audit/rulings").json
+    assert [r["seq"] for r in listed["rulings"]] == [3, 2, 1]
+    assert listed["head"]["seq"] == 3 and listed["next_before"] is None
+    found = director.get("/api/v1/audit/rulings?q=qqq").json["rulings"]
+    assert [r["ruling_id"] for r in found] == [first["ruling_id"]]
+    assert found[0]["table"] == "7" and found[0]["verdict"] == "invalid"
+    assert [
+        r["ruleset"] for r in director.get("/api/v1/audit/rulings?event=DM").json["rulings"]
+    ] == ["dsf-2015"]
+    jury = director.get("/api/v1/audit/rulings?kind=jury&q=anna").json["rulings"]
+    assert [(r["game"], r["player"]) for r in jury] == [("g1", "Anna")]
+    page1 = director.get("/api/v1/audit/rulings?limit=2").json
+    assert [r["seq"] for r in page1["rulings"]] == [3, 2] and page1["next_before"] == 2
+    page2 = director.get("/api/v1/audit/rulings?limit=2&before=2").json
+    assert [r["seq"] for r in page2["rulings"]] == [1] and page2["next_before"] is None
+    html = director.get("/director/rulings?q=qqq").get_data(as_text=True)
+    assert first["ruling_id"] in html and "QQQ" in html and "KAT" not in html
+    assert director.get("/api/v1/audit/rulings?limit=0").json["code"] == "out_of_range"
+    assert director.get("/api/v1/audit/rulings?x=1").json["code"] == "unknown_parameter"
+
+
+def test_a_search_for_percent_is_literal(app, director):
+    rule(app.test_client(), "ssf-1999", ["ord"], event="100%")
+    rule(app.test_client(), "ssf-1999", ["ord"], event="1000")
+    found = director.get("/api/v1/audit/rulings?q=0%25").json["rulings"]
+    assert [r["event"] for r in found] == ["100%"]

@@ -1,0 +1,59 @@
+"""The audit log for directors: a page listing and searching rulings, and the same as JSON.
+
+Directors only (`directors_only`, enforced by the auth layer's one check): players and devices
+never see other tables' rulings.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, jsonify, render_template, request, url_for
+
+from adjudicator import store
+from adjudicator.api import API_PREFIX
+from adjudicator.audit.chain import HEAD
+from adjudicator.audit.search import read_query, search
+from adjudicator.auth.guard import caller, directors_only
+from adjudicator.auth.views import security_headers
+from adjudicator.catalogue import rulesets
+
+bp = Blueprint("audit", __name__, template_folder="templates")
+bp.after_request(security_headers)
+
+
+def _found():
+    query = read_query(request.args.to_dict())
+    with store.connection() as conn:
+        items, next_before = search(conn, query)
+        head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
+    return query, items, next_before, {"seq": head.seq, "hash": head.hash}
+
+
+@bp.get(f"{API_PREFIX}/audit/rulings")
+@directors_only
+def rulings_json():
+    _, items, next_before, head = _found()
+    return jsonify(rulings=items, next_before=next_before, head=head)
+
+
+@bp.get("/director/rulings")
+@directors_only
+def rulings_page():
+    _, items, next_before, head = _found()
+    args = request.args.to_dict()
+    older = None
+    if next_before is not None:
+        kept = {k: v for k, v in args.items() if k != "before"}
+        older = url_for("audit.rulings_page", **kept, before=next_before)
+    return render_template(
+        "director_rulings.html",
+        director=caller(),
+        items=items,
+        head=head,
+        args=args,
+        older=older,
+        rulesets=sorted(rulesets()),
+    )
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
