@@ -27,14 +27,24 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    def __init__(self, workers: int = 2, lexicon_dir: Path = LEXICON_DIR):
+    """gunicorn on a free port. Its store is `database_url`, else a throwaway SQLite file: a
+    benchmark never writes thousands of rulings into the developer's own audit log."""
+
+    def __init__(
+        self, workers: int = 2, lexicon_dir: Path = LEXICON_DIR, database_url: str | None = None
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self._tmp = None
+        if database_url is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="adjudicator-bench-")
+            database_url = f"sqlite:///{self._tmp.name}/adjudicator.db"
         env = {
             **os.environ,
             "ADJUDICATOR_BIND": f"127.0.0.1:{self.port}",
             "ADJUDICATOR_WORKERS": str(workers),
             "ADJUDICATOR_LEXICON_DIR": str(lexicon_dir),
+            "ADJUDICATOR_DATABASE_URL": database_url,
             "ADJUDICATOR_ACCESS_LOG": "/dev/null",  # logging every request would dominate
             "ADJUDICATOR_LOG_LEVEL": "warning",
         }
@@ -65,6 +75,9 @@ class Gunicorn:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=15)
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
 
     def __enter__(self) -> Gunicorn:
         return self

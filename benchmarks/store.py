@@ -1,0 +1,116 @@
+"""The challenge endpoint with the audit log on, against /healthz, on SQLite and PostgreSQL.
+
+Every challenge is written to the audit log (hash chain, append lock) and committed before the
+answer. Targets (issue 12): on SQLite (`synchronous=FULL`, the default) challenge throughput
+≥ 0.75 × healthz in the same run and p99 < 20 ms; on PostgreSQL ≥ 0.6 × healthz. gunicorn 2
+workers (sync), wrk with 16 connections, all on this machine; PostgreSQL is a throwaway cluster
+from Debian's binaries on a unix socket, with its default fsync on commit. The chain is verified
+after each run, and the time that takes is reported.
+
+Run by hand: `.venv/bin/python benchmarks/store.py [--seconds 3] [--only sqlite|postgresql]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _harness import CONNECTIONS, Gunicorn, against_healthz, ensure_wrk  # noqa: E402
+
+from adjudicator.audit import chain  # noqa: E402
+from adjudicator.store import Store, migrate  # noqa: E402
+from adjudicator.store.pgcluster import Cluster  # noqa: E402
+
+BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
+PATH = "/api/v1/rulesets/ssf-1999/challenge"
+TARGETS = {"sqlite": 0.75, "postgresql": 0.6}
+
+
+def measure(wrk: str, url: str, seconds: int) -> dict:
+    store = Store(url)
+    migrate.upgrade(store)
+    with Gunicorn(workers=2, database_url=url) as server:
+        healthz, challenge, ratio = against_healthz(wrk, server, PATH, BODY, seconds)
+    started = time.perf_counter()
+    with store.connection() as conn:
+        result = chain.verify(conn)
+    verify_s = time.perf_counter() - started
+    store.dispose()
+    return {
+        "healthz": healthz,
+        "challenge": challenge,
+        "ratio": ratio,
+        "entries": result.entries,
+        "intact": result.ok,
+        "verify_s": verify_s,
+    }
+
+
+def postgres_version(cluster: Cluster) -> str:
+    out = subprocess.run([str(cluster.bindir / "postgres"), "--version"], capture_output=True)
+    return out.stdout.decode().split()[2].split("-")[0]  # "postgres (PostgreSQL) 15.18-0+deb12u1)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=3, help="per run; 8 pairs of runs")
+    parser.add_argument("--only", choices=sorted(TARGETS))
+    args = parser.parse_args()
+    wrk = ensure_wrk()
+    rows = []
+    if args.only in (None, "sqlite"):
+        with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
+            url = f"sqlite:///{tmp}/adjudicator.db"
+            synchronous = os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL").upper()
+            name = f"SQLite, WAL, synchronous={synchronous}"
+            rows.append(("sqlite", name, measure(wrk, url, args.seconds)))
+    if args.only in (None, "postgresql"):
+        cluster = Cluster().start()
+        try:
+            url = cluster.create_database("bench")
+            name = f"PostgreSQL {postgres_version(cluster)}, fsync on"
+            rows.append(("postgresql", name, measure(wrk, url, args.seconds)))
+        finally:
+            cluster.stop()
+
+    print(
+        f"load generator: wrk, 2 threads, {CONNECTIONS} connections, median of 8 back-to-back"
+        f" pairs of {args.seconds} s rounds; gunicorn 2 workers (sync); audit log on"
+    )
+    for kind, name, r in rows:
+        h, c = r["healthz"], r["challenge"]
+        print(f"\n{name}")
+        print(f"  {'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}")
+        print(
+            f"  {'GET /healthz (baseline)':<34}{h['rps']:>10.0f}{h['p50']:>10.2f}{h['p99']:>10.2f}"
+        )
+        print(
+            f"  {'POST …/ssf-1999/challenge (3 w)':<34}{c['rps']:>10.0f}{c['p50']:>10.2f}"
+            f"{c['p99']:>10.2f}"
+        )
+        target = TARGETS[kind]
+        print(
+            f"  challenge/healthz throughput ratio: {r['ratio']:.2f}  (target ≥ {target})  "
+            f"{'OK' if r['ratio'] >= target else 'MISSED'}"
+        )
+        if kind == "sqlite":
+            print(
+                f"  challenge p99: {c['p99']:.2f} ms  (target < 20 ms)  "
+                f"{'OK' if c['p99'] < 20 else 'MISSED'}"
+            )
+        state = "intact" if r["intact"] else "BROKEN"
+        print(
+            f"  audit log: {r['entries']} entries written, chain {state},"
+            f" verified in {r['verify_s']:.1f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()
