@@ -8,6 +8,7 @@ profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on th
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -27,6 +28,7 @@ _PROFILE_KEYS = {
     "drop_capitals",
     "fold_fallback",
     "folding",
+    "joiners",
     "tiles",
 }
 
@@ -49,6 +51,9 @@ class LanguageProfile:
     fold_fallback: str
     folding: Mapping[str, str]
     tiles: Mapping[str, Tile]
+    # Signs that join the parts of a word and are dropped, joining them: the Dutch lists spell
+    # mee-eten as MEEETEN and auto's as AUTOS. Empty for a language that reads them as signs.
+    joiners: str = ""
     letters: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -143,6 +148,7 @@ class LanguageProfile:
             "drop_capitals": self.drop_capitals,
             "fold_fallback": self.fold_fallback,
             "folding": dict(sorted(self.folding.items())),
+            "joiners": self.joiners,
             "tiles": {
                 letter: {"count": t.count, "value": t.value} for letter, t in self.tiles.items()
             },
@@ -158,7 +164,7 @@ class LanguageProfile:
         unknown = set(data) - _PROFILE_KEYS
         if unknown:
             raise fail(f"unknown key {sorted(unknown)[0]!r} in language profile")
-        missing = _PROFILE_KEYS - {"folding", "blank_only", "fold_fallback"} - set(data)
+        missing = _PROFILE_KEYS - {"folding", "blank_only", "fold_fallback", "joiners"} - set(data)
         if missing:
             raise fail(f"missing key {sorted(missing)[0]!r} in language profile")
         for key in ("code", "name", "english_name", "alphabet"):
@@ -188,6 +194,17 @@ class LanguageProfile:
                 raise fail(f"folding: {src!r} is a letter of the alphabet and never folds")
             if not isinstance(dst, str) or not dst or not set(dst) <= set(alphabet):
                 raise fail(f"folding: {src!r} must fold to letters of the alphabet")
+        joiners = data.get("joiners", "")
+        if not isinstance(joiners, str):
+            raise fail("'joiners' must be a string of signs")
+        for ch in joiners:
+            if ch.isalpha() or ch.isspace() or unicodedata.category(ch)[0] in "CMN":
+                raise fail(
+                    f"joiners: {ch!r} is not a sign that joins a word's parts"
+                    " (letters, marks, digits, spaces and control characters are not)"
+                )
+            if ch in folding or joiners.count(ch) > 1:
+                raise fail(f"joiners: {ch!r} is named twice (or also folds)")
         raw_tiles = data["tiles"]
         if not isinstance(raw_tiles, dict):
             raise fail("'tiles' must be a table")
@@ -219,6 +236,7 @@ class LanguageProfile:
             fold_fallback=fallback,
             folding=dict(folding),
             tiles=tiles,
+            joiners=joiners,
         )
 
 

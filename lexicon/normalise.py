@@ -81,6 +81,7 @@ class Normaliser:
             )
         self._word = re.compile(f"[{re.escape(''.join(sorted(self._letters)))}]*")
         self.query_characters = query_characters(profile)
+        self._joiners = str.maketrans("", "", profile.joiners) if profile.joiners else None
         self._outside_query = re.compile(f"[^{re.escape(''.join(sorted(self.query_characters)))}]")
 
     def entry(self, text: str) -> str | Rejection:
@@ -140,6 +141,12 @@ class Normaliser:
         text = (text if ascii else unicodedata.normalize("NFC", text)).strip()
         if not text:
             return Rejection(EMPTY)
+        if self._joiners is not None and not text.isalpha():
+            # The profile's joiners go first, joining the parts (mee-eten → MEEETEN); a leading
+            # or trailing one goes too ('s, -achtig), and the length rules see what is left.
+            text = text.translate(self._joiners)
+            if not text:
+                return Rejection(EMPTY)
         letters_only = text.isalpha()
         if not letters_only:
             space = _SPACE.search(text)
@@ -184,7 +191,7 @@ def query_characters(profile: LanguageProfile) -> frozenset[str]:
     A profile that drops joiners inside words (a hyphen, an apostrophe) extends this set
     with them in one place: here.
     """
-    chars: set[str] = set()
+    chars: set[str] = set(profile.joiners)
     for c in [*profile.alphabet, *profile.folding]:
         for form in (c, c.lower(), c.upper()):
             form = unicodedata.normalize("NFC", form)

@@ -169,6 +169,9 @@ def _general_lane(n: Normaliser, text: str, capitals: bool) -> str | Rejection:
     text = unicodedata.normalize("NFC", text).strip()
     if not text:
         return Rejection("empty")
+    text = "".join(c for c in text if c not in n.profile.joiners)  # Dutch: mee-eten is MEEETEN
+    if not text:
+        return Rejection("empty")
     for test, reason in (
         (str.isspace, "phrase"),
         (lambda c: unicodedata.category(c)[0] == "C", "control-character"),

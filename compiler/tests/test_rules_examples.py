@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lexicon.languages import load_profile
+from lexicon.errors import LexiconError
+from lexicon.languages import LanguageProfile, load_profile
 from lexicon.normalise import CAPITALISED, NON_LETTER, PHRASE, Normaliser, Rejection
 
 SWEDISH_LIST = """\
@@ -159,3 +160,60 @@ def test_length_limits(sv):
     assert sv.entry("a") == Rejection("too-short")
     assert sv.entry("a" * 16) == Rejection("too-long")
     assert sv.entry("a" * 15) == "A" * 15
+
+
+def test_dutch_joiners_are_dropped_joining_the_parts(compile_words):
+    """docs/rules.md §4.4: the Dutch lists (NTSV Taalreglement, 2023 edition) drop hyphens and
+    apostrophes, joining the parts, and fold accents, trema, umlaut, cedilla and tilde."""
+    lex = compile_words(
+        "mee-eten\nauto's\nauto’s\n-achtig\n's\nçedille\nsão\nniño\n", language="nl"
+    )
+    assert "MEEETEN" in lex and "AUTOS" in lex and "ACHTIG" in lex
+    assert "CEDILLE" in lex and "SAO" in lex and "NINO" in lex
+    nl = Normaliser(load_profile("nl"))
+    assert nl.entry("mee-eten") == nl.query("MEE-ETEN") == "MEEETEN"
+    assert nl.entry("auto's") == nl.query("auto’s") == "AUTOS"
+    assert nl.entry("'s") == Rejection("too-short")  # the length rule sees what is left
+    assert nl.entry("-'") == nl.query("--") == Rejection("empty")
+    assert nl.entry("'s-Hertogenbosch") == Rejection(CAPITALISED, "H")  # still a name
+    for accented, plain in [
+        ("é", "E"),
+        ("è", "E"),
+        ("ë", "E"),
+        ("ï", "I"),
+        ("ö", "O"),
+        ("ü", "U"),
+        ("ç", "C"),
+        ("ñ", "N"),
+        ("ã", "A"),
+        ("õ", "O"),
+    ]:
+        assert nl.query("x" + accented) == "X" + plain, accented
+    assert load_profile("nl").to_dict()["joiners"] == "-'’"
+    assert lex.profile.joiners == "-'’"  # the compiled manifest carries the setting
+
+
+def test_joiners_are_a_dutch_setting_only():
+    """Swedish reads a hyphen as a sign (docs/rules.md §4.3: super-8, abc-bok give no word)."""
+    for code in ("da", "sv", "en"):
+        profile = load_profile(code)
+        assert profile.joiners == "" and profile.to_dict()["joiners"] == ""
+        assert Normaliser(profile).entry("abc-bok") == Rejection(NON_LETTER, "-")
+
+
+@pytest.mark.parametrize(
+    ("joiners", "complaint"),
+    [("a", "'a'"), ("-x", "'x'"), ("--", "twice"), (" ", "' '"), ("1", "'1'"), (3, "string")],
+)
+def test_joiners_must_be_signs(joiners, complaint):
+    data = load_profile("nl").to_dict() | {"joiners": joiners}
+    with pytest.raises(LexiconError) as err:
+        LanguageProfile.from_dict(data, source="nl.toml")
+    assert "nl.toml" in str(err.value) and "joiners" in str(err.value)
+    assert complaint in str(err.value)
+
+
+def test_a_manifest_without_joiners_still_loads():
+    data = load_profile("nl").to_dict()
+    del data["joiners"]
+    assert LanguageProfile.from_dict(data, source="old manifest").joiners == ""
