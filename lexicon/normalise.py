@@ -142,11 +142,16 @@ class Normaliser:
         if not text:
             return Rejection(EMPTY)
         if self._joiners is not None and not text.isalpha():
-            # The profile's joiners go first, joining the parts (mee-eten → MEEETEN); a leading
-            # or trailing one goes too ('s, -achtig), and the length rules see what is left.
-            text = text.translate(self._joiners)
-            if not text:
+            # The profile's joiners go first, joining the parts (mee-eten → MEEETEN). Only
+            # between letters: a list's leading or trailing one marks a fragment of a compound
+            # (aanvals-, -achtig, 's), which is no word on its own.
+            joined = text.translate(self._joiners)
+            if not joined:
                 return Rejection(EMPTY)
+            for edge in (text[0], text[-1]):
+                if edge in self.profile.joiners:
+                    return Rejection(NON_LETTER, edge)
+            text = joined
         letters_only = text.isalpha()
         if not letters_only:
             space = _SPACE.search(text)

@@ -169,9 +169,13 @@ def _general_lane(n: Normaliser, text: str, capitals: bool) -> str | Rejection:
     text = unicodedata.normalize("NFC", text).strip()
     if not text:
         return Rejection("empty")
-    text = "".join(c for c in text if c not in n.profile.joiners)  # Dutch: mee-eten is MEEETEN
-    if not text:
+    joined = "".join(c for c in text if c not in n.profile.joiners)  # Dutch: mee-eten is MEEETEN
+    if not joined:
         return Rejection("empty")
+    for edge in (text[0], text[-1]):  # aanvals-, -achtig: fragments of compounds, not words
+        if edge in n.profile.joiners:
+            return Rejection("non-letter", edge)
+    text = joined
     for test, reason in (
         (str.isspace, "phrase"),
         (lambda c: unicodedata.category(c)[0] == "C", "control-character"),
