@@ -113,3 +113,17 @@ def child_exit(server, worker):
 def on_exit(server):
     """The master is leaving: the instance's metrics files go with it."""
     shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def when_ready(server):
+    """Say where to point the tablets: the addresses bound, and for 0.0.0.0 (or ::) this
+    machine's network addresses; a bind to loopback only is said to be unreachable."""
+    from adjudicator.netaddrs import startup_lines
+
+    bound = []
+    for listener in server.LISTENERS:
+        address = listener.sock.getsockname()
+        if isinstance(address, tuple):  # not a unix socket
+            bound.append((address[0], address[1]))
+    for line in startup_lines(bound):
+        server.log.info(line)

@@ -32,3 +32,12 @@ def test_bad_ruleset_file_stops_the_start_with_file_and_field(tmp_path):
     assert done.returncode != 0
     assert "ssf-1999.toml: field 'disclosure.policy'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_start_up_log_says_where_to_point_the_tablets(server):
+    """Bound to loopback (as the tests are), the log says that no tablet can reach it, and how
+    to serve the venue's network; bound to 0.0.0.0 it lists the addresses (tested in-process)."""
+    port = server.url.rsplit(":", 1)[1]
+    log = server.log.read_text(encoding="utf-8")
+    assert f"judge tablets: this service listens on http://127.0.0.1:{port}/ only" in log
+    assert "ADJUDICATOR_BIND=0.0.0.0:8000" in log

@@ -7,13 +7,15 @@ the keyboard layouts, the characters a word may contain, the limits and the time
 leaves the server.
 
 Modules: `config` (what the page is told), `layouts` (on-screen keyboards), `pages` (the kiosk
-and set-up routes), `pin` (the director's PIN), `headers` (the pages' security headers).
+and set-up routes), `landing` (`/`: what runs here, kiosks and their QR codes), `pin` (the
+director's PIN), `headers` (the pages' security headers).
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
+from adjudicator.judge import landing
 from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings, word_characters
 from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import configured_pin, pin_matches
@@ -36,3 +38,4 @@ def init_app(app: Flask) -> None:
         app.logger.warning("the judge PIN is shorter than 4 characters")
     app.extensions["judge_pin"] = pin
     app.register_blueprint(bp)
+    app.register_blueprint(landing.bp)

@@ -134,8 +134,11 @@ function render() {
     button.tabIndex = -1; // the keyboard reaches words through the capture field's arrows
     button.dataset.index = String(i);
     if (i === cur) button.setAttribute('aria-current', 'true');
-    const spoken = w.map((ch) => (refusal(ch) ? shown(ch) + ' ✗' : ch)).join(' ');
-    const label = fmt(t.word_n, { n: i + 1 }) + ': ' + (spoken || t.word_empty);
+    // The label holds the visible text as it is (voice control matches it), then what is wrong.
+    const text = w.map(shown).join('');
+    const bad = w.find((ch) => refusal(ch));
+    let label = fmt(t.word_n, { n: i + 1 }) + ': ' + (text || t.word_empty);
+    if (bad !== undefined) label += ' — ' + fmt(t[refusal(bad)], { char: shown(bad) });
     button.setAttribute('aria-label', label);
     if (i === cur) $('capture').setAttribute('aria-label', label);
     const letters = el('span', 'letters');

@@ -1,0 +1,106 @@
+"""The addresses a tablet on the venue's network can open: for the start-up log and `/`.
+
+A service bound to 0.0.0.0 (or ::) listens on every interface, but a tablet needs a concrete
+address; one bound to loopback only cannot be reached from the Wi-Fi at all, and the operator
+should hear that at once. Linux interface addresses are read with the SIOCGIFADDR ioctl (the
+standard library has no call for them); elsewhere, the address the default route would use.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import struct
+import sys
+
+# Interfaces no tablet reaches: loopback, containers, virtual bridges.
+_VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
+_SIOCGIFADDR = 0x8915
+ANY = {"0.0.0.0", "::", ""}
+
+
+def interface_addresses() -> list[str]:
+    """This machine's IPv4 addresses on real interfaces, private (LAN) ones first."""
+    found: list[str] = []
+    if sys.platform.startswith("linux"):
+        import fcntl
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _, name in socket.if_nameindex():
+                if name.startswith(_VIRTUAL):
+                    continue
+                try:
+                    packed = fcntl.ioctl(
+                        s.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15])
+                    )
+                except OSError:
+                    continue  # an interface without an IPv4 address
+                found.append(socket.inet_ntoa(packed[20:24]))
+    if not found:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
+                found.append(s.getsockname()[0])
+        except OSError:
+            pass
+    usable = [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback]
+    return sorted(usable, key=lambda a: not ipaddress.ip_address(a).is_private)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_bind(spec: str) -> list[tuple[str, int]]:
+    """`ADJUDICATOR_BIND` (comma-separated host:port, gunicorn's syntax) → (host, port) pairs;
+    unix sockets and unreadable entries are left out."""
+    pairs = []
+    for item in spec.split(","):
+        item = item.strip()
+        if not item or item.startswith(("unix:", "fd://")):
+            continue
+        host, _, port = item.rpartition(":")
+        if not port.isdigit():
+            host, port = item, "8000"
+        pairs.append((host.strip("[]"), int(port)))
+    return pairs
+
+
+def tablet_urls(bound: list[tuple[str, int]], interfaces: list[str] | None = None) -> list[str]:
+    """The base URLs a tablet can open, for the addresses the service is bound to."""
+    urls = []
+    for host, port in bound:
+        if host in ANY:
+            hosts = interface_addresses() if interfaces is None else interfaces
+        elif is_loopback(host):
+            continue
+        else:
+            hosts = [host]
+        for h in hosts:
+            shown = f"[{h}]" if ":" in h else h
+            urls.append(f"http://{shown}:{port}/")
+    return list(dict.fromkeys(urls))
+
+
+def loopback_only(bound: list[tuple[str, int]]) -> bool:
+    return bool(bound) and all(is_loopback(host) for host, _ in bound)
+
+
+def startup_lines(bound: list[tuple[str, int]], interfaces: list[str] | None = None) -> list[str]:
+    """What the start-up log says: where to point the tablets, or why they cannot reach it."""
+    local = [f"http://{h}:{p}/" for h, p in bound if is_loopback(h)]
+    if loopback_only(bound):
+        return [
+            f"judge tablets: this service listens on {', '.join(local)} only, which no tablet "
+            "can reach; set ADJUDICATOR_BIND=0.0.0.0:8000 (or use the nginx front in deploy/) "
+            "to serve the venue's network"
+        ]
+    urls = tablet_urls(bound, interfaces)
+    if not urls:
+        return ["judge tablets: no network address found for this machine"]
+    return [f"judge tablets: open {url} (kiosks and QR codes at that address)" for url in urls]

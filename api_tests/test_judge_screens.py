@@ -1,0 +1,178 @@
+"""Every screen of the judge's tablet, both orientations, all four languages: a screenshot,
+axe-core (zero serious or critical violations), and no string of another language.
+
+axe-core is vendored (api_tests/vendor/axe-core/, MPL-2.0) and injected through Playwright's
+evaluate, which the pages' CSP does not apply to. Screenshots: test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+import pytest
+
+from api_tests.browser import (
+    BOGUS,
+    ORIENTATIONS,
+    PIN,
+    ROOT,
+    VALID_WORDS,
+    dismiss,
+    enter_words,
+    expect,
+    open_kiosk,
+    shot,
+)
+
+AXE = ROOT / "api_tests" / "vendor" / "axe-core" / "axe.min.js"
+KIOSKS = {"da": "dsf-2015", "sv": "ssf-1999", "nl": "sbnl-punten", "en": "wespa"}
+IDS = ["landscape", "portrait"]
+
+
+@cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    path = resources.files("adjudicator") / "i18n" / f"{lang}.json"
+    return json.loads(path.read_text("utf-8"))
+
+
+def foreign_strings(lang: str) -> set[str]:
+    """UI strings of the other languages that this language says differently."""
+    own = set(strings(lang).values())
+    found = set()
+    for other in KIOSKS:
+        if other != lang:
+            found |= {
+                v
+                for k, v in strings(other).items()
+                if v not in own and len(v) > 4 and "{" not in v and k != "language_name"
+            }
+    return found
+
+
+def check(page, name: str, lang: str) -> None:
+    """Screenshot, axe, and every visible string in `lang`."""
+    page.wait_for_timeout(50)  # let the focus ring and layout settle for the picture
+    shot(page, name)
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',"
+        " values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})"
+    )
+    assert results["passes"], "axe ran no rule"
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, (name, bad)
+    visible = page.evaluate("document.body.innerText")
+    leaked = sorted(
+        s for s in foreign_strings(lang) if re.search(rf"(?<!\w){re.escape(s)}(?!\w)", visible)
+    )
+    assert not leaked, (name, leaked)
+
+
+@pytest.mark.parametrize("viewport", ORIENTATIONS, ids=IDS)
+@pytest.mark.parametrize("lang", list(KIOSKS))
+def test_landing_setup_and_missing_pages(browser_context, judge_server, viewport, lang):
+    page = browser_context(viewport)
+    page.goto(f"{judge_server.url}/?lang={lang}")
+    expect(page.locator(".kiosk .qr svg")).to_have_count(7)
+    check(page, f"00-landing-{lang}", lang)
+    page.goto(f"{judge_server.url}/judge/?lang={lang}")
+    check(page, f"01-setup-{lang}", lang)
+    page.goto(f"{judge_server.url}/judge/no-such-ruleset?lang={lang}")
+    check(page, f"02-not-found-{lang}", lang)
+
+
+@pytest.mark.parametrize("viewport", ORIENTATIONS, ids=IDS)
+@pytest.mark.parametrize("lang", list(KIOSKS))
+def test_every_kiosk_screen(browser_context, judge_server, viewport, lang):
+    page = browser_context(viewport)
+    ruleset = KIOSKS[lang]
+    good, other = VALID_WORDS[lang]
+    open_kiosk(page, judge_server, ruleset)
+    check(page, f"10-enter-empty-{lang}", lang)
+    if lang == "nl":
+        page.fill("#jury-player", "12")
+        page.fill("#jury-game", "3")
+        page.focus("#capture")
+    enter_words(page, [good, "h1s", other])
+    check(page, f"11-enter-refused-{lang}", lang)
+    page.keyboard.press("Escape")
+    long_word = {"da": "ÆBLEGRØDSKÅLENE", "sv": "ARBETSLÖSHETENS"}.get(lang, "ONDERWIJSKUNDIG")
+    enter_words(page, [good, other] + [long_word] * 6)
+    check(page, f"12-enter-eight-words-{lang}", lang)
+    page.click("#layout-switch")
+    check(page, f"13-enter-alphabetical-{lang}", lang)
+    page.click("#layout-switch")
+    page.keyboard.press("Escape")
+
+    held = []
+    page.route("**/challenge", lambda route: held.append(route))
+    enter_words(page, [good, other])
+    page.click("#judge")
+    expect(page.locator("#screen-judging")).to_be_visible()
+    check(page, f"14-judging-{lang}", lang)
+    held[0].continue_()
+    page.unroute("**/challenge")
+    expect(page.locator("#screen-result")).to_have_attribute("data-ruling", "valid")
+    check(page, f"15-verdict-valid-{lang}", lang)
+    dismiss(page)
+
+    enter_words(page, [good, BOGUS, other] + [long_word] * 5)
+    page.click("#judge")
+    expect(page.locator("#screen-result")).to_have_attribute("data-ruling", "invalid")
+    check(page, f"16-verdict-invalid-eight-words-{lang}", lang)
+    dismiss(page)
+
+    page.route("**/challenge", lambda route: route.abort("connectionrefused"))
+    enter_words(page, [good, other])
+    page.click("#judge")
+    expect(page.locator("#screen-error")).to_be_visible()
+    check(page, f"17-no-answer-{lang}", lang)
+    page.unroute("**/challenge")
+    page.click("#error-reset")
+
+    page.click("#director")
+    page.keyboard.type("12")
+    check(page, f"18-director-pin-{lang}", lang)
+    page.fill("#pin", "")
+    page.keyboard.type("9999")
+    page.keyboard.press("Enter")
+    expect(page.locator("#pin-message")).to_have_text(strings(lang)["pin_wrong"])
+    check(page, f"19-director-wrong-pin-{lang}", lang)
+    page.keyboard.type(PIN)
+    page.keyboard.press("Enter")
+    expect(page.locator("#screen-admin")).to_be_visible()
+    check(page, f"20-director-unlocked-{lang}", lang)
+
+
+def test_keyboard_only_director(page, judge_server):
+    """From the word field: Shift+Tab to the director button, the PIN, a ruleset, all by keys."""
+    depth = open_kiosk(page, judge_server, "dsf-2015")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "director"
+    page.keyboard.press("Enter")
+    expect(page.locator("#screen-pin")).to_be_visible()
+    assert page.evaluate("document.activeElement.id") == "pin"
+    page.keyboard.type(PIN)
+    page.keyboard.press("Enter")
+    expect(page.locator("#screen-admin")).to_be_visible()
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.ruleset") == "ssf-1999":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/judge/ssf-1999")
+    expect(page.locator("#enter-title")).to_have_text("Skriv de utmanade orden")
+    assert page.evaluate("history.length") == depth
