@@ -1,8 +1,8 @@
 """`/`: what runs here and how to reach it, for the director setting up the tablets.
 
 In the four languages (Accept-Language, or `?lang=`), with a kiosk per ruleset and a QR code of
-each kiosk's address, drawn on the server. The address is the one the visitor used, unless that
-is loopback (the director on the laptop itself): then it is the machine's network addresses, or
+each kiosk's address, drawn on the server. The address is `ADJUDICATOR_PUBLIC_URL` when the
+operator published one, else the one the visitor used, unless that is loopback (the director on the laptop itself): then it is the machine's network addresses, or
 a warning that the service is bound to loopback only and no tablet can reach it.
 """
 
@@ -24,6 +24,9 @@ bp.after_request(security_headers)
 
 def tablet_bases() -> tuple[list[str], str | None]:
     """Base URLs for the tablets, and the loopback-only bind to warn about (or None)."""
+    public = current_app.config.get("PUBLIC_URL")  # the operator's published address wins
+    if public:
+        return [str(public).rstrip("/") + "/"], None
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
         return [own], None  # the address this visitor reached: the tablets can too

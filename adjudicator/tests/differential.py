@@ -161,7 +161,7 @@ def _static(files: tuple[str, ...]) -> Callable[[str], list[Req]]:
 # endpoint here, with requests that form both words of the play where it takes any.
 REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "static": _static(("judge/judge.css", "nothing-here.txt")),
-    "judge.static": _static(("judge.css", "judge.js")),
+    "judge.static": _static(("judge.css", "main.js", "words.js")),
     "meta.healthz": _get,
     "meta.readyz": _get,
     "meta.openapi": _get,
@@ -191,6 +191,7 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     # Directors only: an anonymous request is refused before the log is read.
     "audit.rulings_json": _get,
     "audit.rulings_page": _get,
+    "landing.landing": _get,
 }
 
 

@@ -95,6 +95,20 @@ def test_a_loopback_bind_is_said_to_be_unreachable(lexicon_dir):
     assert "ADJUDICATOR_BIND=0.0.0.0:8000" in html
 
 
+def test_a_published_url_is_the_tablets_address(lexicon_dir):
+    app = create_app(
+        {
+            "TESTING": True,
+            "LEXICON_DIR": str(lexicon_dir),
+            "BIND": "127.0.0.1:8000",
+            "PUBLIC_URL": "http://judge.club.example/",
+        }
+    )
+    html = app.test_client().get("/").get_data(as_text=True)
+    assert kiosk_urls(html)[0] == "http://judge.club.example/judge/dk-home"
+    assert 'role="alert"' not in html  # behind a proxy, the loopback bind is the right one
+
+
 def test_bind_parsing_and_tablet_urls():
     assert netaddrs.parse_bind("0.0.0.0:8000, [::1]:9000,unix:/run/a.sock") == [
         ("0.0.0.0", 8000),
