@@ -12,13 +12,15 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 
+from adjudicator.auth.guard import public_blueprint
 from adjudicator.judge.config import LANGUAGES, asset_version, request_language, strings
 from adjudicator.judge.headers import security_headers
 from adjudicator.judge.pages import listed_rulesets
 from adjudicator.netaddrs import is_loopback, loopback_only, parse_bind, tablet_urls
 from adjudicator.qr import qr_svg
 
-bp = Blueprint("landing", __name__)
+# What runs here and where the kiosks are: no word, so public in every mode.
+bp = public_blueprint(Blueprint("landing", __name__))
 bp.after_request(security_headers)
 
 
@@ -57,5 +59,6 @@ def landing():
         loopback=loopback,
         kiosks=kiosks,
         setup_url=f"{base}/judge/",
+        tournament=current_app.config.get("MODE") == "tournament",
         version=asset_version(),
     )

@@ -95,6 +95,22 @@ def test_a_loopback_bind_is_said_to_be_unreachable(lexicon_dir):
     assert "ADJUDICATOR_BIND=0.0.0.0:8000" in html
 
 
+def test_in_tournament_mode_the_page_says_where_tablets_are_paired(lexicon_dir, tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "LEXICON_DIR": str(lexicon_dir),
+            "MODE": "tournament",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'store.db'}",
+        }
+    )
+    html = (
+        app.test_client().get("/?lang=nl", base_url="http://10.0.0.2:8000").get_data(as_text=True)
+    )
+    assert "http://10.0.0.2:8000/director/" in html and "http://10.0.0.2:8000/judge/pair" in html
+    assert "Toernooimodus" in html
+
+
 def test_a_published_url_is_the_tablets_address(lexicon_dir):
     app = create_app(
         {

@@ -37,6 +37,7 @@ PUBLIC = {
     "judge.index": "the kiosk's set-up page",
     "judge.kiosk": "the kiosk page: letters of the alphabet, no word",
     "judge.unlock": "the kiosk's PIN, limited per device",
+    "landing.landing": "what runs here: rulesets and kiosk addresses, no word",
     "auth.login_form": "how a director gets a session",
     "auth.login": "how a director gets a session",
     "auth.pair_form": "how a tablet gets a device token",
