@@ -341,6 +341,7 @@ def test_words_can_be_added_removed_and_edited(page, judge_server):
     expect(page.locator("#enter-message")).to_have_text("Type the word first.")
     expect(page.locator("#judge")).to_be_enabled()  # an empty last word is not judged
     page.click("#judge")
+    expect(page.locator("#screen-result")).to_be_visible()  # the answer comes asynchronously
     assert sorted(result_words(page)) == ["DOG", "TILE"]
 
 
