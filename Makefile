@@ -51,6 +51,7 @@ bench: $(LEXICONS) $(INSTALLED_TEST)
 	$(BIN)/python benchmarks/compile.py
 	$(BIN)/python benchmarks/api.py
 	$(BIN)/python benchmarks/moves.py
+	$(BIN)/python benchmarks/verify_load.py
 
 clean:
 	rm -rf $(VENV) instance build *.egg-info

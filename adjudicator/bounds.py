@@ -17,6 +17,7 @@ MAX_POINTS = 99_999
 # A tournament game has about 30 to 60; four players with every challenge and penalty, under 200.
 MAX_TURNS = 400
 MAX_RECORD_BYTES = 64 * 1024  # the request body of games/verify
+MAX_ANSWER_BYTES = 512 * 1024  # the report of a record: about 190 KB at the cap (a safety net)
 MAX_GCG_CHARS = 60_000  # the record's text in that body (a game of MAX_TURNS lines is ~20,000)
 MAX_LINE_CHARS = 4000  # one line of a GCG record: a note or a description (never echoed)
 MAX_MOVE_LINE_CHARS = 200  # one move line (`>nick: RACK 8H WORD +24 130`), echoed in the report

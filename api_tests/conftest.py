@@ -62,6 +62,9 @@ def start_server(log_dir: Path, **env: str) -> Server:
         "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
         "ADJUDICATOR_WORKERS": "2",
         "ADJUDICATOR_LEXICON_DIR": str(LEXICON_DIR),
+        # No CPU budget for records: answers must not depend on what earlier tests sent
+        # (test_cost.py and benchmarks/verify_load.py exercise the budget).
+        "ADJUDICATOR_VERIFY_TIME_SHARE": "1",
         "ADJUDICATOR_RUN_DIR": str(log_dir / f"run-{port}"),
         **env,
     }

@@ -8,14 +8,17 @@ more Z tiles than the set has) to a 422 naming the field.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+import orjson
+from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
 from adjudicator.auth.guard import lexicon_dependent, public
+from adjudicator.budget import CpuBudget
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.errors import ApiError
 from adjudicator.game.draw import draw_order
@@ -62,10 +65,44 @@ TURN_TYPES = {
 }
 
 
+VERIFY = "games.verify_game"
+
+
+@bp.record_once
+def _verify_budget(state) -> None:
+    """Each worker's share of its time for records (`ADJUDICATOR_VERIFY_TIME_SHARE`, default 0.05;
+    1 turns the budget off, as the test apps do unless they set it)."""
+    app = state.app
+    share = float(app.config.setdefault("VERIFY_TIME_SHARE", 1.0 if app.testing else 0.05))
+    app.extensions["verify_budget"] = CpuBudget(share) if share < 1 else None
+
+
 @bp.before_request
-def _larger_bodies_for_records():
-    if request.endpoint == "games.verify_game":
-        request.max_content_length = bounds.MAX_RECORD_BYTES
+def _records_within_their_budget():
+    if request.endpoint != VERIFY:
+        return
+    request.max_content_length = bounds.MAX_RECORD_BYTES
+    budget: CpuBudget | None = current_app.extensions.get("verify_budget")
+    if budget is None:
+        return
+    wait = budget.retry_after()
+    if wait:  # decided before the body is read: a refusal costs almost nothing
+        raise ApiError(
+            429,
+            "verify_busy",
+            f"this worker has spent its share of time on records; retry in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )
+    g.verify_started = time.perf_counter()
+
+
+@bp.after_request
+def _spend_the_budget(response):
+    start = g.pop("verify_started", None)
+    budget: CpuBudget | None = current_app.extensions.get("verify_budget")
+    if start is not None and budget is not None:
+        budget.spend(time.perf_counter() - start)
+    return response
 
 
 def _game_error(exc: GameInputError) -> ApiError:
@@ -372,4 +409,12 @@ def verify_game(ruleset_id: str):
         if isinstance(exc, GcgOutOfBounds):
             raise ApiError(400, "out_of_range", where + exc.reason, field) from None
         raise ApiError(422, "bad_record", where + exc.reason, field) from None
-    return jsonify(disclosure.game_report(ruleset.policy, verdict.to_dict()))
+    answer = orjson.dumps(disclosure.game_report(ruleset.policy, verdict.to_dict()))
+    if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
+        raise ApiError(
+            422,
+            "report_too_large",
+            f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
+            "turns" if "turns" in data else "gcg",
+        )
+    return current_app.response_class(answer, mimetype="application/json")
