@@ -65,7 +65,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
 
     # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
+    from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
 
+    audit_record.init_app(app)
     audit_views.init_app(app)
     return app

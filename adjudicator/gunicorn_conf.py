@@ -5,11 +5,14 @@
 `preload_app` builds the app, and so loads every lexicon, in the master before forking: the
 workers then share the trie pages instead of each holding a private copy.
 
-Worker class: `sync`. gunicorn runs behind nginx (deploy/nginx.conf.template), which buffers
-whole requests and responses, so a worker is busy only for the few milliseconds of computing an
-answer, never for a slow client; the rulings are CPU-bound, where threads would gain nothing.
-It is gunicorn's sync worker sending each answer in one write (adjudicator.gunicorn_worker), so
-a killed worker never leaves nginx half an answer it could not retry.
+Worker class: `gthread`, `ADJUDICATOR_THREADS` (default 8) threads per worker. Each ruling is
+committed to the audit log before its answer, and rulings waiting for a commit at the same
+moment share it (adjudicator.audit.groupcommit): that takes several requests in flight per
+worker, where a sync worker has one and so commits once per ruling. `ADJUDICATOR_THREADS=1`
+runs gunicorn's sync worker instead. gunicorn runs behind nginx (deploy/nginx.conf.template),
+which buffers whole requests and responses, so a thread is never held by a slow client. Either
+worker sends each answer in one write (adjudicator.gunicorn_worker), so a killed worker never
+leaves nginx half an answer it could not retry.
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
 `instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
@@ -44,7 +47,12 @@ metrics_dir = _metrics_dir()
 
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
-worker_class = "adjudicator.gunicorn_worker.OneWriteSyncWorker"  # sync, one write per answer
+threads = int(os.environ.get("ADJUDICATOR_THREADS", "8"))
+worker_class = (  # one write per answer, either way
+    "adjudicator.gunicorn_worker.OneWriteThreadWorker"
+    if threads > 1
+    else "adjudicator.gunicorn_worker.OneWriteSyncWorker"
+)
 preload_app = True
 timeout = 30
 graceful_timeout = 10

@@ -1,4 +1,5 @@
-"""gunicorn's sync worker, sending each response's header and first body bytes in one write.
+"""gunicorn's workers (sync and gthread), sending each response's header and first body bytes
+in one write.
 
 gunicorn writes the header, then the body: two writes. A worker killed between them (SIGKILL,
 the OOM killer) leaves nginx holding a header and no body, an answer already begun that no proxy
@@ -9,6 +10,7 @@ whole answer.
 
 from __future__ import annotations
 
+from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 
@@ -54,3 +56,21 @@ class OneWriteSyncWorker(SyncWorker):
                 held.flush()  # a header-only answer (204, 304, HEAD) leaves here
             except OSError:
                 pass  # the client is gone; gunicorn has already logged what it could
+
+
+class OneWriteThreadWorker(ThreadWorker):
+    """gthread: a thread per request in flight, so that rulings waiting for their commit can
+    share it (adjudicator.audit.groupcommit); keep-alive connections are kept."""
+
+    def handle_request(self, req, conn):
+        sock = conn.sock
+        held = HeldHeaderSocket(sock)
+        conn.sock = held
+        try:
+            return super().handle_request(req, conn)
+        finally:
+            conn.sock = sock  # the poller watches the real socket between requests
+            try:
+                held.flush()
+            except OSError:
+                pass

@@ -5,9 +5,11 @@ An entry's hash is the SHA-256 of its canonical form: every column except `hash`
 `created_at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC). The first entry's `prev_hash` is 64 zeros.
 
 Appends take turns: the writer locks the one `audit_head` row first (`SELECT … FOR UPDATE` on
-PostgreSQL; `BEGIN IMMEDIATE` has already locked the whole SQLite database), so workers and boxes
-sharing a database never fork the chain. The head row names the newest entry, so entries removed
-from the end show too.
+PostgreSQL; on SQLite `BEGIN IMMEDIATE` has already locked the whole database), so workers and
+boxes sharing a database never fork the chain. The head row names the newest entry, so entries
+removed from the end show too. One transaction may append several entries (group commit,
+`adjudicator.audit.groupcommit`): each is linked to the one before in memory, then all are
+inserted and the head moved once.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Row, select
+from sqlalchemy import JSON, Connection, select
 
 from adjudicator.store import utcnow
 from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling
@@ -29,9 +31,7 @@ HEAD = AuditHead.__table__
 COLUMNS = tuple(c.name for c in RULINGS.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
 
-_lock_head = select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1).with_for_update()
 _insert = RULINGS.insert()
-_move_head = HEAD.update().where(HEAD.c.id == 1)
 
 
 def timestamp(value: datetime) -> str:
@@ -48,14 +48,78 @@ def entry_hash(row: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical(row)).hexdigest()
 
 
-def lock_head(conn: Connection) -> Row:
+@dataclass
+class Head:
+    """The chain's newest entry as this transaction sees it, under the append lock."""
+
+    seq: int
+    hash: str
+
+
+@dataclass(frozen=True)
+class _DriverSQL:
+    """The append's statements as the driver takes them: every ruling goes through here, and
+    the ORM's per-statement work cost more than the database's (measured in
+    benchmarks/store.py)."""
+
+    lock_head: str
+    move_head: str
+    insert: str
+    processors: tuple[tuple[str, Any], ...]  # (column, bind processor or None), in order
+
+    @classmethod
+    def for_dialect(cls, dialect: Any) -> _DriverSQL:
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        lock = "" if dialect.name == "sqlite" else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
+        return cls(
+            lock_head=f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}",
+            move_head=f"UPDATE {HEAD.name} SET seq = {mark}, hash = {mark} WHERE id = 1",
+            insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
+            f" VALUES ({', '.join(mark for _ in COLUMNS)})",
+            processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
+        )
+
+    def params(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(
+            row[name] if process is None or row[name] is None else process(row[name])
+            for name, process in self.processors
+        )
+
+
+def _processor(column: Any, dialect: Any) -> Any:
+    if isinstance(column.type, JSON):  # orjson: the same values as the type writes, faster
+        return lambda value: orjson.dumps(value).decode()
+    return column.type.bind_processor(dialect)
+
+
+_driver_sql: dict[str, _DriverSQL] = {}
+
+
+def _cursor(conn: Connection) -> Any:
+    """A cursor of the driver's connection, inside `conn`'s transaction."""
+    return conn.connection.dbapi_connection.cursor()
+
+
+def _sql(conn: Connection) -> _DriverSQL:
+    name = conn.dialect.name
+    found = _driver_sql.get(name)
+    if found is None:
+        found = _driver_sql[name] = _DriverSQL.for_dialect(conn.dialect)
+    return found
+
+
+def lock_head(conn: Connection) -> Head:
     """Take the append lock (first, in a write transaction); the head's (seq, hash)."""
-    return conn.execute(_lock_head).one()
+    cursor = _cursor(conn)
+    cursor.execute(_sql(conn).lock_head)
+    seq, hash_ = cursor.fetchone()
+    cursor.close()
+    return Head(seq, hash_)
 
 
-def append(conn: Connection, head: Row, entry: dict[str, Any]) -> dict[str, Any]:
-    """Add `entry` (every column but seq, created_at, prev_hash and hash) after `head`, under
-    the lock `lock_head` took in this transaction. The full row as written."""
+def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
+    """The row that follows `head` for `entry` (every column but seq, created_at, prev_hash and
+    hash); `head` moves on to it. Nothing is written: `write` does that."""
     row = {
         **entry,
         "seq": head.seq + 1,
@@ -63,9 +127,23 @@ def append(conn: Connection, head: Row, entry: dict[str, Any]) -> dict[str, Any]
         "prev_hash": head.hash,
     }
     row["hash"] = entry_hash(row)
-    conn.execute(_insert, row)
-    conn.execute(_move_head, {"seq": row["seq"], "hash": row["hash"]})
+    head.seq, head.hash = row["seq"], row["hash"]
     return row
+
+
+def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
+    """Insert `rows` (linked in order after the locked head) and move the head row to the last,
+    in the transaction that took the lock: one statement for all rows, one for the head."""
+    if not rows:
+        return
+    sql = _sql(conn)
+    if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
+        conn.execute(_insert, rows)
+    cursor = _cursor(conn)
+    if conn.dialect.name == "sqlite":
+        cursor.executemany(sql.insert, [sql.params(row) for row in rows])
+    cursor.execute(sql.move_head, (head.seq, head.hash))
+    cursor.close()
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""A ruling, recorded: one write transaction per answered ruling, committed before the answer
-is sent.
+"""A ruling, recorded: written in a transaction committed before the answer is sent (shared
+with the rulings answered at the same moment, `groupcommit`).
 
 In order, under the audit log's append lock: a retried request (same `Idempotency-Key`) gets its
 stored answer and nothing else happens; a jury query is counted (or refused past its limit); the
@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, current_app
+from flask import Flask, Response, current_app
+from sqlalchemy import Connection
 
 from adjudicator import idempotency, jury
-from adjudicator.audit import chain
+from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth.caller import current_caller
 from adjudicator.rulesets import Ruleset
-from adjudicator.store import current_store
 
 KINDS = ("challenge", "jury", "move")
 
@@ -64,8 +64,9 @@ def answer(
         "consequence": consequence,
         "play": play,
     }
-    with current_store().connection(write=True) as conn:
-        head = chain.lock_head(conn)
+
+    # Runs in whichever request's thread leads the commit: no `request` or `g` in here.
+    def work(conn: Connection, batch: Batch) -> Response | bytes:
         if key is not None:
             replay = idempotency.lookup(conn, key)
             if replay is not None:
@@ -74,8 +75,17 @@ def answer(
             body["queries_remaining"] = (
                 None if jury_limit is None else jury.count(conn, ruleset, labels, jury_limit)
             )
-        chain.append(conn, head, entry)
+        batch.append(entry)
         payload = orjson.dumps(body)
         if key is not None:
             idempotency.remember(conn, key, 200, payload)
-    return current_app.response_class(payload, mimetype="application/json")
+        return payload
+
+    done = current_app.extensions["group_commit"].submit(work)
+    if isinstance(done, Response):
+        return done
+    return current_app.response_class(done, mimetype="application/json")
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["group_commit"] = GroupCommit(app.extensions["store"])

@@ -1,0 +1,159 @@
+"""Group commit: the rulings a process answers at the same moment share one transaction.
+
+Every ruling is committed before its answer, and every append takes the chain's one lock, so one
+commit (one fsync, one turn at the lock) per ruling caps the whole service at one ruling per
+fsync, however many workers and threads it has. Here a request thread that finds no commit under
+way becomes the leader: it takes every ruling queued so far (its own and those of threads that
+arrived meanwhile), runs their work in order in one write transaction under the append lock,
+links their entries into the chain, commits once and only then releases every answer. Threads
+that queued while a commit was under way wait for it and the next leader takes them all.
+
+Nothing is acknowledged before the commit that holds it, so durability is as before. A piece of
+work may run in another request's thread (the leader's), so it must not touch `flask.request`
+or `flask.g`: the app context is the same, the request is not. It must also be safe to run again: when any of them fails (a refusal such as the jury limit, or
+a database error), the batch is rolled back and each one is run again in a transaction of its
+own, so a failure is reported to its own request and never costs another request its ruling.
+With one thread per worker (gunicorn's sync worker) every batch is a single ruling.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Connection
+
+from adjudicator.audit import chain
+from adjudicator.store import Store
+
+T = TypeVar("T")
+MAX_BATCH = 256  # rulings per transaction; a longer queue is taken by the next leader
+
+
+@dataclass
+class Batch:
+    """What one transaction appends: the locked head and the rows linked after it."""
+
+    head: chain.Head
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def append(self, entry: dict[str, Any]) -> dict[str, Any]:
+        row = chain.link(self.head, entry)
+        self.rows.append(row)
+        return row
+
+
+Work = Callable[[Connection, Batch], T]
+
+
+class _Pending(Generic[T]):
+    __slots__ = ("work", "woken", "lead", "done", "result", "error")
+
+    def __init__(self, work: Work):
+        self.work = work
+        # Released when done, or when it is this one's turn to lead: a bare lock, the cheapest
+        # thing a thread can sleep on (an Event is a Condition, a lock and Python around them).
+        self.woken = threading.Lock()
+        self.woken.acquire()
+        self.lead = False
+        self.done = False
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def finish(self, result: Any = None, error: BaseException | None = None) -> None:
+        self.result, self.error, self.done = result, error, True
+        self.woken.release()
+
+
+_writers: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
+_inherited: list[Connection] = []
+
+
+def _after_fork_in_child() -> None:
+    for writer in list(_writers):
+        writer._reset()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+class GroupCommit:
+    """One per store and process: appends rulings to the audit log, batched."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._reset()
+        _writers.add(self)
+
+    def _reset(self) -> None:
+        # After a fork the parent's lock may be held by a thread that does not exist here, and
+        # its connection is the parent's: kept from the garbage collector, never closed here.
+        if getattr(self, "_conn", None) is not None:
+            _inherited.append(self._conn)
+        self._conn: Connection | None = None
+        self._queue: list[_Pending] = []
+        self._leading = False  # a leader is committing, or has been chosen
+        self._lock = threading.Lock()
+
+    def submit(self, work: Work[T]) -> T:
+        """Run `work(conn, batch)` in a write transaction under the append lock, with others
+        queued at the same time; its result once the transaction holding it has committed."""
+        pending: _Pending[T] = _Pending(work)
+        with self._lock:
+            self._queue.append(pending)
+            if not self._leading:
+                self._leading = pending.lead = True
+        if not pending.lead:
+            pending.woken.acquire()  # each waiter has its own lock: all wake at once
+        if not pending.done:  # this one leads: its own work is still queued
+            self._lead()
+        if pending.error is not None:
+            raise pending.error
+        return pending.result
+
+    def _lead(self) -> None:
+        with self._lock:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+        try:
+            self._commit(batch)
+        finally:
+            with self._lock:  # hand over to the first that queued meanwhile, if any
+                if self._queue:
+                    self._queue[0].lead = True
+                    self._queue[0].woken.release()
+                else:
+                    self._leading = False
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        try:
+            results = self._transaction([p.work for p in batch])
+        except BaseException as exc:
+            if len(batch) == 1:
+                batch[0].finish(error=exc)
+                return
+            for pending in batch:  # each alone: a failure stays with its own request
+                self._commit([pending])
+            return
+        for pending, result in zip(batch, results, strict=True):
+            pending.finish(result)
+
+    def _transaction(self, works: list[Work]) -> list[Any]:
+        # One connection per process, used by one leader at a time: no pool round trip per
+        # batch. After any failure it is closed, so a broken one is never used again.
+        if self._conn is None:
+            self._conn = self.store.engine.connect().execution_options(store_write=True)
+        conn = self._conn
+        try:
+            with self.store.write_turn(), conn.begin():
+                batch = Batch(chain.lock_head(conn))
+                results = [work(conn, batch) for work in works]
+                chain.write(conn, batch.head, batch.rows)
+        except BaseException:
+            self._conn = None
+            conn.invalidate()
+            raise
+        return results

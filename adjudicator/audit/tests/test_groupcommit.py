@@ -1,0 +1,213 @@
+"""Group commit: rulings answered at the same moment share one transaction, on SQLite and
+PostgreSQL, and nothing is answered before the transaction holding it has committed."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from sqlalchemy import text
+
+from adjudicator.audit import chain
+from adjudicator.audit.groupcommit import Batch, GroupCommit
+from adjudicator.errors import ApiError
+from adjudicator.store import Store, migrate
+
+
+@pytest.fixture
+def store(database_url):
+    s = Store(database_url)
+    migrate.upgrade(s)
+    yield s
+    s.dispose()
+
+
+def entry(ruling_id: str) -> dict:
+    return {
+        "ruling_id": ruling_id,
+        "kind": "challenge",
+        "ruleset": "ssf-1999",
+        "lexicon_id": "wswedish",
+        "lexicon_sha256": "0" * 64,
+        "caller_kind": "anonymous",
+        "caller_id": "",
+        "caller_name": "",
+        "event": None,
+        "round": None,
+        "table_label": None,
+        "game": None,
+        "player": None,
+        "words": [{"word": "HEJ", "valid": True}],
+        "verdict": "valid",
+        "consequence": {"penalty": None},
+        "play": None,
+    }
+
+
+def append(ruling_id: str):
+    def work(conn, batch: Batch) -> int:
+        return batch.append(entry(ruling_id))["seq"]
+
+    return work
+
+
+class Spy:
+    """Counts the transactions a writer opens and how many rulings each carried."""
+
+    def __init__(self, writer: GroupCommit):
+        self.sizes: list[int] = []
+        original = writer._transaction
+
+        def transaction(works):
+            self.sizes.append(len(works))
+            return original(works)
+
+        writer._transaction = transaction
+
+
+def logged(store: Store) -> list[str]:
+    with store.connection() as conn:
+        return [row["ruling_id"] for row in chain.rows(conn)]
+
+
+def submit_in_threads(writer: GroupCommit, works: list, *, hold: Store | None = None) -> list:
+    """Run each work in its own thread; with `hold`, the first transaction waits for the append
+    lock until every thread has queued, so the rest must share the next transaction."""
+    results: list = [None] * len(works)
+    errors: list = [None] * len(works)
+
+    def run(i):
+        try:
+            results[i] = writer.submit(works[i])
+        except BaseException as exc:  # noqa: BLE001 - reported per thread
+            errors[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(works))]
+    if hold is None:
+        for t in threads:
+            t.start()
+    else:
+        with hold.connection(write=True) as conn:
+            chain.lock_head(conn)
+            threads[0].start()
+            while not writer._leading:
+                pass
+            for t in threads[1:]:
+                t.start()
+            while len(writer._queue) < len(works) - 1:
+                threading.Event().wait(0.001)
+    for t in threads:
+        t.join(timeout=30)
+    return list(zip(results, errors, strict=True))
+
+
+def test_rulings_waiting_together_share_one_transaction(store):
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    outcome = submit_in_threads(writer, [append(f"r{i}") for i in range(8)], hold=store)
+    assert all(error is None for _, error in outcome)
+    assert spy.sizes == [1, 7]  # the leader alone (held), then everyone who queued meanwhile
+    assert sorted(seq for seq, _ in outcome) == list(range(1, 9))
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+    assert len(logged(store)) == 8
+
+
+def test_an_answer_is_given_only_after_its_commit(store):
+    writer = GroupCommit(store)
+    writer.submit(append("first"))
+    other = Store(store.url.render_as_string(hide_password=False))
+    try:
+        assert logged(other) == ["first"]  # another connection sees it: committed
+    finally:
+        other.dispose()
+
+
+def test_a_refusal_in_a_batch_stays_with_its_own_request(store):
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+
+    def refused(conn, batch):
+        raise ApiError(409, "jury_limit_reached", "no more")
+
+    works = [append("a"), append("b"), refused, append("c")]
+    outcome = submit_in_threads(writer, works, hold=store)
+    assert isinstance(outcome[2][1], ApiError)
+    assert [error for i, (_, error) in enumerate(outcome) if i != 2] == [None, None, None]
+    assert sorted(logged(store)) == ["a", "b", "c"]
+    assert spy.sizes[:2] == [1, 3]  # the batch of three failed as a whole…
+    assert sorted(spy.sizes[2:]) == [1, 1, 1]  # …and each ran again alone
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_a_database_error_costs_no_other_request_its_ruling(store):
+    writer = GroupCommit(store)
+    writer.submit(append("taken"))
+    works = [append("x"), append("taken"), append("y")]  # a duplicate ruling id fails the INSERT
+    outcome = submit_in_threads(writer, works, hold=store)
+    assert outcome[0][1] is None and outcome[2][1] is None
+    assert outcome[1][1] is not None
+    assert sorted(logged(store)) == ["taken", "x", "y"]
+    writer.submit(append("after"))  # the failed connection was replaced
+    assert logged(store)[-1] == "after"
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_many_threads_one_intact_chain(store):
+    writer = GroupCommit(store)
+    outcome = submit_in_threads(writer, [append(f"t{i}") for i in range(64)])
+    assert all(error is None for _, error in outcome)
+    assert sorted(seq for seq, _ in outcome) == list(range(1, 65))
+    with store.connection() as conn:
+        result = chain.verify(conn)
+    assert result.ok and result.entries == 64
+
+
+def test_writers_in_two_processes_take_turns(store):
+    """A forked child gets its own queue and connection; both processes' rulings chain."""
+    writer = GroupCommit(store)
+    writer.submit(append("parent-1"))
+    pid = os.fork()
+    if pid == 0:  # the child: rule, then leave without running the parent's cleanup
+        code = 0
+        try:
+            for i in range(20):
+                writer.submit(append(f"child-{i}"))
+        except BaseException:  # noqa: BLE001
+            code = 1
+        os._exit(code)
+    for i in range(20):
+        writer.submit(append(f"parent-{i + 2}"))
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    names = logged(store)
+    assert len(names) == 41
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_sqlite_writers_queue_on_the_write_turn_not_on_the_busy_handler(tmp_path):
+    """While one writer holds the turn, another waits for it (however long), and starts the
+    moment it is free: never 'database is locked', never a busy-handler sleep."""
+    s = Store(f"sqlite:///{tmp_path}/turn.db")
+    migrate.upgrade(s)
+    assert s.write_turn().path == f"{tmp_path}/turn.db.write-turn"
+    order: list[str] = []
+    with s.connection(write=True) as conn:
+        conn.execute(text("UPDATE audit_head SET seq = seq WHERE id = 1"))
+
+        def second():
+            with s.connection(write=True):
+                order.append("second")
+
+        t = threading.Thread(target=second)
+        t.start()
+        t.join(timeout=0.3)
+        assert t.is_alive()  # waiting for the turn
+        order.append("first")
+    t.join(timeout=5)
+    assert order == ["first", "second"]
+    s.dispose()
