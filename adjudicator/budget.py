@@ -5,9 +5,10 @@ takes a fraction of one. Eight clients sending records as fast as they are answe
 every worker. So each worker (gunicorn process) keeps the time its verifications held it in a
 sliding window, and once they used `share` of the window it answers 429 with Retry-After, before
 reading the body, until the window has room again. Challenges, moves and the judge never wait on
-it. The time is wall-clock time, not CPU time: a sync worker busy with a record serves no one
-else, and on a crowded machine it is busy for longer than its CPU time. The budget is per
-process, like the PIN limiter: with N workers, N times the share at most.
+it. The time is wall-clock time, not CPU time: a worker's threads share one interpreter, so a
+record being replayed slows every other request of that worker, and on a crowded machine for
+longer than its CPU time. The budget is per process: with N workers, N times the share at
+most.
 """
 
 from __future__ import annotations

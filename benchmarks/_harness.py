@@ -20,6 +20,12 @@ CONNECTIONS = 16
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
 
 
+def worker_label() -> str:
+    """gunicorn's worker class as `adjudicator.gunicorn_conf` picks it from the environment."""
+    threads = int(os.environ.get("ADJUDICATOR_THREADS", "8"))
+    return f"gthread, {threads} threads each" if threads > 1 else "sync"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -104,8 +110,12 @@ def ensure_wrk() -> str:
     return shutil.which("wrk") or sys.exit("wrk could not be installed")
 
 
-def run_wrk(wrk: str, url: str, seconds: int, body: dict | None = None) -> dict[str, float]:
+def run_wrk(
+    wrk: str, url: str, seconds: int, body: dict | None = None, headers: dict | None = None
+) -> dict[str, float]:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        for name, value in (headers or {}).items():
+            script.write(f'wrk.headers["{name}"] = "{value}"\n')
         if body is not None:
             payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
             script.write(
@@ -131,7 +141,13 @@ def run_wrk(wrk: str, url: str, seconds: int, body: dict | None = None) -> dict[
 
 
 def against_healthz(
-    wrk: str, server: Gunicorn, path: str, body: dict, seconds: int, rounds: int = 8
+    wrk: str,
+    server: Gunicorn,
+    path: str,
+    body: dict,
+    seconds: int,
+    rounds: int = 8,
+    headers: dict | None = None,
 ) -> tuple[dict[str, float], dict[str, float], float]:
     """GET /healthz and POST `path` on the same server, in adjacent pairs of runs.
 
@@ -143,11 +159,11 @@ def against_healthz(
     base, target, ratios = [], [], []
     for i in range(rounds):
         if i % 2:
-            t = run_wrk(wrk, server.url + path, seconds, body)
+            t = run_wrk(wrk, server.url + path, seconds, body, headers)
             b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
         else:
             b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
-            t = run_wrk(wrk, server.url + path, seconds, body)
+            t = run_wrk(wrk, server.url + path, seconds, body, headers)
         base.append(b)
         target.append(t)
         ratios.append(t["rps"] / b["rps"])

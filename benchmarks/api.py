@@ -17,7 +17,14 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import CONNECTIONS, Gunicorn, against_healthz, ensure_wrk, smaps  # noqa: E402
+from _harness import (  # noqa: E402
+    CONNECTIONS,
+    Gunicorn,
+    against_healthz,
+    ensure_wrk,
+    smaps,
+    worker_label,
+)
 
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
 
@@ -72,7 +79,7 @@ def main() -> None:
 
     print(
         f"load generator: wrk, 2 threads, {CONNECTIONS} connections, median of 8 back-to-back pairs of {args.seconds} s rounds;"
-        " gunicorn 2 workers (sync)"
+        f" gunicorn 2 workers ({worker_label()})"
     )
     print(f"{'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}")
     print(

@@ -24,6 +24,9 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _harness import worker_label  # noqa: E402
+
 from adjudicator.tests.conftest import build_lexicon  # noqa: E402
 from api_tests.conftest import LEXICON_DIR, start_server  # noqa: E402
 from api_tests.front import SlowClients, start_nginx  # noqa: E402
@@ -263,7 +266,7 @@ def main() -> int:
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
     print(
         f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
-        f"{nginx}; gunicorn sync workers"
+        f"{nginx}; gunicorn workers: {worker_label()}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)

@@ -21,7 +21,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import CONNECTIONS, LEXICON_DIR, Gunicorn, ensure_wrk, run_wrk  # noqa: E402
+from _harness import (  # noqa: E402
+    CONNECTIONS,
+    LEXICON_DIR,
+    Gunicorn,
+    ensure_wrk,
+    run_wrk,
+    worker_label,
+)
 
 from adjudicator import create_app  # noqa: E402
 from adjudicator.bounds import MAX_TURNS  # noqa: E402
@@ -125,7 +132,8 @@ def main() -> None:
     target = "OK" if max(gcg_ms, turns_ms) < 100 else "MISSED"
     print(f"  target: well under 100 ms  {target}")
     print(
-        f"http: wrk 2 threads, {CONNECTIONS} connections on {path}; gunicorn 2 workers (sync);"
+        f"http: wrk 2 threads, {CONNECTIONS} connections on {path}; gunicorn 2 workers"
+        f" ({worker_label()});"
         f" {args.rounds} alternating pairs of {args.seconds} s rounds"
     )
     print(f"{'challenge':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}")

@@ -193,7 +193,8 @@ def check_request():
             raise _refuse_anonymous()
         return None
     at = clock.now()
-    with store.connection(write=True) as conn:
+    # Bookkeeping only (last use, the rate count): not worth an fsync per request.
+    with store.connection(write=True, durable=False) as conn:
         found = _resolve(conn, access, at)
         g.caller = found
         if access == DIRECTORS_ONLY:
@@ -227,7 +228,7 @@ def check_request():
 def identify() -> Caller:
     """Resolve the credential for a public endpoint that reports it (`/auth/whoami`)."""
     if _has_credential():
-        with store.connection(write=True) as conn:
+        with store.connection(write=True, durable=False) as conn:
             g.caller = _resolve(conn, PUBLIC, clock.now())
     return caller()
 

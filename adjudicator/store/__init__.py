@@ -140,7 +140,7 @@ class Store:
             synchronous = self.sqlite_synchronous
 
             @event.listens_for(engine, "connect")
-            def _sqlite_connect(dbapi_connection, _record) -> None:
+            def _sqlite_connect(dbapi_connection, record) -> None:
                 # The driver's own transaction handling is off: BEGIN is ours (below), so that a
                 # writer can take the lock at BEGIN rather than fail upgrading it later.
                 dbapi_connection.isolation_level = None
@@ -150,17 +150,31 @@ class Store:
                 cursor.execute(f"PRAGMA synchronous = {synchronous}")
                 cursor.execute("PRAGMA foreign_keys = ON")
                 cursor.close()
+                record.info["synchronous"] = synchronous
 
             @event.listens_for(engine, "begin")
             def _sqlite_begin(conn: Connection) -> None:
-                immediate = conn.get_execution_options().get("store_write", False)
                 # Straight to the driver: this runs for every transaction.
-                conn.connection.dbapi_connection.execute(
-                    "BEGIN IMMEDIATE" if immediate else "BEGIN"
+                options = conn.get_execution_options()
+                dbapi_connection = conn.connection.dbapi_connection
+                wanted = synchronous if options.get("store_durable", True) else "NORMAL"
+                info = conn.connection.info
+                if info.get("synchronous") != wanted:  # set per connection, outside a transaction
+                    dbapi_connection.execute(f"PRAGMA synchronous = {wanted}")
+                    info["synchronous"] = wanted
+                dbapi_connection.execute(
+                    "BEGIN IMMEDIATE" if options.get("store_write", False) else "BEGIN"
                 )
 
             return engine
-        return create_engine(self.url, pool_pre_ping=True)
+        engine = create_engine(self.url, pool_pre_ping=True)
+
+        @event.listens_for(engine, "begin")
+        def _postgresql_begin(conn: Connection) -> None:
+            if not conn.get_execution_options().get("store_durable", True):
+                conn.connection.dbapi_connection.execute("SET LOCAL synchronous_commit = off")
+
+        return engine
 
     def _forget_engine(self) -> None:
         """In a forked child: the parent's pooled connections are the parent's; drop them
@@ -182,8 +196,15 @@ class Store:
         return self._turn
 
     @contextmanager
-    def connection(self, write: bool = False) -> Iterator[Connection]:
+    def connection(self, write: bool = False, durable: bool = True) -> Iterator[Connection]:
+        """A Core connection in a transaction. `durable=False` is for bookkeeping that may be
+        lost in a power cut (a rate counter, a last-use time): its commit does not wait for
+        the disk (SQLite `synchronous=NORMAL` in WAL mode, PostgreSQL `synchronous_commit=off`),
+        so it never costs a request an fsync. It still survives any crashed process on SQLite;
+        on PostgreSQL the last fraction of a second of such writes may not."""
         engine = self.engine
+        if not durable:
+            engine = engine.execution_options(store_durable=False)
         if not write:
             with engine.begin() as conn:
                 yield conn
@@ -269,6 +290,6 @@ def session(write: bool = False):
     return current_store().session(write)
 
 
-def connection(write: bool = False):
+def connection(write: bool = False, durable: bool = True):
     """A Core connection in a transaction on the current app's store."""
-    return current_store().connection(write)
+    return current_store().connection(write, durable)
