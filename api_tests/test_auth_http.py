@@ -76,10 +76,9 @@ def challenge(server, session=requests, ruleset="ssf-1999", headers=None):
     )
 
 
-def early_in_a_minute() -> None:
-    """Rate limits count per minute: start a burst with time to spare in this one."""
-    if time.time() % 60 > 45:
-        time.sleep(61 - time.time() % 60)
+def just_before_a_minute_ends(seconds: float = 2.5) -> None:
+    """Wait until `seconds` before the next whole minute of the clock (the server's, too)."""
+    time.sleep((60 - seconds - time.time() % 60) % 60)
 
 
 def csrf(html: str) -> str:
@@ -136,7 +135,6 @@ def test_an_app_key_is_rate_limited_across_workers_and_revocable(server, databas
     assert made.returncode == 0, made.stderr
     key = made.stdout.strip()
     auth = {"Authorization": f"Bearer {key}"}
-    early_in_a_minute()
     # A new connection each time, so both workers answer: the count is the store's.
     statuses = [challenge(server, headers=auth).status_code for _ in range(RATE)]
     assert statuses == [200] * RATE
@@ -232,6 +230,23 @@ def test_a_paired_tablet_rules_under_its_ruleset_until_revoked(server, database)
 
 def test_a_device_is_rate_limited(server):
     tablet = pair_tablet(server, director_session(server), "Table 14")
-    early_in_a_minute()
     statuses = [challenge(server, tablet, headers=JUDGE).status_code for _ in range(RATE + 1)]
     assert statuses == [200] * RATE + [429]
+
+
+def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(server, database):
+    """The limit holds over any 60 seconds: the limit just before a minute ends leaves nothing
+    for just after it (a count per calendar minute allowed twice the limit here)."""
+    key = cli(database, "keys", "create", "--role", "app", "--name", "boundary").stdout.strip()
+    auth = {"Authorization": f"Bearer {key}"}
+    just_before_a_minute_ends()
+    start = time.time()
+    boundary = (start // 60 + 1) * 60
+    before = [challenge(server, headers=auth).status_code for _ in range(RATE)]
+    assert before == [200] * RATE
+    time.sleep(max(0.0, boundary + 0.5 - time.time()))  # into the next minute
+    after = challenge(server, headers=auth)
+    assert after.status_code == 429, "the limit was given again at the minute's boundary"
+    # Until the first of the burst is a minute old, in whole seconds rounded up.
+    wait = int(after.headers["Retry-After"])
+    assert 60 - (time.time() - start) <= wait <= 58

@@ -218,7 +218,7 @@ def check_request():
                 raise ApiError(
                     429,
                     "rate_limited",
-                    f"at most {config.rulings_per_minute} rulings a minute for this "
+                    f"at most {config.rulings_per_minute} rulings in any 60 seconds for this "
                     f"{found.kind}: wait {wait} s",
                     headers={"Retry-After": str(wait)},
                 )

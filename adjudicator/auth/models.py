@@ -1,4 +1,5 @@
-"""The store's tables for credentials, lockouts and rate limits (Alembic revision 0002_auth).
+"""The store's tables for credentials, lockouts and rate limits (Alembic revisions 0002_auth and
+0003_rate_hits).
 
 Secrets are stored only as SHA-256 hex digests (tokens, pairing codes) or argon2 hashes
 (passwords). Times are naive UTC, as everywhere in the store.
@@ -106,11 +107,17 @@ class AuthFailure(Base):
     failed_at: Mapped[datetime] = mapped_column(DateTime())
 
 
-class RateCounter(Base):
-    """Rulings per credential per minute: one row per (credential, minute since the epoch)."""
+# SQLite only autoincrements an INTEGER PRIMARY KEY (its rowid); PostgreSQL gets a BIGINT.
+IdType = BigInteger().with_variant(Integer(), "sqlite")
 
-    __tablename__ = "rate_counters"
 
-    key: Mapped[str] = mapped_column(String(80), primary_key=True)
-    window: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    count: Mapped[int] = mapped_column(Integer)
+class RateHit(Base):
+    """One ruling a credential was allowed, kept while it is within the last minute: the rate
+    limit counts a credential's rows in the 60 seconds before each new ruling."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (Index("ix_rate_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(80))
+    at: Mapped[datetime] = mapped_column(DateTime())

@@ -1,36 +1,49 @@
-"""Rulings per credential per minute, counted in the store so that every worker and box shares
-the count: a judge device or an app key cannot be used as a word list however it spreads its
-requests. One counter per credential, never one for everybody."""
+"""Rulings per credential in any 60 seconds, counted in the store so that every worker and box
+shares the count: a judge device or an app key cannot be used as a word list however it spreads
+its requests. One count per credential, never one for everybody.
+
+The count is exact over every span of 60 seconds, not per calendar minute: a count per fixed
+minute lets a credential send its limit just before a minute ends and again just after, twice
+the limit within a second. Each allowed ruling is one row (`rate_hits`), kept for a minute; a
+new ruling is allowed while fewer than `limit` rows of its credential lie in the 60 seconds
+before it. (A token bucket or GCRA with a burst of `limit` still allows almost twice the limit
+in some 60 s spans, and the estimate from two minutes' counters assumes the earlier minute's
+rulings were spread evenly; both are cheaper only when limits are in the thousands.)
+
+A hit is one short transaction: take the credential's turn (`locks.take_turns`), read its rows
+of the last minute (at most `limit`), then either refuse, with the seconds until the oldest of
+the rows that fill the limit leaves the span, or drop its older rows and add one. Refused hits
+add nothing, so a client retrying while refused is let in as soon as Retry-After says.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
-from adjudicator.auth.clock import epoch_seconds
-from adjudicator.auth.models import RateCounter
+from adjudicator.auth import locks
+from adjudicator.auth.clock import seconds_until
+from adjudicator.auth.models import RateHit
 
 WINDOW = 60
-
-_INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+SPAN = timedelta(seconds=WINDOW)
+SCOPE = "rate"
 
 
 def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
-    """Count one ruling for `key`; the seconds to wait when it is over `limit`, else 0."""
-    seconds = epoch_seconds(now)
-    window = int(seconds // WINDOW)
-    c = RateCounter
-    stmt = (
-        _INSERTS[conn.dialect.name](c)
-        .values(key=key, window=window, count=1)
-        .on_conflict_do_update(index_elements=[c.key, c.window], set_={"count": c.count + 1})
-        .returning(c.count)
-    )
-    count = conn.execute(stmt).scalar_one()
-    if count == 1:  # a new minute: drop this key's older minutes
-        conn.execute(sa.delete(c).where(c.key == key, c.window < window))
-    if count > limit:
-        return max(1, int((window + 1) * WINDOW - seconds + 0.999))
+    """Count one ruling for `key` at `now`; 0 when it is allowed, else the whole seconds to wait
+    (Retry-After) before one would be. `conn` must be a write transaction."""
+    locks.take_turns(conn, SCOPE, key)
+    h = RateHit
+    since = now - SPAN
+    recent = conn.execute(
+        sa.select(h.at).where(h.key == key, h.at > since).order_by(h.at)
+    ).scalars()
+    times = list(recent)
+    if len(times) >= limit:
+        # Allowed again once all but limit-1 of these have left the span.
+        return seconds_until(times[len(times) - limit] + SPAN, now)
+    conn.execute(sa.delete(h).where(h.key == key, h.at <= since))
+    conn.execute(sa.insert(h).values(key=key, at=now))
     return 0

@@ -1,5 +1,5 @@
 """In the store, on SQLite and PostgreSQL: lockouts per account and client (never locking out a
-clean client), rate counters per credential, pairing codes claimed once."""
+clean client), pairing codes claimed once. Rate limits: test_ratelimit.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from adjudicator.auth import clock, devices, lockout, ratelimit
+from adjudicator.auth import clock, devices, lockout
 from adjudicator.store import Store, migrate
 
 POLICY = lockout.Policy(attempts=3, window=60, account_attempts=5, slowdown=10)
@@ -73,16 +73,6 @@ def test_old_failures_are_deleted(conn):
     fail(conn, "ip:1", t + timedelta(seconds=61))
     count = conn.execute(sa.text("SELECT count(*) FROM auth_failures")).scalar()
     assert count == 1
-
-
-def test_rate_counters_per_key_and_minute(conn):
-    t = clock.utcnow().replace(second=10, microsecond=0)
-    assert [ratelimit.hit(conn, "app:1", 2, t) for _ in range(3)] == [0, 0, 50]
-    assert ratelimit.hit(conn, "app:2", 2, t) == 0  # another key has its own count
-    later = t + timedelta(seconds=60)
-    assert ratelimit.hit(conn, "app:1", 2, later) == 0
-    rows = conn.execute(sa.text("SELECT count(*) FROM rate_counters WHERE key = 'app:1'"))
-    assert rows.scalar() == 1  # the old minute is gone
 
 
 def test_a_pairing_code_is_claimed_once(conn):

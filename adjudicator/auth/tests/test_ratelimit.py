@@ -1,0 +1,131 @@
+"""Rulings per credential, in the store, on SQLite and PostgreSQL: at most the limit in any 60
+seconds, wherever the minute boundaries fall, with a Retry-After that is exactly long enough."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from adjudicator.auth import clock, ratelimit
+from adjudicator.store import Store, migrate
+
+
+@pytest.fixture
+def store(database_url):
+    s = Store(database_url)
+    migrate.upgrade(s)
+    yield s
+    s.dispose()
+
+
+def hit(store, key, limit, at):
+    with store.connection(write=True) as conn:
+        return ratelimit.hit(conn, key, limit, at)
+
+
+def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(store):
+    boundary = clock.utcnow().replace(second=0, microsecond=0) + timedelta(minutes=1)
+    before = boundary - timedelta(seconds=1)
+    assert [hit(store, "app:1", 3, before) for _ in range(3)] == [0, 0, 0]
+    after = boundary + timedelta(seconds=1)
+    assert hit(store, "app:1", 3, after) == 58  # a fixed minute would allow 3 more here
+    assert hit(store, "app:1", 3, before + timedelta(seconds=59.5)) == 1
+    assert hit(store, "app:1", 3, before + timedelta(seconds=60)) == 0  # the first three left
+
+
+def test_each_key_has_its_own_count(store):
+    t = clock.utcnow()
+    assert [hit(store, "app:1", 2, t) for _ in range(3)] == [0, 0, 60]
+    assert hit(store, "app:2", 2, t) == 0
+    assert hit(store, "device:1", 2, t) == 0
+
+
+def test_refused_hits_do_not_count(store):
+    """A client that keeps asking while refused is let in as soon as its oldest ruling leaves."""
+    t = clock.utcnow()
+    assert hit(store, "app:1", 1, t) == 0
+    for second in range(1, 59):
+        assert hit(store, "app:1", 1, t + timedelta(seconds=second)) == 60 - second
+    assert hit(store, "app:1", 1, t + timedelta(seconds=60)) == 0
+
+
+def test_the_retry_after_is_exact(store):
+    t = clock.utcnow().replace(microsecond=0)
+    for second in (0, 10, 20):
+        assert hit(store, "app:1", 3, t + timedelta(seconds=second)) == 0
+    wait = hit(store, "app:1", 3, t + timedelta(seconds=25))
+    assert wait == 35
+    assert hit(store, "app:1", 3, t + timedelta(seconds=25 + wait - 0.001)) == 1
+    assert hit(store, "app:1", 3, t + timedelta(seconds=25 + wait)) == 0
+    assert hit(store, "app:1", 3, t + timedelta(seconds=61)) == 9  # until the one at 10 s leaves
+
+
+def test_a_lower_limit_after_a_restart_waits_for_enough_to_leave(store):
+    t = clock.utcnow().replace(microsecond=0)
+    for second in range(4):
+        assert hit(store, "app:1", 10, t + timedelta(seconds=second)) == 0
+    assert hit(store, "app:1", 2, t + timedelta(seconds=5)) == 57  # 2 of the 4 must leave
+
+
+def test_the_limit_holds_over_every_60_second_span(store):
+    """Random traffic, including bursts: no half-open 60 s span holds more than the limit, and
+    a hit is refused only when the span ending at it is full."""
+    rng = random.Random(12)
+    limit = 4
+    t = clock.utcnow().replace(microsecond=0)
+    allowed = []
+    for _ in range(150):
+        t += timedelta(seconds=rng.choice([0, 0, 0.5, 1, 3, 7, 20]))
+        in_span = [a for a in allowed if a > t - timedelta(seconds=60)]
+        wait = hit(store, "app:1", limit, t)
+        if wait:
+            assert len(in_span) >= limit
+            assert in_span[-limit] + timedelta(seconds=60) <= t + timedelta(seconds=wait)
+        else:
+            assert len(in_span) < limit
+            allowed.append(t)
+    assert len(allowed) > 20
+    for first in allowed:
+        span = [a for a in allowed if first <= a < first + timedelta(seconds=60)]
+        assert len(span) <= limit
+
+
+def test_old_hits_are_deleted(store):
+    t = clock.utcnow()
+    for second in (0, 1, 2):
+        hit(store, "app:1", 5, t + timedelta(seconds=second))
+    hit(store, "app:1", 5, t + timedelta(seconds=61))
+    with store.connection() as conn:
+        rows = conn.execute(sa.text("SELECT count(*) FROM rate_hits WHERE key = 'app:1'"))
+        assert rows.scalar() == 2  # the one at 2 s is still in the span of the latest
+
+
+def test_concurrent_hits_on_several_connections_never_pass_the_limit(store):
+    """Workers and boxes are separate connections: the count holds exactly between them."""
+    limit, threads = 5, 12
+    t = clock.utcnow()
+    start = threading.Barrier(threads)
+    waits: list[int] = []
+
+    def worker():
+        start.wait()
+        waits.append(hit(store, "app:9", limit, t))
+
+    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    assert sorted(waits) == [0] * limit + [60] * (threads - limit)
+
+
+def test_sqlite_needs_the_write_transaction(tmp_path):
+    s = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    migrate.upgrade(s)
+    with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
+        ratelimit.hit(conn, "app:1", 1, clock.utcnow())
+    s.dispose()
