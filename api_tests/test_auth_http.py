@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,22 @@ def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(server, 
     # Until the first of the burst is a minute old, in whole seconds rounded up.
     wait = int(after.headers["Retry-After"])
     assert 60 - (time.time() - start) <= wait <= 58
+
+
+def test_wrong_passwords_sent_at_once_get_exactly_the_allowed_tries(server):
+    """Both workers checking passwords for one client at the same time: the count is taken in
+    turn before each check, so exactly LOGIN_ATTEMPTS (3) are checked and the rest wait."""
+    client = {"X-Forwarded-For": "10.7.7.7"}
+
+    def wrong(i):
+        return requests.post(
+            f"{server.url}/director/login",
+            data={"name": "anna", "password": f"wrong guess {i}"},
+            headers=client,
+            allow_redirects=False,
+            timeout=30,
+        ).status_code
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = list(pool.map(wrong, range(12)))
+    assert sorted(statuses) == [401] * 3 + [429] * 9

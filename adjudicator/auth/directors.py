@@ -21,6 +21,7 @@ from adjudicator.auth.caller import Caller
 from adjudicator.auth.models import NAME_MAX, Director, DirectorSession
 from adjudicator.auth.passwords import hash_password, needs_rehash, verify_password
 from adjudicator.auth.tokens import SESSION_PREFIX, digest, new_token
+from adjudicator.store import Store
 
 NAME_PATTERN = re.compile(rf"^[\w.@-]{{1,{NAME_MAX}}}$")
 LOGIN_SCOPE = "login"
@@ -90,7 +91,7 @@ def _account(name: str) -> str:
 
 
 def login(
-    conn: sa.Connection,
+    store: Store,
     name: str,
     password: str,
     client: str,
@@ -100,34 +101,49 @@ def login(
 ) -> LoginResult:
     """Check a password under the lockout policy; a new session token when it is right.
 
-    Unknown names are counted and timed like known ones, so neither the answer nor its time
-    tells whether an account exists.
+    The attempt is counted before the password is checked (`lockout.attempt`), in a short write
+    transaction; argon2 then runs outside any transaction, so a stream of wrong passwords never
+    holds the store's write lock (SQLite's is the whole database's) while it hashes. Unknown
+    names are counted and timed like known ones, so neither the answer nor its time tells
+    whether an account exists.
     """
     account = _account(name)
-    wait = lockout.wait_seconds(conn, LOGIN_SCOPE, account, client, policy, now)
+    with store.connection(write=True) as conn:
+        wait = lockout.attempt(conn, LOGIN_SCOPE, account, client, policy, now)
+        row = None
+        if not wait:
+            row = conn.execute(
+                sa.select(Director.id, Director.password_hash).where(Director.name == name)
+            ).first()
     if wait:
         return LoginResult(wait=wait)
-    row = conn.execute(
-        sa.select(Director.id, Director.password_hash).where(Director.name == name)
-    ).first()
     if not verify_password(row.password_hash if row else None, password):
-        lockout.record_failure(conn, LOGIN_SCOPE, account, client, policy, now)
-        return LoginResult()
-    lockout.clear(conn, LOGIN_SCOPE, account, client)
-    values: dict = {"last_login_at": now}
-    if needs_rehash(row.password_hash):
-        values["password_hash"] = hash_password(password)
-    conn.execute(sa.update(Director).where(Director.id == row.id).values(**values))
+        return LoginResult()  # already counted
+    rehashed = hash_password(password) if needs_rehash(row.password_hash) else None
     token = new_token(SESSION_PREFIX)
-    conn.execute(sa.delete(DirectorSession).where(DirectorSession.expires_at <= now))
-    conn.execute(
-        sa.insert(DirectorSession).values(
-            token_hash=digest(token),
-            director_id=row.id,
-            created_at=now,
-            expires_at=now + timedelta(seconds=session_seconds),
+    with store.connection(write=True) as conn:
+        lockout.clear(conn, LOGIN_SCOPE, account, client)
+        values: dict = {"last_login_at": now}
+        if rehashed:
+            values["password_hash"] = rehashed
+        # Only if the password checked is still the account's: a `directors passwd` or
+        # `remove` since then ended the account's sessions, and this one must not outlive it.
+        still = conn.execute(
+            sa.update(Director)
+            .where(Director.id == row.id, Director.password_hash == row.password_hash)
+            .values(**values)
         )
-    )
+        if still.rowcount != 1:
+            return LoginResult()
+        conn.execute(sa.delete(DirectorSession).where(DirectorSession.expires_at <= now))
+        conn.execute(
+            sa.insert(DirectorSession).values(
+                token_hash=digest(token),
+                director_id=row.id,
+                created_at=now,
+                expires_at=now + timedelta(seconds=session_seconds),
+            )
+        )
     return LoginResult(session_token=token)
 
 

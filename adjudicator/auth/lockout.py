@@ -9,6 +9,14 @@ Nothing here is global: a client that fails is held back for *that* account only
   all clients together, a client that has itself failed in the window must also wait
   `slowdown` seconds after the account's latest failure. A client with no failures of its own is
   never held back, so players mashing wrong passwords cannot lock the director out.
+
+`attempt` is how a caller uses this: it takes the account's turn (`locks.take_turns`; SQLite's
+write transaction already has it, PostgreSQL gets an advisory lock per scope and account), asks
+whether the client must wait and, when it need not, counts the attempt as a failure at once,
+before the secret is checked. A right secret then clears it (`clear`). Counting first, in turn,
+is what keeps the count exact: concurrent attempts on any worker or box each see the ones before
+them, so a client never gets more than `attempts` tries however many it sends at once, and the
+secret can be checked (argon2 takes tens of milliseconds) outside the transaction.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from adjudicator.auth import locks
 from adjudicator.auth.clock import seconds_until
 from adjudicator.auth.models import AuthFailure
 
@@ -52,6 +61,19 @@ def wait_seconds(
         if until > now:
             return seconds_until(until, now)
     return 0
+
+
+def attempt(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> int:
+    """Seconds `client` must wait before trying `account` (nothing is recorded then); or 0, and
+    this attempt is counted as a failure until the caller `clear`s it after a right secret.
+    `conn` must be a write transaction."""
+    locks.take_turns(conn, f"lockout:{scope}", account)
+    wait = wait_seconds(conn, scope, account, client, policy, now)
+    if not wait:
+        record_failure(conn, scope, account, client, policy, now)
+    return wait
 
 
 def record_failure(

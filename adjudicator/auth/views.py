@@ -150,16 +150,15 @@ def login():
     if not name or not password:
         return again("Give your name and password.", 400)
     config = settings()
-    with store.connection(write=True) as conn:
-        result = directors.login(
-            conn,
-            name,
-            password,
-            client_id(),
-            config.login,
-            config.session_seconds,
-            clock.now(),
-        )
+    result = directors.login(
+        store.current_store(),
+        name,
+        password,
+        client_id(),
+        config.login,
+        config.session_seconds,
+        clock.now(),
+    )
     if result.wait:
         return again(
             f"Too many wrong passwords for this account from this device. "
@@ -284,10 +283,12 @@ def pair():
     client = client_id()
     at = clock.now()
     with store.connection(write=True) as conn:
-        wait = lockout.wait_seconds(conn, PAIRING_SCOPE, client, client, config.pairing, at)
+        # Counted first, in turn (lockout.attempt); a right code forgets the wrong ones, as a
+        # right password does.
+        wait = lockout.attempt(conn, PAIRING_SCOPE, client, client, config.pairing, at)
         paired = None if wait else devices.redeem(conn, code, config.device_seconds, at)
-        if paired is None and not wait:
-            lockout.record_failure(conn, PAIRING_SCOPE, client, client, config.pairing, at)
+        if paired is not None:
+            lockout.clear(conn, PAIRING_SCOPE, client, client)
     if wait:
         return again(f"Too many wrong codes from this device. Wait {wait} seconds.", 429, wait)
     if paired is None:

@@ -55,9 +55,18 @@ def unlock():
             "in tournament mode only a paired tablet can be unlocked: pair it at /judge/pair",
         )
     who = client_id() if caller.anonymous else caller.key  # the device the attempts count for
-    policy = _policy()
+    data = json_body()
+    only_fields(data, {"pin"})
+    pin = data.get("pin")
+    if not isinstance(pin, str) or not 1 <= len(pin) <= 64:
+        raise ApiError(400, "wrong_shape", "'pin' must be a string of 1 to 64 characters", "pin")
+    # One transaction, in turn with every other try on this device (lockout.attempt): the try
+    # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
     with store.connection(write=True) as conn:
-        wait = lockout.wait_seconds(conn, PIN_SCOPE, who, who, policy, clock.now())
+        wait = lockout.attempt(conn, PIN_SCOPE, who, who, _policy(), clock.now())
+        matched = not wait and pin_matches(pin, configured)
+        if matched:
+            lockout.clear(conn, PIN_SCOPE, who)
     if wait:
         raise ApiError(
             429,
@@ -65,17 +74,6 @@ def unlock():
             f"too many wrong PINs on this tablet: wait {wait} s",
             headers={"Retry-After": str(wait)},
         )
-    data = json_body()
-    only_fields(data, {"pin"})
-    pin = data.get("pin")
-    if not isinstance(pin, str) or not 1 <= len(pin) <= 64:
-        raise ApiError(400, "wrong_shape", "'pin' must be a string of 1 to 64 characters", "pin")
-    matched = pin_matches(pin, configured)
-    with store.connection(write=True) as conn:
-        if matched:
-            lockout.clear(conn, PIN_SCOPE, who)
-        else:
-            lockout.record_failure(conn, PIN_SCOPE, who, who, policy, clock.now())
     if not matched:
         raise ApiError(403, "wrong_pin", "wrong PIN", "pin")
     listed = [

@@ -3,6 +3,7 @@ clean client), pairing codes claimed once. Rate limits: test_ratelimit.py."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ import sqlalchemy as sa
 from adjudicator.auth import clock, devices, lockout
 from adjudicator.store import Store, migrate
 
+PASSWORD = "correct horse battery"
 POLICY = lockout.Policy(attempts=3, window=60, account_attempts=5, slowdown=10)
 
 
@@ -90,3 +92,74 @@ def test_a_pairing_code_is_claimed_once(conn):
     assert paired.token not in stored and len(stored) == 64
     assert devices.revoke(conn, paired.device_id, t)
     assert devices.resolve(conn, paired.token, t) is None
+
+
+def _at_once(count: int, task) -> list:
+    """Run `task(i)` in `count` threads released together; their results in any order."""
+    start = threading.Barrier(count)
+    results: list = []
+
+    def run(i):
+        start.wait()
+        results.append(task(i))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_concurrent_attempts_never_pass_the_limit(store):
+    """Attempts sent at once, each on its own connection (as workers and boxes are): exactly
+    `attempts` of them are let through to check their secret."""
+
+    def try_once(_):
+        with store.connection(write=True) as conn:
+            return lockout.attempt(conn, "login", "anna", "ip:1", POLICY, clock.utcnow())
+
+    waits = _at_once(12, try_once)
+    assert sum(1 for w in waits if w == 0) == POLICY.attempts
+
+
+def test_concurrent_wrong_passwords_get_exactly_the_allowed_tries(store):
+    """The whole login, argon2 included, from one client at once: exactly `attempts` passwords
+    are checked, the others are told to wait; and then even the right one waits."""
+    from adjudicator.auth import directors
+
+    with store.connection(write=True) as conn:
+        directors.add(conn, "anna", PASSWORD, clock.utcnow())
+
+    def log_in(i):
+        return directors.login(
+            store, "anna", f"wrong guess {i}", "ip:1", POLICY, 3600, clock.utcnow()
+        )
+
+    results = _at_once(10, log_in)
+    assert all(r.session_token is None for r in results)
+    assert sum(1 for r in results if r.wait == 0) == POLICY.attempts
+    right = directors.login(store, "anna", PASSWORD, "ip:1", POLICY, 3600, clock.utcnow())
+    assert right.session_token is None and right.wait > 0
+    elsewhere = directors.login(store, "anna", PASSWORD, "ip:2", POLICY, 3600, clock.utcnow())
+    assert elsewhere.session_token is not None
+
+
+def test_a_right_secret_clears_the_counted_attempt(store):
+    def attempt(conn):
+        return lockout.attempt(conn, "pin", "device:1", "device:1", POLICY, clock.utcnow())
+
+    for _ in range(5):
+        with store.connection(write=True) as conn:
+            assert attempt(conn) == 0
+            lockout.clear(conn, "pin", "device:1")
+    with store.connection() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM auth_failures")).scalar() == 0
+
+
+def test_sqlite_attempts_need_the_write_transaction(tmp_path):
+    s = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    migrate.upgrade(s)
+    with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
+        lockout.attempt(conn, "login", "anna", "ip:1", POLICY, clock.utcnow())
+    s.dispose()
