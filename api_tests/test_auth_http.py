@@ -270,3 +270,21 @@ def test_wrong_passwords_sent_at_once_get_exactly_the_allowed_tries(server):
     with ThreadPoolExecutor(max_workers=8) as pool:
         statuses = list(pool.map(wrong, range(12)))
     assert sorted(statuses) == [401] * 3 + [429] * 9
+
+
+def test_a_changed_password_ends_the_directors_sessions_at_once(server, database):
+    made = cli(database, "directors", "add", "carl", "--password-stdin", stdin=PASSWORD + "\n")
+    assert made.returncode == 0, made.stderr
+    session = requests.Session()
+    session.headers.update({"X-Forwarded-For": "10.0.0.3"})
+    login = {"name": "carl", "password": PASSWORD}
+    url = f"{server.url}/director/login"
+    assert session.post(url, data=login, allow_redirects=False, timeout=10).status_code == 303
+    assert session.get(f"{server.url}/director/", allow_redirects=False).status_code == 200
+    new = "a much better passphrase"
+    changed = cli(database, "directors", "passwd", "carl", "--password-stdin", stdin=new + "\n")
+    assert changed.returncode == 0 and "1 session(s) ended" in changed.stdout, changed.stderr
+    assert session.get(f"{server.url}/director/", allow_redirects=False).status_code == 303
+    assert challenge(server, session, headers=JUDGE).json()["code"] == "credential_invalid"
+    again = {"name": "carl", "password": new}
+    assert session.post(url, data=again, allow_redirects=False, timeout=10).status_code == 303

@@ -74,6 +74,19 @@ def run_directors(args: argparse.Namespace) -> int:
             except directors.AccountError as exc:
                 raise UsageError(str(exc)) from None
         print(f"director {args.name!r} added")
+    elif args.action == "passwd":
+        with store.connection() as conn:  # before asking for a password
+            if not directors.exists(conn, args.name):
+                raise UsageError(f"no director named {args.name!r}")
+        password = _read_password(args.password_stdin)
+        with store.connection(write=True) as conn:
+            try:
+                ended = directors.set_password(conn, args.name, password)
+            except directors.AccountError as exc:
+                raise UsageError(str(exc)) from None
+        if ended is None:  # removed while we asked
+            raise UsageError(f"no director named {args.name!r}")
+        print(f"password of director {args.name!r} changed; {ended} session(s) ended")
     elif args.action == "list":
         with store.connection() as conn:
             rows = directors.listed(conn, clock.now())
@@ -111,6 +124,13 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
     add.add_argument("name", help="the director's name: letters, digits, . _ @ -")
     add.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    passwd = actions.add_parser(
+        "passwd", help="change a director's password (asks twice) and end their sessions"
+    )
+    passwd.add_argument("name", help="the director whose password to change")
+    passwd.add_argument(
+        "--password-stdin", action="store_true", help="read the new password from standard input"
     )
     actions.add_parser("list", help="list directors with their last login")
     remove = actions.add_parser("remove", help="remove a director and end their sessions")

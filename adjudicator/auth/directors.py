@@ -67,6 +67,26 @@ def remove(conn: sa.Connection, name: str) -> bool:
     return True
 
 
+def set_password(conn: sa.Connection, name: str, password: str) -> int | None:
+    """Give the director a new password and end every session they have (a password changed
+    because it leaked must not leave a thief logged in). The number of sessions ended; None
+    when there is no such director."""
+    row = conn.execute(sa.select(Director.id).where(Director.name == name)).first()
+    if row is None:
+        return None
+    try:
+        hashed = hash_password(password)
+    except ValueError as exc:
+        raise AccountError(str(exc)) from None
+    conn.execute(sa.update(Director).where(Director.id == row.id).values(password_hash=hashed))
+    ended = conn.execute(sa.delete(DirectorSession).where(DirectorSession.director_id == row.id))
+    return ended.rowcount
+
+
+def exists(conn: sa.Connection, name: str) -> bool:
+    return conn.execute(sa.select(Director.id).where(Director.name == name)).first() is not None
+
+
 def listed(conn: sa.Connection, now: datetime) -> list[dict]:
     s = DirectorSession
     sessions = (

@@ -98,3 +98,59 @@ def test_devices_list_and_revoke(store_env, capsys, monkeypatch, make_app):
     assert "Table 4" not in run(capsys, monkeypatch, "devices", "list")[1]
     assert "revoked" in run(capsys, monkeypatch, "devices", "list", "--all")[1]
     assert run(capsys, monkeypatch, "devices", "revoke", "1")[0] == 2
+
+
+NEW_PASSWORD = "another horse battery"
+
+
+def test_passwd_changes_the_password_and_ends_the_sessions(
+    store_env, capsys, monkeypatch, make_app
+):
+    run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    run(capsys, monkeypatch, "directors", "add", "bo", "--password-stdin", stdin=PASSWORD)
+    app = make_app(DATABASE_URL=store_env)
+    laptop, phone, other = app.test_client(), app.test_client(), app.test_client()
+    assert login(laptop).status_code == 303 and login(phone).status_code == 303
+    assert login(other, "bo").status_code == 303
+    code, out, _ = run(
+        capsys, monkeypatch, "directors", "passwd", "anna", "--password-stdin",
+        stdin=NEW_PASSWORD + "\n",
+    )  # fmt: skip
+    assert code == 0 and "changed; 2 session(s) ended" in out
+    assert laptop.get("/director/").status_code == 303  # logged out at once
+    assert phone.get("/director/").status_code == 303
+    assert other.get("/director/").status_code == 200  # another director keeps theirs
+    assert login(app.test_client()).status_code == 401  # the old password is gone
+    assert login(app.test_client(), password=NEW_PASSWORD).status_code == 303
+
+
+def test_passwd_follows_the_rules_of_add(store_env, capsys, monkeypatch):
+    run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    code, _, err = run(
+        capsys, monkeypatch, "directors", "passwd", "anna", "--password-stdin", stdin="short\n"
+    )
+    assert code == 2 and "at least 10" in err
+    code, _, err = run(
+        capsys, monkeypatch, "directors", "passwd", "nobody", "--password-stdin", stdin=PASSWORD
+    )
+    assert code == 2 and "no director named 'nobody'" in err
+    code, _, err = run(capsys, monkeypatch, "directors", "passwd", "anna", stdin="")
+    assert code == 2 and "--password-stdin" in err
+    code, _, err = run(
+        capsys, monkeypatch, "directors", "passwd", "anna", "--password-stdin", stdin="\n"
+    )
+    assert code == 2 and "no password" in err
+
+
+def test_passwd_asks_twice_on_a_terminal(store_env, capsys, monkeypatch, make_app):
+    run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    answers = iter([NEW_PASSWORD, NEW_PASSWORD + "x"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
+    assert main(["directors", "passwd", "anna"]) == 2
+    assert "the two passwords differ" in capsys.readouterr().err
+    answers = iter([NEW_PASSWORD, NEW_PASSWORD])
+    assert main(["directors", "passwd", "anna"]) == 0
+    app = make_app(DATABASE_URL=store_env)
+    assert login(app.test_client(), password=NEW_PASSWORD).status_code == 303

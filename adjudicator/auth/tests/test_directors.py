@@ -141,3 +141,21 @@ def test_sessions_expire(app, frozen):
 def test_names_are_checked():
     with pytest.raises(directors.AccountError):
         directors.check_name("two words")
+
+
+def test_a_login_checked_against_a_password_changed_meanwhile_gets_no_session(app, monkeypatch):
+    """argon2 runs outside the transaction: a `directors passwd` landing during it must win."""
+    real = passwords.verify_password
+
+    def slow_verify(stored, password):
+        ok = real(stored, password)
+        with app.app_context(), store.connection(write=True) as conn:
+            directors.set_password(conn, "anna", "a new passphrase here")
+        return ok
+
+    monkeypatch.setattr(directors, "verify_password", slow_verify)
+    response = login(app.test_client())
+    assert response.status_code == 401
+    assert "adj_session" not in response.headers.get("Set-Cookie", "")
+    monkeypatch.setattr(directors, "verify_password", real)
+    assert login(app.test_client(), password="a new passphrase here").status_code == 303
