@@ -191,4 +191,7 @@ def csrf_token(session_token: str) -> str:
 
 
 def csrf_matches(session_token: str, given: str | None) -> bool:
-    return bool(given) and hmac.compare_digest(csrf_token(session_token), given)
+    # As bytes: compare_digest refuses str with non-ASCII characters (a crash, not a refusal).
+    return bool(given) and hmac.compare_digest(
+        csrf_token(session_token).encode(), given.encode("utf-8", "surrogatepass")
+    )

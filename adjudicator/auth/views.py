@@ -7,6 +7,7 @@ from this site's own pages (`Origin`). Cookies are HttpOnly, SameSite=Strict, an
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -114,10 +115,15 @@ def page(template: str, status: int = 200, **context) -> Response:
 # --- directors: login and logout --------------------------------------------------------------
 
 
+# Where a login may send the browser on: a path on this site, in visible ASCII only (a path
+# from `_director_required` is percent-encoded). Browsers drop tabs and newlines from a URL and
+# read a backslash as a slash, so "/\t/evil.example" or "/\\evil.example" would leave the site.
+LOCAL_PATH = re.compile(r"/(?![/\\])[!-\[\]-~]*")
+
+
 def _next_target() -> str:
-    target = request.values.get("next") or url_for("auth.home")
-    # only a path on this site: never an open redirect
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+    target = request.values.get("next") or ""
+    if not LOCAL_PATH.fullmatch(target):  # only a path on this site: never an open redirect
         return url_for("auth.home")
     return target
 

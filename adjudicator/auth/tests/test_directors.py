@@ -159,3 +159,40 @@ def test_a_login_checked_against_a_password_changed_meanwhile_gets_no_session(ap
     assert "adj_session" not in response.headers.get("Set-Cookie", "")
     monkeypatch.setattr(directors, "verify_password", real)
     assert login(app.test_client(), password="a new passphrase here").status_code == 303
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "//evil.example/",
+        "/\t/evil.example/",  # browsers drop tabs and newlines from a URL: //evil.example/
+        "/\x0b/evil.example/",
+        "/\r/evil.example/",
+        "/\n/evil.example/",
+        "/\\evil.example/",
+        "https://evil.example/",
+        "/ /evil.example/",
+        "/\u3000/evil.example/",
+    ],
+)
+def test_next_never_leaves_the_site(app, target):
+    client = app.test_client()
+    data = {"name": "anna", "password": PASSWORD, "next": target}
+    response = client.post("/director/login", data=data)
+    assert response.status_code == 303 and response.location == "/director/"
+    form = client.get("/director/login", query_string={"next": target})
+    assert form.status_code == 200 and 'name="next" value="/director/"' in form.text
+
+
+def test_next_keeps_a_path_on_this_site(app):
+    data = {"name": "anna", "password": PASSWORD, "next": "/director/rulings?q=%C3%86BLE&page=2"}
+    response = app.test_client().post("/director/login", data=data)
+    assert response.location == "/director/rulings?q=%C3%86BLE&page=2"
+
+
+def test_a_forged_csrf_token_is_refused_not_a_crash(app):
+    client = app.test_client()
+    login(client)
+    for forged in ("é" * 64, "\x00", "x" * 10_000):
+        refused = client.post("/director/logout", data={"csrf": forged})
+        assert refused.status_code == 403, forged[:8]
