@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 from adjudicator.audit import chain
 from adjudicator.store import Store
@@ -143,17 +144,26 @@ class GroupCommit:
 
     def _transaction(self, works: list[Work]) -> list[Any]:
         # One connection per process, used by one leader at a time: no pool round trip per
-        # batch. After any failure it is closed, so a broken one is never used again.
-        if self._conn is None:
-            self._conn = self.store.engine.connect().execution_options(store_write=True)
-        conn = self._conn
-        try:
-            with self.store.write_turn(), conn.begin():
-                batch = Batch(chain.lock_head(conn))
-                results = [work(conn, batch) for work in works]
-                chain.write(conn, batch.head, batch.rows)
-        except BaseException:
-            self._conn = None
-            conn.invalidate()
-            raise
-        return results
+        # batch. After any failure it is closed, so a broken one is never used again. One that
+        # died while idle (the database restarted) fails at the first statement, before anything
+        # was sent for this batch: then the batch runs once more on a fresh connection.
+        for fresh in (False, True):
+            if self._conn is None:
+                self._conn = self.store.engine.connect().execution_options(store_write=True)
+                fresh = True
+            conn = self._conn
+            locked = False
+            try:
+                with self.store.write_turn(), conn.begin():
+                    batch = Batch(chain.lock_head(conn))
+                    locked = True
+                    results = [work(conn, batch) for work in works]
+                    chain.write(conn, batch.head, batch.rows)
+                return results
+            except BaseException as exc:
+                self._conn = None
+                conn.invalidate()
+                gone = isinstance(exc, DBAPIError) and exc.connection_invalidated
+                if fresh or locked or not gone:
+                    raise
+        raise AssertionError("unreachable")  # the second pass returns or raises

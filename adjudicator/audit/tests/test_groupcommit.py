@@ -211,3 +211,17 @@ def test_sqlite_writers_queue_on_the_write_turn_not_on_the_busy_handler(tmp_path
     t.join(timeout=5)
     assert order == ["first", "second"]
     s.dispose()
+
+
+def test_a_connection_the_database_dropped_while_idle_is_replaced(store):
+    """PostgreSQL restarted, or an idle session was ended: the next ruling still commits."""
+    if store.is_sqlite:
+        pytest.skip("a SQLite connection has no server to lose")
+    writer = GroupCommit(store)
+    writer.submit(append("before"))
+    backend = writer._conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    writer._conn.rollback()
+    with store.connection() as conn:
+        conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+    assert writer.submit(append("after")) == 2
+    assert logged(store) == ["before", "after"]
