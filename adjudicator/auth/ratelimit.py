@@ -10,10 +10,11 @@ before it. (A token bucket or GCRA with a burst of `limit` still allows almost t
 in some 60 s spans, and the estimate from two minutes' counters assumes the earlier minute's
 rulings were spread evenly; both are cheaper only when limits are in the thousands.)
 
-A hit is one short transaction: take the credential's turn (`locks.take_turns`), read its rows
-of the last minute (at most `limit`), then either refuse, with the seconds until the oldest of
-the rows that fill the limit leaves the span, or drop its older rows and add one. Refused hits
-add nothing, so a client retrying while refused is let in as soon as Retry-After says.
+A hit is one short transaction: take the credential's turn (`locks.take_turns`), count its rows
+of the last minute in the database (the index on (key, at)), then either refuse, with the
+seconds until the oldest of the rows that fill the limit leaves the span, or drop its older rows
+and add one. Refused hits add nothing, so a client retrying while refused is let in as soon as
+Retry-After says.
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
     locks.take_turns(conn, SCOPE, key)
     h = RateHit
     since = now - SPAN
-    recent = conn.execute(
-        sa.select(h.at).where(h.key == key, h.at > since).order_by(h.at)
-    ).scalars()
-    times = list(recent)
-    if len(times) >= limit:
-        # Allowed again once all but limit-1 of these have left the span.
-        return seconds_until(times[len(times) - limit] + SPAN, now)
+    mine = (h.key == key, h.at > since)
+    used = conn.execute(sa.select(sa.func.count()).select_from(h).where(*mine)).scalar_one()
+    if used >= limit:
+        # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
+        oldest = conn.execute(
+            sa.select(h.at).where(*mine).order_by(h.at.desc()).offset(limit - 1).limit(1)
+        ).scalar_one()
+        return seconds_until(oldest + SPAN, now)
     conn.execute(sa.delete(h).where(h.key == key, h.at <= since))
     conn.execute(sa.insert(h).values(key=key, at=now))
     return 0
