@@ -111,16 +111,23 @@ def ensure_wrk() -> str:
 
 
 def run_wrk(
-    wrk: str, url: str, seconds: int, body: dict | None = None, headers: dict | None = None
+    wrk: str, url: str, seconds: int, body: dict | None = None, bearers: list[str] | None = None
 ) -> dict[str, float]:
+    """wrk against `url`; with `bearers`, each request carries the next of these credentials
+    (`Authorization: Bearer …`), so that no one credential meets its rate limit."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        for name, value in (headers or {}).items():
-            script.write(f'wrk.headers["{name}"] = "{value}"\n')
         if body is not None:
             payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
             script.write(
                 f'wrk.method = "POST"\nwrk.body = "{payload}"\n'
                 'wrk.headers["Content-Type"] = "application/json"\n'
+            )
+        if bearers:
+            script.write("bearers = {" + ",".join(f'"{b}"' for b in bearers) + "}\n")
+            script.write(
+                "n = 0\nrequest = function()\n  n = n + 1\n"
+                '  wrk.headers["Authorization"] = "Bearer " .. bearers[n % #bearers + 1]\n'
+                "  return wrk.format()\nend\n"
             )
     out = subprocess.run(
         [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script.name, url],
@@ -147,7 +154,7 @@ def against_healthz(
     body: dict,
     seconds: int,
     rounds: int = 8,
-    headers: dict | None = None,
+    bearers: list[str] | None = None,
 ) -> tuple[dict[str, float], dict[str, float], float]:
     """GET /healthz and POST `path` on the same server, in adjacent pairs of runs.
 
@@ -159,11 +166,11 @@ def against_healthz(
     base, target, ratios = [], [], []
     for i in range(rounds):
         if i % 2:
-            t = run_wrk(wrk, server.url + path, seconds, body, headers)
+            t = run_wrk(wrk, server.url + path, seconds, body, bearers)
             b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
         else:
             b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
-            t = run_wrk(wrk, server.url + path, seconds, body, headers)
+            t = run_wrk(wrk, server.url + path, seconds, body, bearers)
         base.append(b)
         target.append(t)
         ratios.append(t["rps"] / b["rps"])

@@ -41,39 +41,37 @@ from adjudicator.store.pgcluster import Cluster  # noqa: E402
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
 PATH = "/api/v1/rulesets/ssf-1999/challenge"
 TARGETS = {"sqlite": 0.75, "postgresql": 0.6}
-# Tournament mode: every challenge carries an app key, which is looked up (and its last use and
-# rate counted) in the store before the ruling; the rate limit is lifted so that it never
-# refuses the load generator.
+# Tournament mode: every challenge carries an app key, which is looked up (its last use noted)
+# and rate-counted in the store before the ruling. The load is spread over KEYS keys, each
+# under the default limit of 20 rulings a minute at these rates, as a room of tablets would be.
+KEYS = 10_000
 TOURNAMENT_ENV = {
     "ADJUDICATOR_MODE": "tournament",
     "ADJUDICATOR_RATE_RULINGS_PER_MINUTE": "10000000",
 }
 
 
-def app_key(url: str) -> str:
-    """A fresh app key in the store at `url`, made with the CLI as an operator would."""
-    cli = Path(sys.executable).with_name("adjudicator")
-    made = subprocess.run(
-        [str(cli), "keys", "create", "--role", "app", "--name", "bench", "--database-url", url],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return made.stdout.strip()
+def app_keys(store: Store, count: int) -> list[str]:
+    """`count` fresh app keys, made as `adjudicator keys create --role app` makes them."""
+    from adjudicator.auth import clock, keys
+
+    now = clock.now()
+    with store.connection(write=True) as conn:
+        return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
 
 
 def measure(wrk: str, url: str, seconds: int, mode: str) -> dict:
     store = Store(url)
     migrate.upgrade(store)
-    headers = None
+    bearers = None
     saved = {name: os.environ.get(name) for name in TOURNAMENT_ENV}
     if mode == "tournament":
-        headers = {"Authorization": f"Bearer {app_key(url)}"}
+        bearers = app_keys(store, KEYS)
         os.environ.update(TOURNAMENT_ENV)
     try:
         with Gunicorn(workers=2, database_url=url) as server:
             healthz, challenge, ratio = against_healthz(
-                wrk, server, PATH, BODY, seconds, headers=headers
+                wrk, server, PATH, BODY, seconds, bearers=bearers
             )
     finally:
         for name, value in saved.items():
