@@ -14,6 +14,8 @@ enumerates `app.url_map` so that no route goes unmarked.
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 from collections.abc import Callable
 from datetime import datetime
 from typing import TypeVar
@@ -76,8 +78,16 @@ def caller() -> Caller:
 
 
 def client_id() -> str:
-    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx)."""
-    return f"ip:{request.remote_addr or 'unknown'}"
+    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx).
+
+    Anything but an address (only a TRUSTED_PROXIES larger than the proxies really in front lets
+    a client choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits
+    the store's column whatever its length."""
+    address = request.remote_addr or "unknown"
+    try:
+        return f"ip:{ipaddress.ip_address(address)}"
+    except ValueError:
+        return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
 
 
 # --- resolving the credential ----------------------------------------------------------------

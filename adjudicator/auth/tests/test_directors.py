@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator import store
+from adjudicator import create_app, store
 from adjudicator.auth import directors, passwords
 
 from .conftest import PASSWORD, add_director, form_csrf, login
@@ -196,3 +196,27 @@ def test_a_forged_csrf_token_is_refused_not_a_crash(app):
     for forged in ("é" * 64, "\x00", "x" * 10_000):
         refused = client.post("/director/logout", data={"csrf": forged})
         assert refused.status_code == 403, forged[:8]
+
+
+def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(lexicon_dir, database_url):
+    """With TRUSTED_PROXIES set higher than the proxies really in front, a client picks its own
+    X-Forwarded-For: a long or odd value is still counted (hashed), never a 500."""
+    from adjudicator.store import Store, migrate
+
+    migrate.upgrade(Store(database_url))
+    app = create_app(
+        {
+            "TESTING": True,
+            "LEXICON_DIR": str(lexicon_dir),
+            "DATABASE_URL": database_url,
+            "TRUSTED_PROXIES": 1,
+            "LOGIN_ATTEMPTS": 3,
+        }
+    )
+    add_director(app)
+    player = app.test_client()
+    spoofed = {"headers": {"X-Forwarded-For": "10.0.0.1, " + "not-an-address " * 20}}
+    for _ in range(3):
+        assert login(player, password="guess guess guess", **spoofed).status_code == 401
+    assert login(player, **spoofed).status_code == 429  # counted against that one value
+    assert login(app.test_client(), headers={"X-Forwarded-For": "10.0.0.9"}).status_code == 303
