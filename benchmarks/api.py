@@ -4,6 +4,11 @@ Load generator: wrk from Debian (installed with apt-get when missing), 16 connec
 this same machine. The baseline is GET /healthz on the same server in the same run, so the
 ratio measures what the challenge adds, not how fast this machine is.
 
+Memory: private dirty pages per worker on a server with every bundled lexicon against one with
+none, both fresh and warmed with the same requests (tries looked up through games/verify, which
+writes nothing to the store); then what answering challenges adds on top (the store's engine
+and connections, the audit log's path), reported apart because it is not the lexicons'.
+
 Run by hand: `.venv/bin/python benchmarks/api.py [--seconds 10]`.
 """
 
@@ -11,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -35,21 +42,46 @@ def private_kib(pid: int) -> int:
     return smaps(pid)["Private_Dirty"]
 
 
-def worker_memory(server: Gunicorn, warm: bool) -> list[dict[str, int]]:
-    if warm:  # touch the tries in every worker before measuring
-        for _ in range(40):
-            for ruleset, words in (
-                ("dsf-2015", ["HEJ"]),
-                ("ssf-1999", ["HEJ"]),
-                ("sbnl-punten", ["HALLO"]),
-                ("naspa", ["HELLO"]),
-            ):
-                req = urllib.request.Request(
-                    f"{server.url}/api/v1/rulesets/{ruleset}/challenge",
-                    data=json.dumps({"words": words}).encode(),
-                    headers={"Content-Type": "application/json"},
-                )
-                urllib.request.urlopen(req).read()
+WARM_WORDS = (
+    ("dsf-2015", "HEJ"),
+    ("ssf-1999", "HEJ"),
+    ("sbnl-punten", "HALLO"),
+    ("naspa", "HELLO"),
+)
+
+
+def post(url: str, body: dict) -> None:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        urllib.request.urlopen(req).read()
+    except urllib.error.HTTPError as refused:  # a server without lexicons refuses: same path
+        refused.read()
+
+
+def warm_without_store(server: Gunicorn) -> None:
+    """The same requests to either server: GETs, and a one-play record per ruleset through
+    games/verify, which looks words up in the tries (where there are tries) and writes nothing
+    to the store. Challenges would write the audit log, whose cost is no lexicon's."""
+    for _ in range(40):
+        for path in ("/api/v1/healthz", "/api/v1/lexicons", "/api/v1/rulesets"):
+            urllib.request.urlopen(server.url + path).read()
+        for ruleset, word in WARM_WORDS:
+            record = {
+                "players": ["A", "B"],
+                "turns": [{"player": "A", "type": "play", "move": f"8H {word}", "rack": word}],
+            }
+            post(f"{server.url}/api/v1/rulesets/{ruleset}/games/verify", record)
+
+
+def challenge_every_lexicon(server: Gunicorn) -> None:
+    for _ in range(40):
+        for ruleset, word in WARM_WORDS:
+            post(f"{server.url}/api/v1/rulesets/{ruleset}/challenge", {"words": [word]})
+
+
+def worker_memory(server: Gunicorn) -> list[dict[str, int]]:
     return [
         {
             "pid": pid,
@@ -70,12 +102,19 @@ def main() -> None:
         healthz, challenge, ratio = against_healthz(
             wrk, server, "/api/v1/rulesets/ssf-1999/challenge", BODY, args.seconds
         )
-        loaded = worker_memory(server, warm=True)
+    # Memory on fresh servers, warmed alike; the verify budget off, so no warm-up is refused.
+    os.environ["ADJUDICATOR_VERIFY_TIME_SHARE"] = "1"
+    with Gunicorn(workers=2) as server:
+        warm_without_store(server)
+        loaded = worker_memory(server)
+        challenge_every_lexicon(server)
+        ruled = worker_memory(server)
     with (
         tempfile.TemporaryDirectory() as empty,
         Gunicorn(workers=2, lexicon_dir=Path(empty)) as bare,
     ):
-        none = worker_memory(bare, warm=False)
+        warm_without_store(bare)
+        none = worker_memory(bare)
 
     print(
         f"load generator: wrk, 2 threads, {CONNECTIONS} connections, median of 8 back-to-back pairs of {args.seconds} s rounds;"
@@ -102,13 +141,18 @@ def main() -> None:
         f"{'all bundled lexicons, warmed':<34}{avg(loaded, 'rss'):>10.0f}{avg(loaded, 'pss'):>10.0f}{avg(loaded, 'private'):>11.0f}"
     )
     print(
-        f"{'no lexicons':<34}{avg(none, 'rss'):>10.0f}{avg(none, 'pss'):>10.0f}{avg(none, 'private'):>11.0f}"
+        f"{'no lexicons, warmed alike':<34}{avg(none, 'rss'):>10.0f}{avg(none, 'pss'):>10.0f}{avg(none, 'private'):>11.0f}"
+    )
+    print(
+        f"{'all lexicons, then 160 challenges':<34}{avg(ruled, 'rss'):>10.0f}{avg(ruled, 'pss'):>10.0f}{avg(ruled, 'private'):>11.0f}"
     )
     extra = (avg(loaded, "private") - avg(none, "private")) / 1024
     print(
         f"private memory the lexicons add per worker: {extra:.2f} MiB  (target < 5 MiB)  "
         f"{'OK' if extra < 5 else 'MISSED'}"
     )
+    store = (avg(ruled, "private") - avg(loaded, "private")) / 1024
+    print(f"and what answering challenges adds (the store, the audit log's path): {store:.2f} MiB")
 
 
 if __name__ == "__main__":
