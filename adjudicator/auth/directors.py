@@ -53,9 +53,12 @@ def add(conn: sa.Connection, name: str, password: str, now: datetime) -> int:
         hashed = hash_password(password)
     except ValueError as exc:
         raise AccountError(str(exc)) from None
-    return conn.execute(
-        sa.insert(Director).values(name=name, password_hash=hashed, created_at=now)
-    ).inserted_primary_key[0]
+    try:
+        return conn.execute(
+            sa.insert(Director).values(name=name, password_hash=hashed, created_at=now)
+        ).inserted_primary_key[0]
+    except sa.exc.IntegrityError:  # added meanwhile by another process (PostgreSQL)
+        raise AccountError(f"a director named {name!r} already exists") from None
 
 
 def remove(conn: sa.Connection, name: str) -> bool:

@@ -174,6 +174,10 @@ def login():
         )
     if result.session_token is None:
         return again("Wrong name or password.", 401)
+    previous = request.cookies.get(SESSION_COOKIE)
+    if previous:  # this browser's earlier session (perhaps another director's) ends here
+        with store.connection(write=True) as conn:
+            directors.end_session(conn, previous)
     response = redirect(_next_target(), 303)
     set_cookie(response, SESSION_COOKIE, result.session_token, config.session_seconds)
     return response

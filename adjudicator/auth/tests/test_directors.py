@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app, store
-from adjudicator.auth import directors, passwords
+from adjudicator.auth import clock, directors, passwords
 
 from .conftest import PASSWORD, add_director, form_csrf, login
 
@@ -220,3 +220,43 @@ def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(lexicon_d
         assert login(player, password="guess guess guess", **spoofed).status_code == 401
     assert login(player, **spoofed).status_code == 429  # counted against that one value
     assert login(app.test_client(), headers={"X-Forwarded-For": "10.0.0.9"}).status_code == 303
+
+
+def test_logging_in_again_ends_the_browsers_earlier_session(app):
+    add_director(app, "bo")
+    browser = app.test_client()
+    assert login(browser).status_code == 303
+    first = browser.get_cookie("adj_session").value
+    assert login(browser, name="bo").status_code == 303  # another director, same browser
+    second = browser.get_cookie("adj_session").value
+    assert second != first
+    stale = app.test_client()
+    stale.set_cookie("adj_session", first)
+    assert stale.get("/director/").status_code == 303  # to the login form: it ended
+    fresh = app.test_client()
+    fresh.set_cookie("adj_session", second)
+    assert fresh.get("/director/").status_code == 200
+
+
+def test_a_director_added_meanwhile_elsewhere_is_a_clear_error(database_url, monkeypatch):
+    """Two `directors add` of one name at once on PostgreSQL: the second gets the message, not a
+    traceback. (On SQLite the write lock makes them take turns.)"""
+    from adjudicator.store import Store, migrate
+
+    s = Store(database_url)
+    if s.is_sqlite:
+        pytest.skip("SQLite's write lock serialises the two")
+    migrate.upgrade(s)
+    real_hash = directors.hash_password
+
+    def hash_while_another_adds(password):  # runs between the name check and the insert
+        monkeypatch.setattr(directors, "hash_password", real_hash)
+        with s.connection(write=True) as other:
+            directors.add(other, "cy", PASSWORD, clock.now())
+        return real_hash(password)
+
+    monkeypatch.setattr(directors, "hash_password", hash_while_another_adds)
+    with pytest.raises(directors.AccountError, match="already exists"):
+        with s.connection(write=True) as conn:
+            directors.add(conn, "cy", PASSWORD, clock.now())
+    s.dispose()
