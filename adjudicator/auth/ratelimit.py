@@ -19,6 +19,7 @@ Retry-After says.
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
@@ -30,6 +31,8 @@ from adjudicator.auth.models import RateHit
 WINDOW = 60
 SPAN = timedelta(seconds=WINDOW)
 SCOPE = "rate"
+SWEEP_EVERY = 500  # allowed hits per process between sweeps of every key's old rows
+_hits = itertools.count(1)
 
 
 def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
@@ -48,4 +51,6 @@ def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
         return seconds_until(oldest + SPAN, now)
     conn.execute(sa.delete(h).where(h.key == key, h.at <= since))
     conn.execute(sa.insert(h).values(key=key, at=now))
+    if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
+        conn.execute(sa.delete(h).where(h.at <= since))
     return 0

@@ -104,6 +104,17 @@ def test_old_hits_are_deleted(store):
         assert rows.scalar() == 2  # the one at 2 s is still in the span of the latest
 
 
+def test_the_old_rows_of_keys_no_longer_used_are_swept(store, monkeypatch):
+    t = clock.utcnow()
+    for key in ("device:1", "device:2"):  # then revoked: never heard from again
+        hit(store, key, 5, t)
+    monkeypatch.setattr(ratelimit, "SWEEP_EVERY", 1)
+    hit(store, "app:1", 5, t + timedelta(seconds=61))
+    with store.connection() as conn:
+        keys = conn.execute(sa.text("SELECT key FROM rate_hits")).scalars().all()
+    assert keys == ["app:1"]
+
+
 def test_concurrent_hits_on_several_connections_never_pass_the_limit(store):
     """Workers and boxes are separate connections: the count holds exactly between them."""
     limit, threads = 5, 12
