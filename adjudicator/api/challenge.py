@@ -17,7 +17,7 @@ from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
-from adjudicator.auth.guard import lexicon_dependent, public
+from adjudicator.auth.guard import lexicon_dependent, public, rules
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
     lexicon_for,
@@ -71,6 +71,7 @@ def get_ruleset(ruleset_id: str):
 
 @bp.post("/rulesets/<ruleset_id>/challenge")
 @lexicon_dependent
+@rules
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()

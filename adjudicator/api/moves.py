@@ -17,7 +17,7 @@ from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
-from adjudicator.auth.guard import lexicon_dependent
+from adjudicator.auth.guard import lexicon_dependent, rules
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
     Board,
@@ -99,6 +99,7 @@ def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
 
 @bp.post("/rulesets/<ruleset_id>/moves/validate")
 @lexicon_dependent
+@rules
 def validate(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()

@@ -2,9 +2,11 @@
 with the rulings answered at the same moment, `groupcommit`).
 
 In order, under the audit log's append lock: a retried request (same `Idempotency-Key`) gets its
-stored answer and nothing else happens; a jury query is counted (or refused past its limit); the
-entry is appended to the hash chain; the answer is stored under its idempotency key. Any error
-rolls all of it back, so a count never exists without its entry or the other way round.
+stored answer and nothing else happens; a device or key is counted against its rate limit and
+its last use noted (refused past the limit; `auth.bookkeeping`); a jury query is counted (or
+refused past its limit); the entry is appended to the hash chain; the answer is stored under its
+idempotency key. Any error rolls all of it back, so a count never exists without its entry or
+the other way round.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy import Connection
 from adjudicator import idempotency, jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
+from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
 from adjudicator.rulesets import Ruleset
 
@@ -44,6 +47,7 @@ def answer(
     and return the answer. With `jury_limit`, count the query and add `queries_remaining`."""
     caller = current_caller()
     key = idempotency.from_request(caller)
+    charge = bookkeeping.pending()  # a device's or key's rate count and last use, if deferred
     lexicon = body["lexicon"]
     entry = {
         "ruling_id": body["ruling_id"],
@@ -71,6 +75,8 @@ def answer(
             replay = idempotency.lookup(conn, key)
             if replay is not None:
                 return replay
+        if charge is not None:
+            bookkeeping.settle(conn, charge)
         if kind == "jury":
             body["queries_remaining"] = (
                 None if jury_limit is None else jury.count(conn, ruleset, labels, jury_limit)

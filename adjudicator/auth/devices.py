@@ -89,7 +89,8 @@ def redeem(conn: sa.Connection, text: str, device_seconds: int, now: datetime) -
     return Paired(device_id, used.name, used.ruleset, token)
 
 
-def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
+def resolve(conn: sa.Connection, token: str, now: datetime, touch: bool = True) -> Caller | None:
+    """The device a token names; with `touch`, its last use noted (at most once a minute)."""
     d = Device
     row = conn.execute(
         sa.select(d.id, d.name, d.ruleset, d.last_used_at).where(
@@ -98,7 +99,7 @@ def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
     ).first()
     if row is None:
         return None
-    if row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION:
+    if touch and (row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION):
         conn.execute(sa.update(d).where(d.id == row.id).values(last_used_at=now))
     rulesets = frozenset([row.ruleset]) if row.ruleset else None
     return Caller("device", str(row.id), row.name, rulesets)
@@ -137,3 +138,17 @@ def state(row: dict, now: datetime) -> str:
     if row["revoked_at"] is not None:
         return "revoked"
     return "expired" if row["expires_at"] <= now else "active"
+
+
+def touch(conn: sa.Connection, device_id: int, now: datetime) -> None:
+    """Note a use found earlier without writing (`resolve(touch=False)`): one UPDATE that
+    changes the row only when its last use is older than the resolution."""
+    t = Device
+    conn.execute(
+        sa.update(t)
+        .where(
+            t.id == device_id,
+            sa.or_(t.last_used_at.is_(None), t.last_used_at <= now - LAST_USED_RESOLUTION),
+        )
+        .values(last_used_at=now)
+    )

@@ -25,7 +25,7 @@ from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
-from adjudicator.auth import clock, devices, directors, keys, ratelimit
+from adjudicator.auth import bookkeeping, clock, devices, directors, keys, ratelimit
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
@@ -55,6 +55,14 @@ def _mark(access: str) -> Callable[[V], V]:
 public = _mark(PUBLIC)
 lexicon_dependent = _mark(LEXICON_DEPENDENT)
 directors_only = _mark(DIRECTORS_ONLY)
+RULES = "adjudicator_rules"
+
+
+def rules(target: V) -> V:
+    """Marks a view whose answer is a recorded ruling (`audit.record.answer`): a device's or
+    key's rate count and last use are then settled in the ruling's transaction (bookkeeping)."""
+    setattr(target, RULES, True)
+    return target
 
 
 def public_blueprint(bp: Blueprint) -> Blueprint:
@@ -109,14 +117,14 @@ def _bearer() -> str | None:
     return token
 
 
-def _resolve(conn, access: str, at: datetime) -> Caller:
+def _resolve(conn, access: str, at: datetime, touch: bool = True) -> Caller:
     token = _bearer()
     if token is not None:
         found = None
         if token.startswith(DEVICE_PREFIX):
-            found = devices.resolve(conn, token, at)
+            found = devices.resolve(conn, token, at, touch)
         elif token.startswith(APP_PREFIX):
-            found = keys.resolve(conn, token, at)
+            found = keys.resolve(conn, token, at, touch)
         if found is None:
             raise ApiError(
                 401,
@@ -144,7 +152,7 @@ def _resolve(conn, access: str, at: datetime) -> Caller:
             g.session_token = session
             return found
     if device:
-        found = devices.resolve(conn, device, at)
+        found = devices.resolve(conn, device, at, touch)
         if found is not None:
             return found
     g.stale_cookie = True  # an ended session or a revoked device: said in the 401's message
@@ -203,9 +211,11 @@ def check_request():
             raise _refuse_anonymous()
         return None
     at = clock.now()
-    # Bookkeeping only (last use, the rate count): not worth an fsync per request.
-    with store.connection(write=True, durable=False) as conn:
-        found = _resolve(conn, access, at)
+    # A ruling's bookkeeping waits for the ruling's own transaction: here only a read.
+    deferred = config.tournament and bool(getattr(current_app.view_functions[endpoint], RULES, 0))
+    # Otherwise bookkeeping only (last use, the rate count): not worth an fsync per request.
+    with store.connection(write=not deferred, durable=False) as conn:
+        found = _resolve(conn, access, at, touch=not deferred)
         g.caller = found
         if access == DIRECTORS_ONLY:
             if found.kind != "director":
@@ -223,15 +233,13 @@ def check_request():
                 f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
             )
         if config.tournament and found.kind in ("device", "app"):
-            wait = ratelimit.hit(conn, found.key, config.rulings_per_minute, at)
+            limit = config.rulings_per_minute
+            if deferred:
+                bookkeeping.defer(bookkeeping.Pending(found.kind, found.id, found.key, limit, at))
+                return None
+            wait = ratelimit.hit(conn, found.key, limit, at)
             if wait:
-                raise ApiError(
-                    429,
-                    "rate_limited",
-                    f"at most {config.rulings_per_minute} rulings in any 60 seconds for this "
-                    f"{found.kind}: wait {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
+                raise bookkeeping.rate_limited(found.kind, limit, wait)
     return None
 
 

@@ -56,7 +56,8 @@ def create(
     return NewKey(key_id, name, key)
 
 
-def resolve(conn: sa.Connection, key: str, now: datetime) -> Caller | None:
+def resolve(conn: sa.Connection, key: str, now: datetime, touch: bool = True) -> Caller | None:
+    """The key's caller; with `touch`, its last use noted (at most once a minute)."""
     c = ApiKey
     row = conn.execute(
         sa.select(c.id, c.name, c.scopes, c.last_used_at).where(
@@ -65,7 +66,7 @@ def resolve(conn: sa.Connection, key: str, now: datetime) -> Caller | None:
     ).first()
     if row is None:
         return None
-    if row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION:
+    if touch and (row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION):
         conn.execute(sa.update(ApiKey).where(c.id == row.id).values(last_used_at=now))
     scopes = frozenset(row.scopes.split()) or None
     return Caller("app", str(row.id), row.name, scopes)
@@ -93,3 +94,17 @@ def listed(conn: sa.Connection) -> list[dict]:
         ).order_by(c.id)
     ).all()
     return [dict(r._mapping) for r in rows]
+
+
+def touch(conn: sa.Connection, key_id: int, now: datetime) -> None:
+    """Note a use found earlier without writing (`resolve(touch=False)`): one UPDATE that
+    changes the row only when its last use is older than the resolution."""
+    t = ApiKey
+    conn.execute(
+        sa.update(t)
+        .where(
+            t.id == key_id,
+            sa.or_(t.last_used_at.is_(None), t.last_used_at <= now - LAST_USED_RESOLUTION),
+        )
+        .values(last_used_at=now)
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy import text
 
 from adjudicator.auth import guard
 from adjudicator.auth.settings import ConfigError
@@ -219,3 +220,50 @@ def test_directors_are_not_rate_limited(tournament):
 def test_bad_settings_stop_the_start(make_app, key, value):
     with pytest.raises(ConfigError, match=f"ADJUDICATOR_{key}"):
         make_app(**{key: value})
+
+
+def test_a_ruling_settles_its_bookkeeping_in_its_own_transaction(tournament, monkeypatch):
+    """For a ruling the guard only reads: the key's rate count and last use are written with the
+    ruling's audit entry, in one write transaction instead of two."""
+    from adjudicator import store
+    from adjudicator.auth import keys
+
+    key = add_key(tournament)
+    client = tournament.test_client()
+    opened: list[bool] = []
+    real = store.Store.connection
+
+    def spy(self, write=False, durable=True):
+        opened.append(write)
+        return real(self, write, durable)
+
+    monkeypatch.setattr(store.Store, "connection", spy)
+    assert challenge(client, headers=bearer(key)).status_code == 200
+    assert opened == [False]  # the guard's read; the ruling's batch has its own connection
+    monkeypatch.undo()
+    with tournament.app_context(), store.connection() as conn:
+        (listed,) = keys.listed(conn)
+        hits = conn.execute(text("SELECT count(*) FROM rate_hits")).scalar_one()
+    assert listed["last_used_at"] is not None and hits == 1
+
+
+def test_a_retried_ruling_is_not_counted_again(tournament):
+    key = add_key(tournament)  # the tournament fixture allows 3 rulings a minute
+    client = tournament.test_client()
+    retried = {**bearer(key), "Idempotency-Key": "table-4-move-12"}
+    assert all(challenge(client, headers=retried).status_code == 200 for _ in range(5))
+    statuses = [challenge(client, headers=bearer(key)).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+
+
+def test_a_verification_is_counted_before_it_runs(tournament):
+    key = add_key(tournament)
+    client = tournament.test_client()
+    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
+
+    def verify():
+        return client.post(
+            "/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=bearer(key)
+        ).status_code
+
+    assert [verify() for _ in range(4)] == [200, 200, 200, 429]
