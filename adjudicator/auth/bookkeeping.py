@@ -17,7 +17,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask import g
 
-from adjudicator.auth import devices, keys, ratelimit
+from adjudicator.auth import lastuse, ratelimit
+from adjudicator.auth.models import ApiKey, Device
 from adjudicator.errors import ApiError
 
 
@@ -54,5 +55,5 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
     wait = ratelimit.hit(conn, pending.key, pending.limit, pending.at)
     if wait:
         raise rate_limited(pending.kind, pending.limit, wait)
-    note = devices.touch if pending.kind == "device" else keys.touch
-    note(conn, int(pending.id), pending.at)
+    table = Device if pending.kind == "device" else ApiKey
+    lastuse.note(conn, table, int(pending.id), pending.at)

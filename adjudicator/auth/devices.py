@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from adjudicator.auth import lastuse
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.models import Device, Director, PairingCode
 from adjudicator.auth.tokens import (
@@ -21,9 +22,6 @@ from adjudicator.auth.tokens import (
     new_token,
     normalise_code,
 )
-
-# `last_used_at` is written at most once a minute per credential, not on every ruling.
-LAST_USED_RESOLUTION = timedelta(seconds=60)
 
 
 @dataclass(frozen=True)
@@ -99,8 +97,8 @@ def resolve(conn: sa.Connection, token: str, now: datetime, touch: bool = True) 
     ).first()
     if row is None:
         return None
-    if touch and (row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION):
-        conn.execute(sa.update(d).where(d.id == row.id).values(last_used_at=now))
+    if touch and lastuse.due(row.last_used_at, now):
+        lastuse.note(conn, Device, row.id, now)
     rulesets = frozenset([row.ruleset]) if row.ruleset else None
     return Caller("device", str(row.id), row.name, rulesets)
 
@@ -138,17 +136,3 @@ def state(row: dict, now: datetime) -> str:
     if row["revoked_at"] is not None:
         return "revoked"
     return "expired" if row["expires_at"] <= now else "active"
-
-
-def touch(conn: sa.Connection, device_id: int, now: datetime) -> None:
-    """Note a use found earlier without writing (`resolve(touch=False)`): one UPDATE that
-    changes the row only when its last use is older than the resolution."""
-    t = Device
-    conn.execute(
-        sa.update(t)
-        .where(
-            t.id == device_id,
-            sa.or_(t.last_used_at.is_(None), t.last_used_at <= now - LAST_USED_RESOLUTION),
-        )
-        .values(last_used_at=now)
-    )

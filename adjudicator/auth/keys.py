@@ -7,8 +7,8 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from adjudicator.auth import lastuse
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.devices import LAST_USED_RESOLUTION
 from adjudicator.auth.directors import NAME_PATTERN
 from adjudicator.auth.models import NAME_MAX, ApiKey
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
@@ -66,8 +66,8 @@ def resolve(conn: sa.Connection, key: str, now: datetime, touch: bool = True) ->
     ).first()
     if row is None:
         return None
-    if touch and (row.last_used_at is None or row.last_used_at <= now - LAST_USED_RESOLUTION):
-        conn.execute(sa.update(ApiKey).where(c.id == row.id).values(last_used_at=now))
+    if touch and lastuse.due(row.last_used_at, now):
+        lastuse.note(conn, ApiKey, row.id, now)
     scopes = frozenset(row.scopes.split()) or None
     return Caller("app", str(row.id), row.name, scopes)
 
@@ -94,17 +94,3 @@ def listed(conn: sa.Connection) -> list[dict]:
         ).order_by(c.id)
     ).all()
     return [dict(r._mapping) for r in rows]
-
-
-def touch(conn: sa.Connection, key_id: int, now: datetime) -> None:
-    """Note a use found earlier without writing (`resolve(touch=False)`): one UPDATE that
-    changes the row only when its last use is older than the resolution."""
-    t = ApiKey
-    conn.execute(
-        sa.update(t)
-        .where(
-            t.id == key_id,
-            sa.or_(t.last_used_at.is_(None), t.last_used_at <= now - LAST_USED_RESOLUTION),
-        )
-        .values(last_used_at=now)
-    )
