@@ -53,6 +53,17 @@ def database_url(request, tmp_path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
+@pytest.fixture
+def store(database_url):
+    """A store on each kind of database in turn, migrated to the newest schema."""
+    from adjudicator.store import Store, migrate
+
+    s = Store(database_url)
+    migrate.upgrade(s)
+    yield s
+    s.dispose()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _test_store(tmp_path_factory) -> Iterator[None]:
     """Every app and server the tests start uses a throwaway SQLite store unless the test says

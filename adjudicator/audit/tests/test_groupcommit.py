@@ -15,14 +15,6 @@ from adjudicator.errors import ApiError
 from adjudicator.store import Store, migrate
 
 
-@pytest.fixture
-def store(database_url):
-    s = Store(database_url)
-    migrate.upgrade(s)
-    yield s
-    s.dispose()
-
-
 def entry(ruling_id: str) -> dict:
     return {
         "ruling_id": ruling_id,

@@ -17,14 +17,6 @@ POLICY = lockout.Policy(attempts=3, window=60, account_attempts=5, slowdown=10)
 
 
 @pytest.fixture
-def store(database_url):
-    s = Store(database_url)
-    migrate.upgrade(s)
-    yield s
-    s.dispose()
-
-
-@pytest.fixture
 def conn(store):
     with store.connection(write=True) as connection:
         yield connection

@@ -14,14 +14,6 @@ from adjudicator.auth import clock, ratelimit
 from adjudicator.store import Store, migrate
 
 
-@pytest.fixture
-def store(database_url):
-    s = Store(database_url)
-    migrate.upgrade(s)
-    yield s
-    s.dispose()
-
-
 def hit(store, key, limit, at):
     with store.connection(write=True) as conn:
         return ratelimit.hit(conn, key, limit, at)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from adjudicator.store import Store, migrate
-
 
 def setting(conn) -> str:
     if conn.dialect.name == "sqlite":
@@ -16,17 +14,12 @@ def setting(conn) -> str:
     return conn.execute(text("SHOW synchronous_commit")).scalar_one()
 
 
-def test_only_bookkeeping_skips_the_wait_for_the_disk(database_url):
-    store = Store(database_url)
-    migrate.upgrade(store)
+def test_only_bookkeeping_skips_the_wait_for_the_disk(store):
     durable, relaxed = ("FULL", "NORMAL") if store.is_sqlite else ("on", "off")
-    try:
-        for _ in range(3):  # the same pooled connection, switched back and forth
-            with store.connection(write=True, durable=False) as conn:
-                assert setting(conn) == relaxed
-            with store.connection(write=True) as conn:
-                assert setting(conn) == durable
-            with store.connection() as conn:
-                assert setting(conn) == durable
-    finally:
-        store.dispose()
+    for _ in range(3):  # the same pooled connection, switched back and forth
+        with store.connection(write=True, durable=False) as conn:
+            assert setting(conn) == relaxed
+        with store.connection(write=True) as conn:
+            assert setting(conn) == durable
+        with store.connection() as conn:
+            assert setting(conn) == durable
