@@ -25,6 +25,7 @@ import os
 import shutil
 import tempfile
 
+from adjudicator import gunicorn_worker as _worker
 from adjudicator import logs as _logs
 from adjudicator import rundir as _rundir
 
@@ -47,12 +48,8 @@ metrics_dir = _metrics_dir()
 
 bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
 workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
-threads = int(os.environ.get("ADJUDICATOR_THREADS", "8"))
-worker_class = (  # one write per answer, either way
-    "adjudicator.gunicorn_worker.OneWriteThreadWorker"
-    if threads > 1
-    else "adjudicator.gunicorn_worker.OneWriteSyncWorker"
-)
+threads = _worker.configured_threads()
+worker_class = _worker.worker_class(threads)
 preload_app = True
 timeout = 30
 graceful_timeout = 10

@@ -10,8 +10,23 @@ whole answer.
 
 from __future__ import annotations
 
+import os
+
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
+
+DEFAULT_THREADS = 8
+
+
+def configured_threads() -> int:
+    """Threads per worker: `ADJUDICATOR_THREADS`, else 8; 1 means gunicorn's sync worker."""
+    return int(os.environ.get("ADJUDICATOR_THREADS", DEFAULT_THREADS))
+
+
+def worker_class(threads: int) -> str:
+    """The worker class for that many threads, each sending an answer in one write."""
+    name = "OneWriteThreadWorker" if threads > 1 else "OneWriteSyncWorker"
+    return f"{__name__}.{name}"
 
 
 class HeldHeaderSocket:

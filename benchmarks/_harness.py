@@ -15,6 +15,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from adjudicator.gunicorn_worker import configured_threads
+
 ROOT = Path(__file__).resolve().parents[1]
 CONNECTIONS = 16
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
@@ -22,7 +24,7 @@ LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" /
 
 def worker_label() -> str:
     """gunicorn's worker class as `adjudicator.gunicorn_conf` picks it from the environment."""
-    threads = int(os.environ.get("ADJUDICATOR_THREADS", "8"))
+    threads = configured_threads()
     return f"gthread, {threads} threads each" if threads > 1 else "sync"
 
 
