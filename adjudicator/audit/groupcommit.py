@@ -9,10 +9,11 @@ links their entries into the chain, commits once and only then releases every an
 that queued while a commit was under way wait for it and the next leader takes them all.
 
 Nothing is acknowledged before the commit that holds it, so durability is as before. A piece of
-work may run in another request's thread (the leader's), so it must not touch `flask.request`
-or `flask.g`: the app context is the same, the request is not. It must also be safe to run again: when any of them fails (a refusal such as the jury limit, or
-a database error), the batch is rolled back and each one is run again in a transaction of its
-own, so a failure is reported to its own request and never costs another request its ruling.
+work may run in another request's thread (the leader's), so it must not touch `flask.request` or
+`flask.g`: the app context is the same, the request is not. It must also be safe to run again:
+when any of them fails (a refusal such as the jury limit, or a database error), the batch is
+rolled back and each one is run again in a transaction of its own, so a failure is reported to
+its own request and never costs another request its ruling.
 With one thread per worker (gunicorn's sync worker) every batch is a single ruling.
 """
 
