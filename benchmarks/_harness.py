@@ -39,7 +39,11 @@ class Gunicorn:
     benchmark never writes thousands of rulings into the developer's own audit log."""
 
     def __init__(
-        self, workers: int = 2, lexicon_dir: Path = LEXICON_DIR, database_url: str | None = None
+        self,
+        workers: int = 2,
+        lexicon_dir: Path = LEXICON_DIR,
+        database_url: str | None = None,
+        app: str = "adjudicator.wsgi:app",
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -58,7 +62,7 @@ class Gunicorn:
         }
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
-            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", "adjudicator.wsgi:app"],
+            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", app],
             cwd=ROOT,
             env=env,
         )

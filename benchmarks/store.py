@@ -8,7 +8,9 @@ healthz in the same run and p99 < 20 ms; on PostgreSQL ≥ 0.6 × healthz. gunic
 connections, all on this machine; PostgreSQL is a throwaway cluster from Debian's binaries on a
 unix socket, with its default fsync on commit. Each store is measured in open mode (anonymous
 challenges: the issue's targets) and in tournament mode (each challenge with an app key, looked
-up and rate-counted in the store first). The chain is verified after each run.
+up and rate-counted in the store first). The chain is verified after each run. A reference row
+runs the same challenges with the audit log's write taken out (`_ceiling_app.py`): the most the
+challenge could reach against healthz on this machine if writing the log cost nothing.
 
 Run by hand: `.venv/bin/python benchmarks/store.py [--seconds 3] [--only sqlite|postgresql]
 [--mode open|tournament|both]`.
@@ -41,6 +43,10 @@ from adjudicator.store.pgcluster import Cluster  # noqa: E402
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
 PATH = "/api/v1/rulesets/ssf-1999/challenge"
 TARGETS = {"sqlite": 0.75, "postgresql": 0.6}
+# The reference row: the same server with the audit log's write taken out (entries still built
+# and hashed), so the ratio shows what the rest of a challenge costs against healthz.
+CEILING_APP = "benchmarks._ceiling_app:app"
+CEILING_NAME = "Reference: no audit write (benchmarks/_ceiling_app.py); open mode"
 # Tournament mode: every challenge carries an app key, which is looked up (its last use noted)
 # and rate-counted in the store before the ruling. The load is spread over KEYS keys, each
 # under the default limit of 20 rulings a minute at these rates, as a room of tablets would be.
@@ -60,7 +66,7 @@ def app_keys(store: Store, count: int) -> list[str]:
         return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
 
 
-def measure(wrk: str, url: str, seconds: int, mode: str) -> dict:
+def measure(wrk: str, url: str, seconds: int, mode: str, app: str = "adjudicator.wsgi:app") -> dict:
     store = Store(url)
     migrate.upgrade(store)
     bearers = None
@@ -69,7 +75,7 @@ def measure(wrk: str, url: str, seconds: int, mode: str) -> dict:
         bearers = app_keys(store, KEYS)
         os.environ.update(TOURNAMENT_ENV)
     try:
-        with Gunicorn(workers=2, database_url=url) as server:
+        with Gunicorn(workers=2, database_url=url, app=app) as server:
             healthz, challenge, ratio = against_healthz(
                 wrk, server, PATH, BODY, seconds, bearers=bearers
             )
@@ -120,6 +126,11 @@ def main() -> None:
                 url = f"sqlite:///{tmp}/adjudicator.db"
                 name = f"SQLite, WAL, synchronous={synchronous}; {mode} mode"
                 rows.append(("sqlite", name, measure(wrk, url, args.seconds, mode)))
+        if "open" in modes:  # what the challenge costs with no store at all, for comparison
+            with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
+                url = f"sqlite:///{tmp}/adjudicator.db"
+                result = measure(wrk, url, args.seconds, "open", app=CEILING_APP)
+                rows.append(("reference", CEILING_NAME, result))
     if args.only in (None, "postgresql"):
         cluster = Cluster().start()
         try:
@@ -146,6 +157,9 @@ def main() -> None:
             f"  {'POST …/ssf-1999/challenge (3 w)':<34}{c['rps']:>10.0f}{c['p50']:>10.2f}"
             f"{c['p99']:>10.2f}"
         )
+        if kind == "reference":
+            print(f"  challenge/healthz throughput ratio: {r['ratio']:.2f}  (the ceiling)")
+            continue
         target = TARGETS[kind]
         if name.endswith("tournament mode"):  # the targets are for the open service
             print(f"  challenge/healthz throughput ratio: {r['ratio']:.2f}  (no target)")
