@@ -2,7 +2,8 @@
 
 Counted: requests per endpoint (the route's template, never the path sent), method and status;
 their latency per endpoint; rulings per ruleset, kind and verdict, one per ruling, i.e. one per
-play under the `play` policy and never per word. No word is ever a label. The loaded lexicons'
+play under the `play` policy and never per word; the audit log's commits (rulings per commit, the
+wait for its append lock and the time it held it). No word is ever a label. The loaded lexicons'
 and rulesets' identities are info metrics built at scrape time from what this process serves.
 
 Under gunicorn the counts live in `prometheus_client`'s multiprocess mode: the gunicorn settings
@@ -53,6 +54,26 @@ RULINGS = Counter(
     "Rulings given, one per ruling (per play under the play policy), never per word",
     ["ruleset", "kind", "verdict"],
 )
+# The audit log's group commit (adjudicator.audit.groupcommit), one observation per transaction:
+# how many rulings shared it, how long it waited for the append lock (another process's or box's
+# append) and how long it held it (its rows, the head, the commit with its fsync). The lock is the
+# service's one point of contention; these show whether it is keeping up.
+AUDIT_BATCH = Histogram(
+    "adjudicator_audit_batch_rulings",
+    "Rulings committed together in one audit-log transaction",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
+_LOCK_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
+AUDIT_WAITED = Histogram(
+    "adjudicator_audit_lock_wait_seconds",
+    "Time an audit-log transaction waited for the append lock",
+    buckets=_LOCK_BUCKETS,
+)
+AUDIT_HELD = Histogram(
+    "adjudicator_audit_lock_held_seconds",
+    "Time an audit-log transaction held the append lock, its commit included",
+    buckets=_LOCK_BUCKETS,
+)
 UNMATCHED = "<unmatched>"  # a path no route serves: never the path itself (unbounded labels)
 
 
@@ -60,6 +81,13 @@ def count_ruling(ruleset: str, kind: str, verdict: str | None) -> None:
     """One ruling of `kind` (challenge, move) under `ruleset`; `None` (no ruling) is not one."""
     if verdict is not None and current_app.extensions.get("metrics_on"):
         RULINGS.labels(ruleset, kind, verdict).inc()
+
+
+def observe_commit(rulings: int, waited: float, held: float) -> None:
+    """One audit-log transaction of `rulings` rulings, committed (`GroupCommit`'s observer)."""
+    AUDIT_BATCH.observe(rulings)
+    AUDIT_WAITED.observe(waited)
+    AUDIT_HELD.observe(held)
 
 
 class _ServedIdentity:

@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,14 +35,30 @@ from _harness import (  # noqa: E402
     Gunicorn,
     against_healthz,
     ensure_wrk,
+    run_wrk,
     worker_label,
 )
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 from adjudicator.audit import chain  # noqa: E402
+from adjudicator.audit.groupcommit import Batch, GroupCommit  # noqa: E402
 from adjudicator.store import Store, migrate  # noqa: E402
 from adjudicator.store.pgcluster import Cluster  # noqa: E402
 
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
+ENTRY = {  # a challenge's audit entry as the service writes it for BODY (anonymous caller)
+    "kind": "challenge",
+    "ruleset": "ssf-1999",
+    "lexicon_id": "wswedish",
+    "lexicon_sha256": "0" * 64,
+    "caller_kind": "anonymous",
+    "caller_id": "",
+    "caller_name": "anonymous",
+    **dict.fromkeys(("event", "round", "table_label", "game", "player", "play")),
+    "words": [{"input": w, "word": w} for w in BODY["words"]],
+    "verdict": "invalid",
+    "consequence": {"kind": "challenger_loses_turn", "player_points": 0},
+}
 PATH = "/api/v1/rulesets/ssf-1999/challenge"
 TARGETS = {"sqlite": 0.75, "postgresql": 0.6}
 # The reference row: the same server with the audit log's write taken out (entries still built
@@ -100,6 +118,46 @@ def measure(wrk: str, url: str, seconds: int, mode: str, app: str = "adjudicator
     }
 
 
+def commit_profile(wrk: str, url: str, seconds: int) -> dict:
+    """Where a commit's time goes under load: a separate run with /metrics on (it costs every
+    request a little, so it is not part of the ratio), read from the audit-commit histograms;
+    then the same batches committed by this process alone, with no request threads beside it."""
+    store = Store(url)
+    migrate.upgrade(store)
+    os.environ["ADJUDICATOR_METRICS"] = "1"
+    try:
+        with Gunicorn(workers=2, database_url=url) as server:
+            run_wrk(wrk, server.url + PATH, seconds, BODY)
+            with urllib.request.urlopen(server.url + "/metrics", timeout=10) as r:
+                text = r.read().decode()
+    finally:
+        del os.environ["ADJUDICATOR_METRICS"]
+    seen = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name.startswith("adjudicator_audit_") and not sample.labels
+    }
+    commits = seen["adjudicator_audit_batch_rulings_count"]
+    batch = seen["adjudicator_audit_batch_rulings_sum"] / commits
+    held: list[float] = []
+    writer = GroupCommit(store, observe=lambda rulings, waited, took: held.append(took))
+
+    def work(conn, batch: Batch) -> None:
+        batch.append({**ENTRY, "ruling_id": uuid.uuid4().hex})
+
+    for _ in range(300):
+        writer._transaction([work] * max(1, round(batch)))  # one leader's batch, no threads
+    store.dispose()
+    return {
+        "commits": commits,
+        "batch": batch,
+        "waited_ms": 1000 * seen["adjudicator_audit_lock_wait_seconds_sum"] / commits,
+        "held_ms": 1000 * seen["adjudicator_audit_lock_held_seconds_sum"] / commits,
+        "alone_ms": 1000 * sorted(held)[len(held) // 2],
+    }
+
+
 def postgres_version(cluster: Cluster) -> str:
     out = subprocess.run([str(cluster.bindir / "postgres"), "--version"], capture_output=True)
     return out.stdout.decode().split()[2].split("-")[0]  # "postgres (PostgreSQL) 15.18-0+deb12u1)"
@@ -126,6 +184,10 @@ def main() -> None:
                 url = f"sqlite:///{tmp}/adjudicator.db"
                 name = f"SQLite, WAL, synchronous={synchronous}; {mode} mode"
                 rows.append(("sqlite", name, measure(wrk, url, args.seconds, mode)))
+            if mode == "open":
+                with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
+                    url = f"sqlite:///{tmp}/adjudicator.db"
+                    rows[-1][2]["profile"] = commit_profile(wrk, url, args.seconds)
         if "open" in modes:  # what the challenge costs with no store at all, for comparison
             with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
                 url = f"sqlite:///{tmp}/adjudicator.db"
@@ -138,6 +200,9 @@ def main() -> None:
                 url = cluster.create_database(f"bench_{mode}")
                 name = f"PostgreSQL {postgres_version(cluster)}, fsync on; {mode} mode"
                 rows.append(("postgresql", name, measure(wrk, url, args.seconds, mode)))
+                if mode == "open":
+                    url = cluster.create_database("bench_profile")
+                    rows[-1][2]["profile"] = commit_profile(wrk, url, args.seconds)
         finally:
             cluster.stop()
 
@@ -172,6 +237,14 @@ def main() -> None:
             print(
                 f"  challenge p99: {c['p99']:.2f} ms  (target < 20 ms)  "
                 f"{'OK' if c['p99'] < 20 else 'MISSED'}"
+            )
+        if "profile" in r:
+            p = r["profile"]
+            print(
+                f"  commits (a separate {args.seconds} s run with /metrics on):"
+                f" {p['batch']:.1f} rulings each; the append lock waited for {p['waited_ms']:.2f}"
+                f" ms, then held {p['held_ms']:.2f} ms; the same batch held {p['alone_ms']:.2f} ms"
+                " when committed by one process alone"
             )
         state = "intact" if r["intact"] else "BROKEN"
         print(

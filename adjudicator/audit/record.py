@@ -17,7 +17,7 @@ import orjson
 from flask import Flask, Response, current_app
 from sqlalchemy import Connection
 
-from adjudicator import idempotency, jury
+from adjudicator import idempotency, jury, metrics
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth import bookkeeping
@@ -94,4 +94,5 @@ def answer(
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["group_commit"] = GroupCommit(app.extensions["store"])
+    observe = metrics.observe_commit if app.extensions.get("metrics_on") else None
+    app.extensions["group_commit"] = GroupCommit(app.extensions["store"], observe)

@@ -72,4 +72,6 @@ def test_rules_are_cited_from_the_documents_own_home():
     old = re.compile(r"(?<![\w/])" + "RULES" + r"\.md")
     for path in _text_files():
         text = path.read_text(encoding="utf-8", errors="replace")
-        assert not old.search(text), f"{path.relative_to(REPO)} cites the old digest, not docs/rules.md"
+        assert not old.search(text), (
+            f"{path.relative_to(REPO)} cites the old digest, not docs/rules.md"
+        )

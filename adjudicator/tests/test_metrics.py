@@ -63,6 +63,23 @@ def test_rulings_counted_per_ruling_and_verdict_never_words(metrics_client):
         assert word not in after
 
 
+def test_audit_commits_are_observed(metrics_client):
+    before = scrape(metrics_client)
+    for _ in range(3):  # one request at a time: each ruling commits alone
+        r = metrics_client.post(CHALLENGE.format("ssf-1999"), json={"words": ["hej"]})
+        assert r.status_code == 200
+    after = scrape(metrics_client)
+
+    def delta(name):
+        return value(after, name) - value(before, name)
+
+    assert delta("adjudicator_audit_batch_rulings_count") == 3
+    assert delta("adjudicator_audit_batch_rulings_sum") == 3
+    assert delta("adjudicator_audit_lock_wait_seconds_count") == 3
+    assert delta("adjudicator_audit_lock_held_seconds_count") == 3
+    assert delta("adjudicator_audit_lock_held_seconds_sum") > 0
+
+
 def test_moves_count_only_legal_plays(metrics_client):
     before = scrape(metrics_client)
     url = "/api/v1/rulesets/dsf-2015/moves/validate"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 from sqlalchemy import text
@@ -104,6 +105,29 @@ def test_rulings_waiting_together_share_one_transaction(store):
     with store.connection() as conn:
         assert chain.verify(conn).ok
     assert len(logged(store)) == 8
+
+
+def test_the_observer_is_told_of_each_committed_transaction(store):
+    told: list[tuple[int, float, float]] = []
+    writer = GroupCommit(store, observe=lambda *seen: told.append(seen))
+
+    def refused(conn, batch):
+        raise ApiError(409, "jury_limit_reached", "no more")
+
+    outcome = submit_in_threads(writer, [append(f"o{i}") for i in range(6)], hold=store)
+    assert all(error is None for _, error in outcome)
+    assert [rulings for rulings, _, _ in told] == [1, 5]
+    with store.connection(write=True) as conn:  # another writer holds the append lock…
+        chain.lock_head(conn)
+        late = threading.Thread(target=writer.submit, args=(append("late"),))
+        late.start()
+        time.sleep(0.2)
+    late.join(timeout=30)
+    rulings, waited, held = told[-1]
+    assert rulings == 1 and waited >= 0.15 and 0 <= held < waited  # …so this one waited
+    with pytest.raises(ApiError):
+        writer.submit(refused)
+    assert len(told) == 3  # a rolled-back transaction commits nothing: nothing to tell
 
 
 def test_an_answer_is_given_only_after_its_commit(store):
