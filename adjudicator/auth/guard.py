@@ -88,14 +88,22 @@ def caller() -> Caller:
 def client_id() -> str:
     """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx).
 
-    Anything but an address (only a TRUSTED_PROXIES larger than the proxies really in front lets
-    a client choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits
-    the store's column whatever its length."""
+    An IPv6 client is its /64: one device may pick any address in its network's /64 (privacy
+    addresses, or at will), so counting single addresses would give it a fresh count per try.
+    An IPv4 address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address. Anything but an
+    address (only a TRUSTED_PROXIES larger than the proxies really in front lets a client choose
+    it, through X-Forwarded-For) is counted under a digest of it, so that it fits the store's
+    column whatever its length."""
     address = request.remote_addr or "unknown"
     try:
-        return f"ip:{ipaddress.ip_address(address)}"
+        parsed = ipaddress.ip_address(address)
     except ValueError:
         return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return f"ip:{parsed.ipv4_mapped}"
+        return f"ip:{ipaddress.ip_network((parsed, 64), strict=False)}"
+    return f"ip:{parsed}"
 
 
 # --- resolving the credential ----------------------------------------------------------------

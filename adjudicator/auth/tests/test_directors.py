@@ -80,6 +80,23 @@ def test_lockout_is_per_account_and_client(app):
     assert login(director, **here).status_code == 303  # the director's own device
 
 
+def test_an_ipv6_client_is_its_64_not_each_address(app):
+    add_director(app, "bo")
+    player = app.test_client()
+    for i in range(3):  # a fresh address in the same /64 for every try
+        at = {"environ_base": {"REMOTE_ADDR": f"2001:db8:1:2::{i + 1:x}"}}
+        assert login(player, password="guess guess guess", **at).status_code == 401
+    again = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:2:ffff:ffff:ffff:ffff"}}
+    assert login(player, **again).status_code == 429
+    neighbour = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:3::1"}}  # another /64
+    assert login(app.test_client(), **neighbour).status_code == 303
+    mapped = {"environ_base": {"REMOTE_ADDR": "::ffff:10.0.0.7"}}
+    for _ in range(3):
+        assert login(player, password="guess guess guess", **mapped).status_code == 401
+    plain = {"environ_base": {"REMOTE_ADDR": "10.0.0.7"}}  # the same IPv4 client
+    assert login(player, **plain).status_code == 429
+
+
 @pytest.mark.parametrize(
     ("headers", "status"),
     [
