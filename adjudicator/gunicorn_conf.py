@@ -12,7 +12,9 @@ worker, where a sync worker has one and so commits once per ruling. `ADJUDICATOR
 runs gunicorn's sync worker instead. gunicorn runs behind nginx (deploy/nginx.conf.template),
 which buffers whole requests and responses, so a thread is never held by a slow client. Either
 worker sends each answer in one write (adjudicator.gunicorn_worker), so a killed worker never
-leaves nginx half an answer it could not retry.
+leaves nginx half an answer it could not retry. gunicorn's request limits are its defaults
+(a request line of 4,094 bytes, 100 headers of at most 8,190 bytes each); what it refuses
+itself leaves as a problem document like every other error (adjudicator.gunicorn_worker).
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
 `instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.

@@ -6,14 +6,34 @@ the OOM killer) leaves nginx holding a header and no body, an answer already beg
 may retry, and the client gets a broken response. With one write per response (all of ours are
 small), a killed worker leaves either nothing, which nginx retries where that is safe, or the
 whole answer.
+
+A request gunicorn cannot parse (a request line over `limit_request_line`, a malformed request
+line or header, too many or too large headers) never reaches Flask: gunicorn answers it from
+`Worker.handle_error` with an HTML page that quotes the offending line back. Both workers keep
+gunicorn's status and logging and send a problem document (adjudicator.errors) in its place,
+whose detail names what was wrong and quotes nothing of the request.
 """
 
 from __future__ import annotations
 
 import os
+import ssl
+from typing import Any
 
+import orjson
+from gunicorn import util
+from gunicorn.http import errors as http_errors
+from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
+
+from adjudicator.errors import (
+    HTTP_CODES,
+    INTERNAL_CODE,
+    OTHER_HTTP_CODE,
+    PROBLEM_MIMETYPE,
+    ApiError,
+)
 
 DEFAULT_THREADS = 8
 
@@ -61,7 +81,129 @@ class HeldHeaderSocket:
         return getattr(self._sock, name)
 
 
-class OneWriteSyncWorker(SyncWorker):
+class CaughtErrorPage:
+    """Stands in for the client socket while gunicorn's `handle_error` runs: it keeps the page
+    gunicorn writes, of which only the status line is read, so that gunicorn alone decides the
+    status (and logs as it always does) and none of its HTML reaches the client."""
+
+    def __init__(self, sock: Any):
+        self._sock = sock
+        self.written = bytearray()
+
+    def sendall(self, data: bytes) -> None:
+        self.written += data
+
+    def gettimeout(self) -> float:
+        return 0.0  # util.write_nonblock then leaves the real socket's mode alone
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+    def status(self) -> tuple[int, str]:
+        """gunicorn's status and reason phrase; 500 if its page could not be read."""
+        parts = bytes(self.written).split(b"\r\n", 1)[0].split(b" ", 2)
+        if len(parts) == 3 and parts[0].startswith(b"HTTP/") and parts[1].isdigit():
+            return int(parts[1]), parts[2].decode("latin-1")
+        return 500, "Internal Server Error"
+
+
+def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
+    """The problem for an error gunicorn answered itself, at gunicorn's status. The detail is
+    ours: gunicorn's messages quote the request line or header, which must not be echoed."""
+    if status >= 500 and not isinstance(exc, http_errors.UnsupportedTransferCoding):
+        # Not the client's fault (an invalid response header, a configuration problem, a bug):
+        # gunicorn has logged the exception; the client learns no more than from the app's 500.
+        return ApiError(status, INTERNAL_CODE, "the service failed; the error has been logged")
+    if isinstance(exc, http_errors.LimitRequestLine):
+        detail = "the request line is too long"
+        if isinstance(exc.max_size, int):  # gunicorn's C parser (gunicorn_h1c) gives no limit
+            detail += f" (limit {exc.max_size} bytes)"
+        return ApiError(status, "request_line_too_long", detail)
+    if isinstance(exc, http_errors.LimitRequestHeaders):
+        return ApiError(status, "headers_too_large", _headers_detail(exc, cfg))
+    if isinstance(exc, http_errors.InvalidRequestMethod):
+        return ApiError(status, "malformed_request_line", "the request method is not valid")
+    if isinstance(exc, http_errors.InvalidHTTPVersion):
+        return ApiError(status, "malformed_request_line", "the request's HTTP version is not valid")
+    if isinstance(exc, http_errors.InvalidRequestLine):
+        return ApiError(status, "malformed_request_line", "the request line is malformed")
+    if isinstance(exc, http_errors.InvalidHeaderName):
+        return ApiError(status, "malformed_header", "a request header's name is not valid")
+    if isinstance(exc, http_errors.ObsoleteFolding):
+        detail = "a request header is folded over several lines (obsolete line folding)"
+        return ApiError(status, "malformed_header", detail)
+    if isinstance(exc, http_errors.InvalidSchemeHeaders):
+        detail = "the request's scheme headers contradict each other"
+        return ApiError(status, "malformed_header", detail)
+    if isinstance(exc, http_errors.InvalidHeader):
+        return ApiError(status, "malformed_header", "a request header is malformed")
+    if isinstance(exc, http_errors.UnsupportedTransferCoding):
+        detail = "the request's Transfer-Encoding is not supported"
+        return ApiError(status, "unsupported_transfer_coding", detail)
+    if isinstance(exc, http_errors.ExpectationFailed):
+        detail = "the request's Expect header asks for something the service does not do"
+        return ApiError(status, "expectation_failed", detail)
+    chunked = (
+        http_errors.InvalidChunkSize,
+        http_errors.ChunkMissingTerminator,
+        http_errors.InvalidChunkExtension,
+    )
+    code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
+    if isinstance(exc, chunked):  # as adjudicator.requests words it when the app reads the body
+        return ApiError(status, code, "the request body's framing is malformed")
+    if isinstance(exc, http_errors.ForbiddenProxyRequest):
+        return ApiError(status, code, "PROXY protocol lines are not accepted from this address")
+    if isinstance(exc, http_errors.InvalidProxyLine):
+        return ApiError(status, code, "the PROXY protocol line is malformed")
+    if isinstance(exc, ssl.SSLError):
+        return ApiError(status, code, "the TLS connection could not be set up")
+    return ApiError(status, code, "the request could not be read")
+
+
+def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:
+    """Which header limit was hit, told apart by gunicorn's own fixed wording (never request
+    text), with the limit as gunicorn's parser applies it."""
+    if exc.msg == "limit request headers fields":
+        fields = cfg.limit_request_fields
+        limit = fields if 0 < fields <= MAX_HEADERS else MAX_HEADERS
+        return f"the request has too many headers (limit {limit})"
+    if exc.msg == "limit request headers fields size":
+        size = cfg.limit_request_field_size
+        limit = size if size > 0 else DEFAULT_MAX_HEADERFIELD_SIZE
+        return f"a request header is too long (limit {limit} bytes)"
+    return "the request's headers are too large"
+
+
+def problem_bytes(status: int, reason: str, problem: ApiError) -> bytes:
+    """The whole answer, in one write, framed as gunicorn frames its error pages."""
+    body = orjson.dumps(problem.to_dict())
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "Connection: close\r\n"
+        f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Cache-Control: no-store\r\n"  # as on every problem the app sends
+        "\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+class ProblemErrors:
+    """Mixed into both workers: gunicorn's `handle_error` decides the status and logs (warning,
+    access line); what leaves is a problem document instead of its HTML page."""
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        page = CaughtErrorPage(client)
+        super().handle_error(req, page, addr, exc)
+        status, reason = page.status()
+        problem = parse_error_problem(exc, status, self.cfg)
+        try:
+            util.write_nonblock(client, problem_bytes(status, reason, problem))
+        except Exception:
+            self.log.debug("Failed to send error message.")  # gunicorn's wording and level
+
+
+class OneWriteSyncWorker(ProblemErrors, SyncWorker):
     def handle_request(self, listener, req, client, addr):
         held = HeldHeaderSocket(client)
         try:
@@ -73,7 +215,7 @@ class OneWriteSyncWorker(SyncWorker):
                 pass  # the client is gone; gunicorn has already logged what it could
 
 
-class OneWriteThreadWorker(ThreadWorker):
+class OneWriteThreadWorker(ProblemErrors, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
     share it (adjudicator.audit.groupcommit); keep-alive connections are kept."""
 

@@ -77,7 +77,8 @@ def test_numbers_past_their_bounds_are_a_400(server, http, path, body):
     assert r.json()["field"]
 
 
-# (A query of thousands of digits never reaches the app: gunicorn answers 414 itself.)
+# (A query of thousands of digits never reaches the app: gunicorn answers 414 itself, a
+# problem all the same: api_tests/test_parse_errors_http.py.)
 @pytest.mark.parametrize("bag", ["18446744073709551616", "9" * 400, "1e3", "٣", "201"])
 def test_query_numbers_past_their_bounds_are_a_400(server, http, bag):
     r = http.get(server.api("/rulesets/naspa/exchange-allowed"), params={"bag": bag})
