@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import requests
 
 from api_tests.browser import (
     BOGUS,
@@ -178,9 +179,11 @@ def test_refused_characters_stay_visible_marked_and_block_judge(
     page.keyboard.type(f"s{foreign}t")  # not on a US keyboard: arrives as text input
     words = page.locator("#words .word-text")
     expect(words.nth(0)).to_have_text("H1S")
-    expect(words.nth(1)).to_have_text(f"S{foreign.upper()}T")
+    # A refused letter stays as typed (the service's capitals are for its own letters only), so
+    # the page names the character the service would name.
+    expect(words.nth(1)).to_have_text(f"S{foreign}T")
     expect(words.nth(0).locator("mark.bad")).to_have_text("1")
-    expect(words.nth(1).locator("mark.bad")).to_have_text(foreign.upper())
+    expect(words.nth(1).locator("mark.bad")).to_have_text(foreign)
     message = page.locator("#enter-message")
     expect(message).to_contain_text("1")
     strings = page.evaluate(
@@ -363,6 +366,50 @@ def test_a_spelling_the_service_refuses_comes_back_to_the_words(page, judge_serv
     expect(page.locator("#enter-message")).to_have_text("Woord 1 is te lang: hoogstens 15 letters.")
     expect(page.locator("#words .word-text").nth(0)).to_have_text("ĲĲĲĲĲĲĲĲ")
     expect(page.locator("#words .word-text").nth(1)).to_have_text("KAT")
+
+
+# Typed on a German keyboard or pasted: ß, its capital ẞ, and long s and dotless i, which
+# JavaScript's toUpperCase makes S and I. Each with the word the page shows and its culprit.
+NO_TILE = [
+    ("straße", "STRAßE", "ß"),
+    ("STRAẞE", "STRAẞE", "ẞ"),
+    ("ß", "ß", "ß"),
+    ("ſo", "ſO", "ſ"),
+    ("dıg", "DıG", "ı"),
+]
+
+
+@pytest.mark.parametrize(("ruleset_id", "language"), KIOSKS)
+def test_the_page_refuses_what_the_api_refuses_naming_the_same_letter(
+    page, judge_server, ruleset_id, language
+):
+    """The service is the one authority on letters: what its challenge endpoint refuses, the
+    page refuses before JUDGE, marking and naming the character the endpoint names."""
+    open_kiosk(page, judge_server, ruleset_id)
+    strings = page.evaluate(
+        "JSON.parse(document.getElementById('judge-config').textContent).strings"
+    )
+    word = page.locator("#words .word-text").first
+    for typed, shown, culprit in NO_TILE:
+        answer = requests.post(
+            judge_server.api(f"/rulesets/{ruleset_id}/challenge"),
+            json={"words": [typed]},
+            timeout=10,
+        )
+        problem = answer.json()
+        assert answer.status_code == 400, (typed, problem)
+        assert problem["code"] == "word_has_foreign_letter", (typed, problem)
+        assert repr(culprit) in problem["detail"], (typed, problem)
+
+        page.keyboard.press("Escape")  # start over
+        page.focus("#capture")
+        page.keyboard.type(typed)
+        expect(word).to_have_text(shown)
+        expect(word.locator("mark.bad")).to_have_text(culprit)
+        reason = strings["refused_foreign"].replace("{char}", culprit)
+        said = strings["word_problem"].replace("{n}", "1").replace("{reason}", reason)
+        expect(page.locator("#enter-message")).to_have_text(said)
+        expect(page.locator("#judge")).to_be_disabled()
 
 
 def test_pin_lock(page, judge_server):

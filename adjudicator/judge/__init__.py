@@ -16,7 +16,14 @@ from __future__ import annotations
 from flask import Flask
 
 from adjudicator.judge import landing
-from adjudicator.judge.config import DEFAULTS, LANGUAGES, page_config, strings, word_characters
+from adjudicator.judge.config import (
+    DEFAULTS,
+    LANGUAGES,
+    page_config,
+    strings,
+    word_capitals,
+    word_characters,
+)
 from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import configured_pin, pin_matches
 
@@ -26,6 +33,7 @@ __all__ = [
     "page_config",
     "pin_matches",
     "strings",
+    "word_capitals",
     "word_characters",
 ]
 

@@ -65,6 +65,24 @@ def word_characters(profile: LanguageProfile) -> str:
     return profile.alphabet + "".join(extra)
 
 
+def word_capitals(profile: LanguageProfile) -> dict[str, str]:
+    """Each accepted character that is not itself one of `word_characters`, mapped to the one
+    it is shown as (æ → Æ, ĳ → Ĳ): the service's query check reads them alike.
+
+    The page upper-cases by this map and nothing else. Its own case rules would add letters:
+    JavaScript's toUpperCase turns long s ſ into S and dotless ı into I, look-alikes the service
+    refuses, and would name Ǆ where the service names ǅ. A character outside the map stays as
+    typed (ß, ẞ), so the page refuses it naming what the service names.
+    """
+    accepted = query_characters(profile)
+    shown = set(word_characters(profile))
+    return {
+        c: c.upper()
+        for c in sorted(accepted)
+        if c not in shown and len(c.upper()) == 1 and c.upper() in shown
+    }
+
+
 @cache
 def asset_version() -> str:
     """A digest of the page's assets, so a new release is never served from a stale cache."""
@@ -116,6 +134,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             else []
         ),
         "word_characters": word_characters(normaliser.profile) if normaliser else "",
+        "word_capitals": word_capitals(normaliser.profile) if normaliser else {},
         "jury": (
             {"submissions_per_player": challenge.get("jury_submissions_per_player")}
             if mode == "jury"

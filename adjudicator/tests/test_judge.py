@@ -126,6 +126,52 @@ def test_word_characters_are_what_the_challenge_endpoint_accepts(client, ruleset
         assert form_error == (ch not in accepted), (ruleset_id, ch, body.json)
 
 
+# ß and its capital ẞ are letters of no bundled language: not in an alphabet, not named by a
+# folding map, so a query holding one is refused before any case is applied (both JavaScript
+# and Python upper-case ß to "SS"). ſ and ı upper-case to S and I: look-alikes, refused too.
+ESZETT = ["straße", "STRAẞE", "ß", "ẞ", "ẞẞ"]
+NOT_CAPITALS = "ßẞſıǅ"
+
+
+def test_eszett_is_refused_alike_by_the_api_and_the_page_under_every_ruleset(client):
+    """The API refuses ß and ẞ, naming them; the page, told only the API's own characters and
+    capitals, keeps them as typed and refuses them too, naming the same character."""
+    ids = [r["id"] for r in client.get("/api/v1/rulesets").json["rulesets"]]
+    assert {"dsf-2015", "ssf-1999", "sbnl-punten", "wespa"} <= set(ids)
+    for ruleset_id in ids:
+        config = page_config(client.get(f"/judge/{ruleset_id}").get_data(as_text=True))
+        for word in ESZETT:
+            r = client.post(f"/api/v1/rulesets/{ruleset_id}/challenge", json={"words": [word]})
+            assert r.status_code == 400, (ruleset_id, word, r.json)
+            assert r.json["code"] == "word_has_foreign_letter", (ruleset_id, word, r.json)
+            culprit = next(c for c in word if c in "ßẞ")
+            assert repr(culprit) in r.json["detail"], (ruleset_id, word, r.json)
+        for ch in "ßẞ":
+            assert ch not in config["word_characters"], ruleset_id
+            assert ch not in config["word_capitals"], ruleset_id
+
+
+@pytest.mark.parametrize("ruleset_id", ["dsf-2015", "ssf-1999", "sbnl-punten", "naspa"])
+def test_the_page_upper_cases_exactly_as_the_query_check_reads(client, ruleset_id):
+    """The page's capitals map is the service's: each typed character it maps is read by the
+    challenge endpoint as the capital it is shown as, and none it leaves alone is a letter the
+    endpoint would take (so no JavaScript case rule of its own is needed, or allowed)."""
+    config = page_config(client.get(f"/judge/{ruleset_id}").get_data(as_text=True))
+    accepted = set(config["word_characters"])
+    capitals = config["word_capitals"]
+    assert set(capitals.values()) <= accepted and not set(capitals) & accepted
+    url = f"/api/v1/rulesets/{ruleset_id}/challenge"
+    for typed, shown in capitals.items():
+        as_typed = client.post(url, json={"words": [typed * 2]})
+        as_shown = client.post(url, json={"words": [shown * 2]})
+        assert as_typed.status_code == as_shown.status_code == 200, (typed, as_typed.json)
+        assert as_typed.json["words"][0]["word"] == as_shown.json["words"][0]["word"], typed
+    for ch in NOT_CAPITALS:
+        assert ch not in capitals and ch not in accepted
+        r = client.post(url, json={"words": [ch * 2]})
+        assert r.status_code == 400 and r.json["code"] == "word_has_foreign_letter", r.json
+
+
 def test_a_layout_that_cannot_type_the_alphabet_stops_the_start():
     with pytest.raises(ValueError, match="lacks"):
         check_layouts("xx", "ABCÞ", lambda c: True)

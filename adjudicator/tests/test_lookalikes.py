@@ -15,7 +15,7 @@ import unicodedata
 import pytest
 from confusable_homoglyphs import confusables
 
-from adjudicator.judge import word_characters
+from adjudicator.judge import word_capitals, word_characters
 from adjudicator.tests.conftest import TEST_WORDS
 from lexicon.languages import load_profile
 from lexicon.normalise import Normaliser
@@ -149,6 +149,10 @@ def test_judge_page_accepts_exactly_what_the_query_check_does(language):
     normaliser = Normaliser(profile)
     page = set(word_characters(profile))
     assert page == {c for c in normaliser.query_characters if c == c.upper()}
+    # What the page takes as typed: those, and the lower-case ones it shows as their capital.
+    capitals = word_capitals(profile)
+    assert page | set(capitals) == normaliser.query_characters
+    assert all(normaliser.query(c * 2) == normaliser.query(up * 2) for c, up in capitals.items())
     for char in page:
         if char in profile.joiners:  # Dutch - and ': dropped, joining the parts (rules §4.4)
             assert normaliser.query(f"a{char}b") == "AB"

@@ -48,7 +48,8 @@ export async function send() {
 
 /* The character a form error is about: the first one the page itself would refuse. */
 function culprit(word) {
-  return Array.from(word.normalize('NFC').toUpperCase()).find((ch) => words.refusal(ch)) || '?';
+  const chars = Array.from(word.normalize('NFC')).map(words.capital);
+  return chars.find((ch) => words.refusal(ch)) || '?';
 }
 
 function handle(response, body, list, jury) {

@@ -2,12 +2,14 @@
  *
  * Nothing typed is dropped. A character the service would refuse stays in its word, marked,
  * and the word's problem is said in the ruleset's language; JUDGE stays disabled until every
- * word is fixed. Which characters are accepted comes from the server (cfg.word_characters is
- * built by the service's own query check); the page only names the kind of refusal. */
+ * word is fixed. Which characters are accepted, and the capital each lower-case one is shown
+ * as, come from the server (cfg.word_characters and cfg.word_capitals are built from the
+ * service's own query check); the page only names the kind of refusal. */
 import { cfg, fmt, limits, t } from './config.js';
 import { $, el } from './dom.js';
 
 const allowed = new Set(Array.from(cfg.word_characters));
+const capitals = new Map(Object.entries(cfg.word_capitals || {}));
 let words = [[]];
 let cur = 0;
 const listeners = [];
@@ -34,12 +36,14 @@ export const currentIndex = () => cur;
 export const count = () => words.length;
 export const isEmpty = () => words.length === 1 && words[0].length === 0;
 
-/* Upper-case as typed; a character whose upper case is not one character stays as typed. */
+/* The character as a word shows it: its capital by the server's map, else as typed. Never
+ * toUpperCase, whose rules are not the service's: ſ → S and ı → I, look-alikes it refuses. */
+export function capital(ch) {
+  return capitals.has(ch) ? capitals.get(ch) : ch;
+}
+
 export function type(text) {
-  Array.from(text.normalize('NFC')).forEach((ch) => {
-    const up = ch.toUpperCase();
-    words[cur].push(Array.from(up).length === 1 ? up : ch);
-  });
+  Array.from(text.normalize('NFC')).forEach((ch) => words[cur].push(capital(ch)));
   changed();
 }
 
