@@ -1,0 +1,72 @@
+"""gunicorn's hooks in adjudicator/gunicorn_conf.py, called as gunicorn's master calls them."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+
+import pytest
+from prometheus_client import CollectorRegistry
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from adjudicator import rundir
+
+# A worker's metrics, as prometheus_client's multiprocess mode writes them: one file per process
+# and kind, named with the pid (counter_<pid>.db, gauge_livesum_<pid>.db).
+WORKER = """
+from prometheus_client import Counter, Gauge
+Counter("adjudicator_test_rulings", "rulings").inc(3)
+Gauge("adjudicator_test_in_flight", "in flight", multiprocess_mode="livesum").set(2)
+"""
+
+
+@pytest.fixture
+def conf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A private copy of the settings module on temporary run and metrics directories.
+
+    Importing it sets environment variables and makes folders, so it is never imported for the
+    whole session: monkeypatch puts the environment back, and the copy stays out of sys.modules.
+    """
+    (tmp_path / "metrics").mkdir()
+    monkeypatch.setenv("ADJUDICATOR_RUN_DIR", str(tmp_path / "run"))
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
+    monkeypatch.setenv("ADJUDICATOR_METRICS_DIR_OWNER", str(os.getpid()))  # this "master's"
+    spec = importlib.util.find_spec("adjudicator.gunicorn_conf")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.metrics_dir == str(tmp_path / "metrics")
+    return module
+
+
+def scraped(metrics_dir: str) -> dict[str, float]:
+    """What /metrics would count from the directory under gunicorn."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=metrics_dir)
+    return {s.name: s.value for family in registry.collect() for s in family.samples}
+
+
+def test_child_exit_drops_a_dead_workers_live_gauges_and_keeps_its_counts(
+    conf: ModuleType,
+) -> None:
+    """A worker that died (no clean-exit mark) must stop adding to live gauges such as requests
+    in flight, while what it counted still counts; the master also records the death."""
+    worker = subprocess.Popen([sys.executable, "-c", WORKER])  # inherits the metrics directory
+    assert worker.wait(timeout=30) == 0
+    files = sorted(os.listdir(conf.metrics_dir))
+    assert files == [f"counter_{worker.pid}.db", f"gauge_livesum_{worker.pid}.db"]
+    before = scraped(conf.metrics_dir)
+    assert before["adjudicator_test_in_flight"] == 2
+    assert before["adjudicator_test_rulings_total"] == 3
+
+    conf.child_exit(SimpleNamespace(), SimpleNamespace(pid=worker.pid))  # (server, worker)
+
+    assert os.listdir(conf.metrics_dir) == [f"counter_{worker.pid}.db"]
+    after = scraped(conf.metrics_dir)
+    assert "adjudicator_test_in_flight" not in after
+    assert after["adjudicator_test_rulings_total"] == 3
+    assert rundir.abnormal_exits(conf.run_dir, window=60) == 1
