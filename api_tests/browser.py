@@ -6,6 +6,7 @@ The fixtures (`browser`, `page`, `browser_context`, `judge_server`) live in conf
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
+AXE = ROOT / "api_tests" / "vendor" / "axe-core" / "axe.min.js"
 PIN = "0468"  # a leading zero: the PIN must survive the config's JSON parsing as text
 BOGUS = "QXZVQXZ"
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -108,3 +110,25 @@ def shot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}-{orientation(page)}.png"
     page.screenshot(path=str(path))
     return path
+
+
+@cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
+def serious_violations(page) -> list[tuple]:
+    """axe-core's serious and critical WCAG 2.1 A/AA and best-practice violations on the page
+    (injected by evaluate, which the pages' CSP does not apply to)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        "axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',"
+        " values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})"
+    )
+    assert results["passes"], "axe ran no rule"
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

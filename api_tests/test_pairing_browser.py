@@ -1,6 +1,7 @@
 """A judge tablet paired in a real browser (Chromium), in tournament mode: the address in the
 director's QR code pairs it without typing, its HttpOnly cookie then carries every ruling, an
-unpaired tablet is told it is not paired, and a revoked one stops at once."""
+unpaired tablet is told it is not paired, and a revoked one stops at once. The director's pages
+and the pairing page, in each of the four languages, pass axe-core."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from pathlib import Path
 import pytest
 import requests
 
-from api_tests.browser import PIN, enter_words, expect, judge, open_kiosk, start_server
+from api_tests.browser import (
+    PIN,
+    enter_words,
+    expect,
+    judge,
+    open_kiosk,
+    serious_violations,
+    shot,
+    start_server,
+)
 from api_tests.conftest import ROOT
 
 PASSWORD = "correct horse battery"
@@ -95,3 +105,53 @@ def test_the_qr_address_pairs_the_tablet_which_then_judges_until_revoked(page, t
     page.click("#judge")
     expect(page.locator("#screen-error")).to_be_visible()
     expect(page.locator("#error-body")).to_contain_text("inte kopplad till turneringen")
+
+
+# Per language: the headings of login, the director's screen, the rulings and the pairing page,
+# and the login's error.
+DIRECTOR_PAGES = {
+    "da": ("Log ind som turneringsleder", "Turneringsleder: anna", "Kendelser", "Par denne tablet",
+           "Forkert navn eller adgangskode."),
+    "sv": ("Inloggning för tävlingsledare", "Tävlingsledare: anna", "Utslag",
+           "Koppla den här surfplattan", "Fel namn eller lösenord."),
+    "nl": ("Inloggen als wedstrijdleider", "Wedstrijdleider: anna", "Uitspraken",
+           "Deze tablet koppelen", "Naam of wachtwoord onjuist."),
+    "en": ("Director login", "Director: anna", "Rulings", "Pair this tablet",
+           "Wrong name or password."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", list(DIRECTOR_PAGES))
+def test_the_directors_pages_in_every_language(page, tournament_server, lang):
+    """Chosen once with the switch, the language holds through login, the screen, a pairing
+    code and the rulings; every page has its `<html lang>` and no serious axe violation."""
+    login, home, rulings, pair, wrong = DIRECTOR_PAGES[lang]
+
+    def looks_right(name: str, heading: str) -> None:
+        expect(page.locator("h1")).to_have_text(heading)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        shot(page, f"30-director-{name}-{lang}")
+        assert serious_violations(page) == [], (name, lang)
+
+    page.goto(f"{tournament_server.url}/director/login")
+    page.click(f'.language-switch a[hreflang="{lang}"]')
+    looks_right("login", login)
+    page.fill('input[name="name"]', f"nobody-{lang}")  # an account of its own: no lockout
+    page.fill('input[name="password"]', "not the password")
+    page.click('form.stack button[type="submit"]')
+    expect(page.locator("#login-error")).to_have_text(wrong)
+    looks_right("login-error", login)
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    expect(page).to_have_url(f"{tournament_server.url}/director/?lang={lang}")
+    looks_right("home", home)
+    page.fill('section[aria-labelledby="pair-title"] input[name="name"]', "Bord 9")
+    page.select_option('select[name="ruleset"]', "ssf-1999")
+    page.click('section[aria-labelledby="pair-title"] button[type="submit"]')
+    expect(page.locator("#pairing-code")).to_be_visible()
+    looks_right("pairing", home)
+    page.click("#rulings-link")
+    looks_right("rulings", rulings)
+    page.goto(f"{tournament_server.url}/judge/pair?lang={lang}")
+    looks_right("pair", pair)

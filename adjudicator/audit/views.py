@@ -1,27 +1,30 @@
 """The audit log for directors: a page listing and searching rulings, and the same as JSON.
 
 Directors only (`directors_only`, enforced by the auth layer's one check): players and devices
-never see other tables' rulings.
+never see other tables' rulings. The page speaks the director's language as the other director
+pages do; `lang` is the page's own parameter, never a search filter, and the JSON has none.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, request, url_for
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
-from adjudicator.audit.search import read_query, search
+from adjudicator.audit.search import Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
-from adjudicator.auth.views import security_headers
+from adjudicator.auth.views import kept_language, page, security_headers
 from adjudicator.catalogue import rulesets
 
 bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)
 
 
-def _found():
-    query = read_query(request.args.to_dict())
+def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | None, dict[str, Any]]:
+    query = read_query(args)
     with store.connection() as conn:
         items, next_before = search(conn, query)
         head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
@@ -31,21 +34,23 @@ def _found():
 @bp.get(f"{API_PREFIX}/audit/rulings")
 @directors_only
 def rulings_json():
-    _, items, next_before, head = _found()
+    _, items, next_before, head = _found(request.args.to_dict())
     return jsonify(rulings=items, next_before=next_before, head=head)
 
 
 @bp.get("/director/rulings")
 @directors_only
-def rulings_page():
-    _, items, next_before, head = _found()
-    args = request.args.to_dict()
+def rulings_page() -> Response:
+    args = {k: v for k, v in request.args.to_dict().items() if k != "lang"}
+    _, items, next_before, head = _found(args)
     older = None
     if next_before is not None:
         kept = {k: v for k, v in args.items() if k != "before"}
-        older = url_for("audit.rulings_page", **kept, before=next_before)
-    return render_template(
+        older = url_for("audit.rulings_page", **kept, before=next_before, **kept_language())
+    return page(
         "director_rulings.html",
+        switch="audit.rulings_page",
+        switch_args=args,
         director=caller(),
         items=items,
         head=head,

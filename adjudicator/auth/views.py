@@ -3,13 +3,17 @@
 Plain HTML forms, no script needed: each state-changing form of a director carries the
 session's CSRF token; the two forms used before there is a session (login, pairing) must come
 from this site's own pages (`Origin`). Cookies are HttpOnly, SameSite=Strict, and Secure over TLS.
+
+In the judge pages' four languages, chosen as they choose (`request_language`: `?lang=`, else
+Accept-Language, else English), from the same strings (`adjudicator/i18n/`).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from urllib.parse import urlsplit
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import segno
 from flask import (
@@ -40,6 +44,14 @@ from adjudicator.auth.guard import (
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
+from adjudicator.judge.config import (
+    LANGUAGES,
+    fill,
+    fill_markup,
+    language_choices,
+    request_language,
+    strings,
+)
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 
 bp = Blueprint(
@@ -51,6 +63,7 @@ bp = Blueprint(
 )
 
 PAIRING_SCOPE = "pairing"
+bp.add_app_template_filter(fill_markup, "fill")
 
 # Every page's headers, except that these pages post their forms to this site.
 CSP = "Content-Security-Policy"
@@ -108,7 +121,51 @@ def same_origin() -> bool:
     return True
 
 
-def page(template: str, status: int = 200, **context) -> Response:
+# --- the pages' language ------------------------------------------------------------------------
+
+
+def kept_language() -> dict[str, str]:
+    """`{"lang": code}` when this request chose its language by `?lang=`, else nothing: what
+    the pages' links, forms and redirects carry on, so that a choice made with the switch holds
+    from page to page (Accept-Language comes with every request by itself)."""
+    asked = request.args.get("lang", "")
+    return {"lang": asked} if asked in LANGUAGES else {}
+
+
+def say(key: str, **values: object) -> str:
+    """A message these pages show, in the visitor's language."""
+    return fill(strings(request_language())[key], **values)
+
+
+def language_context(endpoint: str, **args: str) -> dict[str, Any]:
+    """What a page needs to speak the visitor's language, as the judge's pages get it (`t`,
+    `lang`, `languages`), and where its switch leads: `endpoint` with `args` in the chosen
+    language. A relative `?lang=` would not do: a page answering a form's POST (the pairing
+    code, an error) stands at a URL that takes POST only."""
+    lang = request_language()
+
+    def switch_href(code: str) -> str:
+        return url_for(endpoint, **args, lang=code)
+
+    return {
+        "t": strings(lang),
+        "lang": lang,
+        "languages": language_choices(),
+        "keep": kept_language(),
+        "switch_href": switch_href,
+    }
+
+
+def page(
+    template: str,
+    status: int = 200,
+    *,
+    switch: str,
+    switch_args: dict[str, str] | None = None,
+    **context: Any,
+) -> Response:
+    """`template` in the visitor's language; its switch leads to the endpoint `switch`."""
+    context = {**language_context(switch, **(switch_args or {})), **context}
     return make_response(render_template(template, **context), status)
 
 
@@ -128,23 +185,42 @@ def _next_target() -> str:
     return target
 
 
+def _with_language(target: str) -> str:
+    """A checked local `target` with this request's `?lang=` added to its query (unless it
+    names a language itself), so a login keeps the language chosen on the login page."""
+    keep = kept_language()
+    parts = urlsplit(target)
+    if not keep or "lang" in parse_qs(parts.query, keep_blank_values=True):
+        return target
+    query = "&".join(q for q in (parts.query, urlencode(keep)) if q)
+    return urlunsplit(parts._replace(query=query))
+
+
+def _login_page(status: int = 200, **context: Any) -> Response:
+    """The login form; its language switch keeps a `next` the visitor was sent with."""
+    target = _next_target()
+    switch_args = {"next": target} if request.values.get("next") else {}
+    return page(
+        "director_login.html",
+        status,
+        switch="auth.login_form",
+        switch_args=switch_args,
+        next=target,
+        **context,
+    )
+
+
 @bp.get("/director/login")
 @public
 def login_form():
-    return page("director_login.html", next=_next_target(), error=None)
+    return _login_page(error=None)
 
 
 @bp.post("/director/login")
 @public
 def login():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = page(
-            "director_login.html",
-            status,
-            next=_next_target(),
-            error=error,
-            name=name,
-        )
+        response = _login_page(status, error=error, name=name)
         if wait:
             response.headers["Retry-After"] = str(wait)
         return response
@@ -152,9 +228,9 @@ def login():
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""
     if not same_origin():
-        return again("This form must be sent from this site's own login page.", 403)
+        return again(say("dir_login_wrong_site"), 403)
     if not name or not password:
-        return again("Give your name and password.", 400)
+        return again(say("dir_login_missing"), 400)
     config = settings()
     result = directors.login(
         store.current_store(),
@@ -166,19 +242,14 @@ def login():
         clock.now(),
     )
     if result.wait:
-        return again(
-            f"Too many wrong passwords for this account from this device. "
-            f"Try again in {result.wait} seconds.",
-            429,
-            result.wait,
-        )
+        return again(say("dir_login_locked", s=result.wait), 429, result.wait)
     if result.session_token is None:
-        return again("Wrong name or password.", 401)
+        return again(say("dir_login_wrong"), 401)
     previous = request.cookies.get(SESSION_COOKIE)
     if previous:  # this browser's earlier session (perhaps another director's) ends here
         with store.connection(write=True) as conn:
             directors.end_session(conn, previous)
-    response = redirect(_next_target(), 303)
+    response = redirect(_with_language(_next_target()), 303)
     set_cookie(response, SESSION_COOKIE, result.session_token, config.session_seconds)
     return response
 
@@ -188,7 +259,7 @@ def login():
 def logout():
     with store.connection(write=True) as conn:
         directors.end_session(conn, g.session_token)
-    response = redirect(url_for("auth.login_form"), 303)
+    response = redirect(url_for("auth.login_form", **kept_language()), 303)
     delete_cookie(response, SESSION_COOKIE)
     return response
 
@@ -219,7 +290,7 @@ def _home(status: int = 200, **extra) -> Response:
         "error": None,
     }
     context.update(extra)
-    return page("director_home.html", status, **context)
+    return page("director_home.html", status, switch="auth.home", **context)
 
 
 @bp.get("/director/")
@@ -234,9 +305,9 @@ def new_pairing():
     name = (request.form.get("name") or "").strip()
     ruleset = request.form.get("ruleset") or None
     if not name or len(name) > 64:
-        return _home(400, error="Name the tablet (1 to 64 characters), e.g. “Table 12”.")
+        return _home(400, error=say("dir_home_name_tablet"))
     if ruleset is not None and ruleset not in rulesets():
-        return _home(400, error=f"Unknown ruleset {ruleset!r}.")
+        return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))
     config = settings()
     with store.connection(write=True) as conn:
         pairing = devices.new_pairing(
@@ -262,8 +333,8 @@ def revoke_device(device_id: int):
     with store.connection(write=True) as conn:
         done = devices.revoke(conn, device_id, clock.now())
     if not done:
-        return _home(404, error=f"No active device {device_id}.")
-    return redirect(url_for("auth.home"), 303)
+        return _home(404, error=say("dir_home_no_device", id=device_id))
+    return redirect(url_for("auth.home", **kept_language()), 303)
 
 
 # --- the tablet: redeeming a pairing code -------------------------------------------------------
@@ -272,23 +343,23 @@ def revoke_device(device_id: int):
 @bp.get("/judge/pair")
 @public
 def pair_form():
-    return page("judge_pair.html", error=None)
+    return page("judge_pair.html", switch="auth.pair_form", error=None)
 
 
 @bp.post("/judge/pair")
 @public
 def pair():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = page("judge_pair.html", status, error=error)
+        response = page("judge_pair.html", status, switch="auth.pair_form", error=error)
         if wait:
             response.headers["Retry-After"] = str(wait)
         return response
 
     if not same_origin():
-        return again("This form must be sent from this site's own pairing page.", 403)
+        return again(say("dir_pair_wrong_site"), 403)
     code = request.form.get("code") or ""
     if not code.strip() or len(code) > 32:
-        return again("Enter the code shown on the director's screen.", 400)
+        return again(say("dir_pair_missing"), 400)
     config = settings()
     client = client_id()
     at = clock.now()
@@ -300,13 +371,13 @@ def pair():
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, client, client)
     if wait:
-        return again(f"Too many wrong codes from this device. Wait {wait} seconds.", 429, wait)
+        return again(say("dir_pair_locked", s=wait), 429, wait)
     if paired is None:
-        return again("That code is wrong, used or expired. Ask the director for a new one.", 403)
+        return again(say("dir_pair_wrong"), 403)
     target = (
-        url_for("judge.kiosk", ruleset_id=paired.ruleset)
+        url_for("judge.kiosk", ruleset_id=paired.ruleset)  # in the ruleset's language
         if paired.ruleset
-        else url_for("judge.index")
+        else url_for("judge.index", **kept_language())
     )
     response = redirect(target, 303)
     set_cookie(response, DEVICE_COOKIE, paired.token, config.device_seconds)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from flask import current_app, request
+from markupsafe import Markup, escape
 
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import CHALLENGE_FIELDS
@@ -50,6 +52,30 @@ def request_language() -> str:
     if asked in LANGUAGES:
         return asked
     return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The language switch's entries: each code with its name in that language."""
+    return [(code, strings(code)["language_name"]) for code in LANGUAGES]
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def fill(text: str, **values: object) -> str:
+    """A string of the i18n files with its `{name}`s filled in one pass, so that a value which
+    itself holds braces (a tablet named "{s}") is never filled again."""
+    return PLACEHOLDER.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+
+
+def fill_markup(text: str, **values: object) -> Markup:
+    """`fill` for a template: the text and plain values escaped, Markup values (a `<code>` the
+    template built) kept, so markup never has to live in the i18n files."""
+    return Markup(
+        PLACEHOLDER.sub(
+            lambda m: str(escape(values[m[1]])) if m[1] in values else m[0], str(escape(text))
+        )
+    )
 
 
 def accepts(normaliser: Normaliser, char: str) -> bool:

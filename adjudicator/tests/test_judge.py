@@ -345,3 +345,31 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
             assert isinstance(text, str) and text.strip(), (lang, key)
             placeholders = set(re.findall(r"\{(\w+)\}", text))
             assert placeholders == set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+
+
+# The values the pages look up under a prefix (`t.get("dir_state_" ~ d.state, …)`): each needs its
+# string, or the page would fall back to the bare English value.
+LOOKED_UP = {
+    "dir_mode_": ("open", "tournament"),
+    "dir_state_": ("active", "revoked", "expired"),
+    "dir_kind_": ("challenge", "jury", "move"),
+    "dir_verdict_": ("valid", "invalid"),
+    "dir_caller_": ("anonymous", "director", "device", "app"),
+}
+
+
+def test_every_string_a_page_names_is_in_the_files():
+    """The judge's and the director's templates (`t.key`, `t["key"]`) and the director pages'
+    messages (`say("key")`) name only keys of the files, so no page shows a blank."""
+    package = resources.files("adjudicator")
+    english = json.loads((package / "i18n" / "en.json").read_text("utf-8"))
+    named = {prefix + value for prefix, values in LOOKED_UP.items() for value in values}
+    for folder in ("templates", "auth/templates", "audit/templates"):
+        for template in (package / folder).iterdir():
+            text = template.read_text("utf-8")
+            named |= set(re.findall(r"(?<![\w.])t\.(\w+)", text)) - {"get"}
+            named |= set(re.findall(r"(?<![\w.])t\[\"(\w+)\"\]", text))
+    for module in ("auth/views.py", "audit/views.py"):
+        named |= set(re.findall(r"\bsay\(\"(\w+)\"", (package / module).read_text("utf-8")))
+    assert {"dir_login_wrong", "dir_home_heading", "dir_rulings_title", "dir_pair_title"} <= named
+    assert named - set(english) == set()
