@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import orjson
 import pytest
 import requests
 
@@ -56,6 +58,73 @@ def test_body_limits_per_endpoint_and_problem_documents(backend, tmp_path):
         assert r.status_code == 200 and r.json()["ruling"] == "valid"
     finally:
         front.stop()
+
+
+def _raw(url: str, request: bytes) -> tuple[bytes, bytes]:
+    """One request sent as bytes; the status line and body of nginx's answer."""
+    host, port = urlparse(url).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+MARK = b"xssmark<script>alert(1)</script>"  # stands for anything a client sent
+
+
+@pytest.mark.parametrize(
+    "request_bytes, status, code",
+    [
+        (
+            b"GET /api/v1/healthz?q=" + MARK * 300 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+            414,
+            "request_line_too_long",
+        ),
+        (
+            b"GET /api/v1/healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + MARK * 300 + b"\r\n\r\n",
+            431,
+            "headers_too_large",
+        ),
+        (b"GET /api/v1/healthz " + MARK + b"\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        # the addresses those answers live at are nginx's own, and no client's to ask for
+        (
+            b"GET /.problem/bad_request?"
+            + MARK
+            + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            404,
+            "not_found",
+        ),
+    ],
+)
+def test_nginx_refusals_of_the_request_line_and_headers_are_problems(
+    backend, tmp_path, request_bytes, status, code
+):
+    front = start_nginx(tmp_path / "nginx", [_upstream(backend)])
+    try:
+        head, body = _raw(front.url, request_bytes)
+        assert head.startswith(b"HTTP/1.1 %d " % status), head
+        assert b"content-type: application/problem+json" in head.lower()
+        problem = orjson.loads(body)
+        assert (problem["status"], problem["code"]) == (status, code)
+        assert b"xssmark" not in head + body  # nothing the client sent comes back
+    finally:
+        front.stop()
+
+
+def test_the_services_own_404_passes_through_unchanged(backend, tmp_path):
+    front = start_nginx(tmp_path / "nginx", [_upstream(backend)])
+    try:
+        r = requests.get(front.api("/no-such-thing"), timeout=10)
+        assert r.status_code == 404 and r.json()["detail"] == backend_detail(backend)
+    finally:
+        front.stop()
+
+
+def backend_detail(backend) -> str:
+    return requests.get(backend.api("/no-such-thing"), timeout=10).json()["detail"]
 
 
 def test_per_client_rate_limit_answers_429(backend, tmp_path):

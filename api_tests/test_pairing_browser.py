@@ -29,9 +29,13 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(scope="module")
-def tournament_server(tmp_path_factory):
+def database(tmp_path_factory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('pairing-store') / 'adjudicator.db'}"
+
+
+@pytest.fixture(scope="module")
+def tournament_server(tmp_path_factory, database):
     folder = tmp_path_factory.mktemp("pairing")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
     add = subprocess.run(
         [str(Path(sys.executable).with_name("adjudicator")), "directors", "add", "anna",
          "--password-stdin", "--database-url", database],
@@ -155,3 +159,38 @@ def test_the_directors_pages_in_every_language(page, tournament_server, lang):
     looks_right("rulings", rulings)
     page.goto(f"{tournament_server.url}/judge/pair?lang={lang}")
     looks_right("pair", pair)
+
+
+def test_a_wide_rulings_log_scrolls_in_its_own_region(page, tournament_server, database):
+    """Rulings with every label filled, long words and a long caller name: at 1024 px the page
+    itself never scrolls sideways; the table does, inside a region a keyboard can reach."""
+    made = subprocess.run(
+        [str(Path(sys.executable).with_name("adjudicator")), "keys", "create", "--role", "app",
+         "--name", "scorekeeper-nordic-championship-hall-b", "--database-url", database],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    labels = {
+        "event": "Nordic Championship 2026", "round": "Round 11", "table": "Table 42",
+        "game": "game-0042-round-11", "player": "Annabella Kristoffersdottir",
+    }  # fmt: skip
+    for words in (["HEJ", "ORDBOKSREDAKTÖR"], ["SKOLFOTBOLLSLAG", "QXZ", "ORD", "ÖVERSÄTTNINGAR"]):
+        answer = requests.post(
+            f"{tournament_server.url}/api/v1/rulesets/ssf-1999/challenge",
+            json={"words": words, **labels},
+            headers={"Authorization": f"Bearer {made.stdout.strip()}"},
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+    page.goto(f"{tournament_server.url}/director/login?lang=en")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.click("#rulings-link")
+    expect(page.locator("#rulings tbody tr").first).to_contain_text("Annabella")
+    assert page.viewport_size["width"] == 1024
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1024
+    region = page.locator(".table-scroll")
+    assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
+    shot(page, "31-director-rulings-wide")
+    assert serious_violations(page) == []

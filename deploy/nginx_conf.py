@@ -30,6 +30,12 @@ PROBLEMS = {
     429: ("too_many_requests", "too many requests from this address; retry shortly"),
     503: ("service_unavailable", "no adjudicator instance answered; retry shortly"),
     408: ("request_timeout", "the request was not received in time"),
+    # nginx reads the request line and each header into buffers of 8 KiB at most
+    # (large_client_header_buffers): longer ones are refused before any location is chosen.
+    414: ("request_line_too_long", "the request line is too long (limit 8192 bytes)"),
+    431: ("headers_too_large", "a request header is too large (limit 8192 bytes)"),
+    400: ("bad_request", "the request is not valid HTTP"),
+    404: ("not_found", "nothing is served at this address"),
 }
 
 

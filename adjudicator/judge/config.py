@@ -46,6 +46,12 @@ def strings(language: str) -> dict[str, str]:
     return json.loads(path.read_text("utf-8"))
 
 
+def kiosk_strings(language: str) -> dict[str, str]:
+    """The strings a kiosk page carries: the director's pages' (`dir_…`) stay on the server, so
+    every judge page is not 4 KB heavier with text it never shows."""
+    return {k: v for k, v in strings(language).items() if not k.startswith("dir_")}
+
+
 def request_language() -> str:
     """`?lang=` when it names one of the four, else the browser's Accept-Language, else English."""
     asked = request.args.get("lang", "")
@@ -180,5 +186,5 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "unlock": f"{API_PREFIX}/judge/unlock",
             "kiosk": "/judge/",
         },
-        "strings": strings(language),
+        "strings": kiosk_strings(language),
     }

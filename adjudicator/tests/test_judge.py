@@ -90,6 +90,12 @@ def test_verdict_words_follow_the_ruleset(client, ruleset_id, valid, invalid):
     assert (strings["valid"], strings["invalid"]) == (valid, invalid)
 
 
+def test_the_kiosk_carries_its_own_strings_and_not_the_directors(client):
+    strings = page_config(client.get("/judge/ssf-1999").get_data(as_text=True))["strings"]
+    assert "valid" in strings and "word_problem" in strings
+    assert not [key for key in strings if key.startswith("dir_")]
+
+
 def test_keyboard_layouts_are_the_national_ones_and_alphabetical(client):
     da = page_config(client.get("/judge/dsf-2015").get_data(as_text=True))
     assert [layout["id"] for layout in da["layouts"]] == ["qwerty", "abc"]
