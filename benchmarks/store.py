@@ -11,6 +11,9 @@ challenges: the issue's targets) and in tournament mode (each challenge with an 
 up and rate-counted in the store first). The chain is verified after each run. A reference row
 runs the same challenges with the audit log's write taken out (`_ceiling_app.py`): the most the
 challenge could reach against healthz on this machine if writing the log cost nothing.
+Durability under load: 16 client threads send challenges, note every ruling answered, and
+gunicorn's master and workers are SIGKILLed mid-load (and on PostgreSQL the postmaster and its
+backends, then crash recovery); every acknowledged ruling must then be in the verified chain.
 
 Run by hand: `.venv/bin/python benchmarks/store.py [--seconds 3] [--only sqlite|postgresql]
 [--mode open|tournament|both]`.
@@ -19,10 +22,14 @@ Run by hand: `.venv/bin/python benchmarks/store.py [--seconds 3] [--only sqlite|
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
@@ -158,6 +165,65 @@ def commit_profile(wrk: str, url: str, seconds: int) -> dict:
     }
 
 
+def durability(url: str, seconds: float, cluster: Cluster | None = None) -> dict:
+    """Challenges from CONNECTIONS threads until SIGKILL of gunicorn (all of it, at once) and,
+    with `cluster`, of PostgreSQL right after; then every ruling a client was answered must be
+    in the log, and the chain must verify."""
+    store = Store(url)
+    migrate.upgrade(store)
+    acknowledged: list[str] = []
+    failed = [0]
+    stop = threading.Event()
+    body = json.dumps(BODY).encode()
+
+    def client(port: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        while not stop.is_set():
+            try:
+                conn.request("POST", PATH, body, {"Content-Type": "application/json"})
+                response = conn.getresponse()
+                answer = response.read()
+                if response.status == 200:
+                    acknowledged.append(json.loads(answer)["ruling_id"])  # list.append: atomic
+                else:
+                    failed[0] += 1
+            except (OSError, http.client.HTTPException):
+                failed[0] += 1  # the kill: no answer, so nothing was acknowledged
+                conn.close()
+                time.sleep(0.05)
+        conn.close()
+
+    server = Gunicorn(workers=2, database_url=url)
+    threads = [threading.Thread(target=client, args=(server.port,)) for _ in range(CONNECTIONS)]
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    for pid in [*server.worker_pids(), server.process.pid]:
+        os.kill(pid, signal.SIGKILL)
+    if cluster is not None:
+        cluster.kill()  # the postmaster and every backend
+    answered = len(acknowledged)  # answers after this instant came from no process
+    stop.set()
+    for t in threads:
+        t.join()
+    server.process.wait(timeout=10)
+    server.stop()
+    if cluster is not None:
+        cluster.start()  # crash recovery replays the WAL
+    store.dispose()
+    store = Store(url)
+    with store.connection() as conn:
+        result = chain.verify(conn)
+        logged = {row["ruling_id"] for row in chain.rows(conn)}
+    store.dispose()
+    return {
+        "acknowledged": answered,
+        "missing": sum(1 for r in acknowledged[:answered] if r not in logged),
+        "entries": result.entries,
+        "intact": result.ok,
+    }
+
+
 def postgres_version(cluster: Cluster) -> str:
     out = subprocess.run([str(cluster.bindir / "postgres"), "--version"], capture_output=True)
     return out.stdout.decode().split()[2].split("-")[0]  # "postgres (PostgreSQL) 15.18-0+deb12u1)"
@@ -177,6 +243,7 @@ def main() -> None:
     modes = ["open", "tournament"] if args.mode == "both" else [args.mode]
     wrk = ensure_wrk()
     rows = []
+    kills: list[tuple[str, dict]] = []
     if args.only in (None, "sqlite"):
         synchronous = os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL").upper()
         for mode in modes:
@@ -188,6 +255,8 @@ def main() -> None:
                 with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
                     url = f"sqlite:///{tmp}/adjudicator.db"
                     rows[-1][2]["profile"] = commit_profile(wrk, url, args.seconds)
+        with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
+            kills.append(("SQLite", durability(f"sqlite:///{tmp}/adjudicator.db", args.seconds)))
         if "open" in modes:  # what the challenge costs with no store at all, for comparison
             with tempfile.TemporaryDirectory(prefix="adjudicator-bench-") as tmp:
                 url = f"sqlite:///{tmp}/adjudicator.db"
@@ -203,6 +272,8 @@ def main() -> None:
                 if mode == "open":
                     url = cluster.create_database("bench_profile")
                     rows[-1][2]["profile"] = commit_profile(wrk, url, args.seconds)
+            url = cluster.create_database("bench_durability")
+            kills.append(("PostgreSQL", durability(url, args.seconds, cluster)))
         finally:
             cluster.stop()
 
@@ -250,6 +321,19 @@ def main() -> None:
         print(
             f"  audit log: {r['entries']} entries written, chain {state},"
             f" verified in {r['verify_s']:.1f} s"
+        )
+    if kills:
+        print(
+            f"\nDurability: {CONNECTIONS} client threads challenging for {args.seconds} s, then"
+            " SIGKILL of gunicorn's master and workers (PostgreSQL: and of the postmaster and its"
+            " backends, then crash recovery)"
+        )
+    for store_name, k in kills:
+        state = "intact" if k["intact"] else "BROKEN"
+        verdict = "OK" if k["missing"] == 0 and k["intact"] else "LOST RULINGS"
+        print(
+            f"  {store_name}: {k['acknowledged']} rulings acknowledged, {k['missing']} of them"
+            f" missing from the log ({k['entries']} entries, chain {state})  {verdict}"
         )
 
 
