@@ -195,7 +195,11 @@ def _director_required():
     if request.path.startswith(API_PREFIX):
         raise ApiError(401, "director_required", "this needs a director's session")
     target = request.full_path.rstrip("?") if request.method == "GET" else "/director/"
-    return redirect(url_for("auth.login_form") + "?next=" + quote(target), 303)
+    # The login page in the language this page was in, when one was chosen with the switch.
+    from adjudicator.judge.config import kept_language  # the pages import this module
+
+    login = url_for("auth.login_form", **kept_language())
+    return redirect(login + ("&" if "?" in login else "?") + "next=" + quote(target), 303)
 
 
 def check_request():

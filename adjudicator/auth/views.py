@@ -45,9 +45,9 @@ from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
 from adjudicator.judge.config import (
-    LANGUAGES,
     fill,
     fill_markup,
+    kept_language,
     language_choices,
     request_language,
     strings,
@@ -122,14 +122,6 @@ def same_origin() -> bool:
 
 
 # --- the pages' language ------------------------------------------------------------------------
-
-
-def kept_language() -> dict[str, str]:
-    """`{"lang": code}` when this request chose its language by `?lang=`, else nothing: what
-    the pages' links, forms and redirects carry on, so that a choice made with the switch holds
-    from page to page (Accept-Language comes with every request by itself)."""
-    asked = request.args.get("lang", "")
-    return {"lang": asked} if asked in LANGUAGES else {}
 
 
 def say(key: str, **values: object) -> str:

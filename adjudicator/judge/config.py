@@ -60,6 +60,14 @@ def request_language() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def kept_language() -> dict[str, str]:
+    """`{"lang": code}` when this request chose its language by `?lang=`, else nothing: what
+    the pages' links, forms and redirects carry on, so that a choice made with the switch holds
+    from page to page (Accept-Language comes with every request by itself)."""
+    asked = request.args.get("lang", "")
+    return {"lang": asked} if asked in LANGUAGES else {}
+
+
 def language_choices() -> list[tuple[str, str]]:
     """The language switch's entries: each code with its name in that language."""
     return [(code, strings(code)["language_name"]) for code in LANGUAGES]

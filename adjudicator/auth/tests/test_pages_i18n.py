@@ -205,6 +205,21 @@ def test_a_next_keeps_its_own_query_and_gains_the_language(app):
     assert client.post("/director/login?lang=nl", data=data).location == data["next"]
 
 
+def test_a_page_that_needs_a_login_sends_it_in_the_pages_language(app):
+    """An ended session on a page chosen in Danish: the login comes in Danish, whatever the
+    browser prefers, and goes back to the page afterwards."""
+    client = app.test_client()
+    sent = client.get("/director/rulings?lang=da", headers={"Accept-Language": "sv"})
+    assert sent.status_code == 303
+    assert sent.location == "/director/login?lang=da&next=/director/rulings%3Flang%3Dda"
+    login = client.get(sent.location, headers={"Accept-Language": "sv"})
+    assert '<html lang="da"' in login.text
+    data = {"name": "anna", "password": PASSWORD, "next": "/director/rulings?lang=da"}
+    assert client.post("/director/login?lang=da", data=data).location == data["next"]
+    plain = app.test_client().get("/director/rulings")  # none chosen: the browser's, as before
+    assert plain.location == "/director/login?next=/director/rulings"
+
+
 def test_the_rulings_page_takes_lang_the_api_does_not(app, director):
     rulings_made(app)
     page = director.get("/director/rulings?lang=sv&limit=1")
