@@ -11,13 +11,17 @@ A request gunicorn cannot parse (a request line over `limit_request_line`, a mal
 line or header, too many or too large headers) never reaches Flask: gunicorn answers it from
 `Worker.handle_error` with an HTML page that quotes the offending line back. Both workers keep
 gunicorn's status and logging and send a problem document (adjudicator.errors) in its place,
-whose detail names what was wrong and quotes nothing of the request.
+whose detail names what was wrong and quotes nothing of the request. gunicorn's warning about
+such a request quotes it too (the request line with its query, a header's name); the log says
+which refusal it was instead, so that nothing a client sent reaches a log pipeline that way.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import ssl
+import threading
 from typing import Any
 
 import orjson
@@ -188,13 +192,39 @@ def problem_bytes(status: int, reason: str, problem: ApiError) -> bytes:
     return head.encode("latin-1") + body
 
 
+REFUSAL_WARNING = "Invalid request from ip="  # how gunicorn's handle_error begins its warning
+_refusing = threading.local()  # the exception handle_error is answering, in this thread
+
+
+class UnquotedRefusals(logging.Filter):
+    """On gunicorn's error log: its warning about a refused request names the refusal (the
+    exception's class) instead of quoting what the client sent."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = getattr(_refusing, "exc", None)
+        message = record.msg
+        if exc is not None and isinstance(message, str) and message.startswith(REFUSAL_WARNING):
+            ip = message[len(REFUSAL_WARNING) :].split(": ", 1)[0]  # no ": " in an address
+            record.msg = f"{REFUSAL_WARNING}{ip}: {type(exc).__name__} (the request is not quoted)"
+            record.args = ()
+        return True
+
+
 class ProblemErrors:
     """Mixed into both workers: gunicorn's `handle_error` decides the status and logs (warning,
     access line); what leaves is a problem document instead of its HTML page."""
 
+    def init_process(self) -> None:
+        self.log.error_log.addFilter(UnquotedRefusals())
+        super().init_process()
+
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         page = CaughtErrorPage(client)
-        super().handle_error(req, page, addr, exc)
+        _refusing.exc = exc
+        try:
+            super().handle_error(req, page, addr, exc)
+        finally:
+            _refusing.exc = None
         status, reason = page.status()
         problem = parse_error_problem(exc, status, self.cfg)
         try:

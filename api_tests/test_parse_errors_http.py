@@ -6,6 +6,7 @@ gunicorn chose, with nothing of the request quoted back (gunicorn's own page quo
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 
 import orjson
@@ -111,6 +112,25 @@ def test_too_many_headers_is_a_431_problem(any_server):
     request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: x\r\n" + headers + b"\r\n"
     detail = _problem(_exchange(any_server, request), 431, "headers_too_large")
     assert detail == "the request has too many headers (limit 100)"
+
+
+def test_the_log_names_a_refusal_and_quotes_nothing(any_server):
+    """gunicorn's own warning quotes the request line; ours names the refusal instead."""
+    _problem(_exchange(any_server, b"GET " + MARK + b" HTTP/1.1\r\nHost: x\r\n\r\n"), 400,
+             "malformed_request_line")  # fmt: skip
+    _exchange(any_server, b"GET /api/v1/healthz HTTP/1.1\r\nX-" + MARK + b": 1\r\n\r\n")
+    deadline = time.monotonic() + 5
+    while True:  # the worker's log line may land a moment after its answer
+        log = any_server.log.read_text(errors="replace")
+        if (
+            log.count("InvalidHeaderName (the request is not quoted)")
+            or time.monotonic() > deadline
+        ):
+            break
+        time.sleep(0.05)
+    assert "InvalidRequestLine (the request is not quoted)" in log
+    assert "InvalidHeaderName (the request is not quoted)" in log
+    assert "xssmark" not in log
 
 
 def test_after_the_refusals_the_service_answers_and_logged_no_traceback(any_server, http):
