@@ -16,8 +16,9 @@ from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.search import Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
-from adjudicator.auth.views import kept_language, page, security_headers
+from adjudicator.auth.views import page, security_headers
 from adjudicator.catalogue import rulesets
+from adjudicator.languages import kept_language
 
 bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)

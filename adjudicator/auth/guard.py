@@ -30,6 +30,7 @@ from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
 from adjudicator.errors import ApiError
+from adjudicator.languages import kept_language
 
 PUBLIC = "public"
 LEXICON_DEPENDENT = "lexicon_dependent"
@@ -196,8 +197,6 @@ def _director_required():
         raise ApiError(401, "director_required", "this needs a director's session")
     target = request.full_path.rstrip("?") if request.method == "GET" else "/director/"
     # The login page in the language this page was in, when one was chosen with the switch.
-    from adjudicator.judge.config import kept_language  # the pages import this module
-
     login = url_for("auth.login_form", **kept_language())
     return redirect(login + ("&" if "?" in login else "?") + "next=" + quote(target), 303)
 

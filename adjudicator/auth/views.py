@@ -47,12 +47,11 @@ from adjudicator.catalogue import rulesets
 from adjudicator.judge.config import (
     fill,
     fill_markup,
-    kept_language,
     language_choices,
-    request_language,
     strings,
 )
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
+from adjudicator.languages import kept_language, request_language
 
 bp = Blueprint(
     "auth",

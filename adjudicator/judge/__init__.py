@@ -18,7 +18,6 @@ from flask import Flask
 from adjudicator.judge import landing
 from adjudicator.judge.config import (
     DEFAULTS,
-    LANGUAGES,
     page_config,
     strings,
     word_capitals,
@@ -26,6 +25,7 @@ from adjudicator.judge.config import (
 )
 from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import configured_pin, pin_matches
+from adjudicator.languages import LANGUAGES
 
 __all__ = [
     "LANGUAGES",

@@ -14,20 +14,19 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app
 from markupsafe import Markup, escape
 
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
+from adjudicator.languages import LANGUAGES
 from adjudicator.lexicons import registry
 from adjudicator.rulesets import Ruleset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
-
-LANGUAGES = ("da", "sv", "nl", "en")
 
 DEFAULTS = {
     "JUDGE_PIN": None,  # unset: the kiosk cannot be unlocked from the page at all
@@ -46,26 +45,11 @@ def strings(language: str) -> dict[str, str]:
     return json.loads(path.read_text("utf-8"))
 
 
+@cache
 def kiosk_strings(language: str) -> dict[str, str]:
     """The strings a kiosk page carries: the director's pages' (`dir_…`) stay on the server, so
     every judge page is not 4 KB heavier with text it never shows."""
     return {k: v for k, v in strings(language).items() if not k.startswith("dir_")}
-
-
-def request_language() -> str:
-    """`?lang=` when it names one of the four, else the browser's Accept-Language, else English."""
-    asked = request.args.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    return request.accept_languages.best_match(LANGUAGES) or "en"
-
-
-def kept_language() -> dict[str, str]:
-    """`{"lang": code}` when this request chose its language by `?lang=`, else nothing: what
-    the pages' links, forms and redirects carry on, so that a choice made with the switch holds
-    from page to page (Accept-Language comes with every request by itself)."""
-    asked = request.args.get("lang", "")
-    return {"lang": asked} if asked in LANGUAGES else {}
 
 
 def language_choices() -> list[tuple[str, str]]:

@@ -13,9 +13,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, render_template, request
 
 from adjudicator.auth.guard import public_blueprint
-from adjudicator.judge.config import LANGUAGES, asset_version, request_language, strings
+from adjudicator.judge.config import asset_version, strings
 from adjudicator.judge.headers import security_headers
 from adjudicator.judge.pages import listed_rulesets
+from adjudicator.languages import LANGUAGES, request_language
 from adjudicator.netaddrs import is_loopback, loopback_only, parse_bind, tablet_urls
 from adjudicator.qr import qr_svg
 

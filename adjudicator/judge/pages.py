@@ -8,14 +8,9 @@ from adjudicator.api import API_PREFIX
 from adjudicator.auth.guard import public_blueprint
 from adjudicator.catalogue import rulesets
 from adjudicator.judge import pin
-from adjudicator.judge.config import (
-    LANGUAGES,
-    asset_version,
-    page_config,
-    request_language,
-    strings,
-)
+from adjudicator.judge.config import asset_version, page_config, strings
 from adjudicator.judge.headers import security_headers
+from adjudicator.languages import LANGUAGES, request_language
 from adjudicator.lexicons import registry
 
 # The kiosk's pages and assets hold no word: public. Its rulings go through the API's guard.
