@@ -19,6 +19,23 @@ ROOT = Path(__file__).resolve().parents[1]
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
 
 
+# Stands for anything a client sent: an answer or a log that quotes a request shows it.
+MARK = b"xssmark<script>alert(1)</script>"
+
+
+def exchange(url: str, request: bytes) -> bytes:
+    """`request` sent as raw bytes to the server at `url`, then the sending side closed (a cut
+    body stays cut); everything it answered, up to its close."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

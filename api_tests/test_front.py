@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ import orjson
 import pytest
 import requests
 
-from api_tests.conftest import start_server
+from api_tests.conftest import MARK, exchange, start_server
 from api_tests.front import SlowClients, start_nginx
 from api_tests.load import MIX, Load, Request, summary, wait_for
 
@@ -60,21 +59,6 @@ def test_body_limits_per_endpoint_and_problem_documents(backend, tmp_path):
         front.stop()
 
 
-def _raw(url: str, request: bytes) -> tuple[bytes, bytes]:
-    """One request sent as bytes; the status line and body of nginx's answer."""
-    host, port = urlparse(url).netloc.split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    return head, body
-
-
-MARK = b"xssmark<script>alert(1)</script>"  # stands for anything a client sent
-
-
 @pytest.mark.parametrize(
     "request_bytes, status, code",
     [
@@ -104,7 +88,7 @@ def test_nginx_refusals_of_the_request_line_and_headers_are_problems(
 ):
     front = start_nginx(tmp_path / "nginx", [_upstream(backend)])
     try:
-        head, body = _raw(front.url, request_bytes)
+        head, _, body = exchange(front.url, request_bytes).partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 %d " % status), head
         assert b"content-type: application/problem+json" in head.lower()
         problem = orjson.loads(body)
@@ -118,13 +102,10 @@ def test_the_services_own_404_passes_through_unchanged(backend, tmp_path):
     front = start_nginx(tmp_path / "nginx", [_upstream(backend)])
     try:
         r = requests.get(front.api("/no-such-thing"), timeout=10)
-        assert r.status_code == 404 and r.json()["detail"] == backend_detail(backend)
+        served = requests.get(backend.api("/no-such-thing"), timeout=10).json()["detail"]
+        assert r.status_code == 404 and r.json()["detail"] == served
     finally:
         front.stop()
-
-
-def backend_detail(backend) -> str:
-    return requests.get(backend.api("/no-such-thing"), timeout=10).json()["detail"]
 
 
 def test_per_client_rate_limit_answers_429(backend, tmp_path):

@@ -3,21 +3,14 @@ bad chunked framing, duplicate JSON keys, numbers past every bound."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 import requests
 
+from api_tests.conftest import exchange
+
 
 def _raw(server, request: bytes) -> tuple[int, bytes]:
-    host, port = server.url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(request)
-        sock.shutdown(socket.SHUT_WR)  # nothing more is coming: a cut body stays cut
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
+    head, _, body = exchange(server.url, request).partition(b"\r\n\r\n")
     return int(head.split(b" ", 2)[1]), head + b"\n\n" + body
 
 

@@ -5,7 +5,6 @@ gunicorn chose, with nothing of the request quoted back (gunicorn's own page quo
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Iterator
 
@@ -13,9 +12,7 @@ import orjson
 import pytest
 
 from adjudicator.errors import PROBLEM_MIMETYPE, PROBLEM_TYPE_PREFIX
-from api_tests.conftest import Server, start_server
-
-MARK = b"xssmark<script>alert(1)</script>"  # stands for anything a client sent
+from api_tests.conftest import MARK, Server, exchange, start_server
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +28,6 @@ def sync_server(tmp_path_factory) -> Iterator[Server]:
 @pytest.fixture(params=["gthread", "sync"])
 def any_server(request) -> Server:
     return request.getfixturevalue("server" if request.param == "gthread" else "sync_server")
-
-
-def _exchange(server: Server, request: bytes) -> bytes:
-    host, port = server.url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):  # the refusal closes the connection
-            data += chunk
-    return data
 
 
 def _problem(data: bytes, status: int, code: str) -> str:
@@ -69,7 +56,7 @@ def test_the_sync_server_runs_the_sync_worker(sync_server):
 
 def test_a_request_line_over_the_limit_is_a_414_problem(any_server):
     target = b"/api/v1/healthz?q=" + MARK * 200  # about 6,600 bytes; the limit is 4,094
-    data = _exchange(any_server, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    data = exchange(any_server.url, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n")
     detail = _problem(data, 414, "request_line_too_long")
     assert detail == "the request line is too long (limit 4094 bytes)"
 
@@ -84,7 +71,7 @@ def test_a_request_line_over_the_limit_is_a_414_problem(any_server):
     ],
 )
 def test_a_malformed_request_line_is_a_400_problem(any_server, line, says):
-    data = _exchange(any_server, line + b"\r\nHost: x\r\n\r\n")
+    data = exchange(any_server.url, line + b"\r\nHost: x\r\n\r\n")
     assert says in _problem(data, 400, "malformed_request_line")
 
 
@@ -97,28 +84,28 @@ def test_a_malformed_request_line_is_a_400_problem(any_server, line, says):
 )
 def test_a_malformed_header_is_a_400_problem(any_server, header, says):
     request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n\r\n"
-    assert says in _problem(_exchange(any_server, request), 400, "malformed_header")
+    assert says in _problem(exchange(any_server.url, request), 400, "malformed_header")
 
 
 def test_a_header_over_the_limit_is_a_431_problem(any_server):
     header = b"X-Long: " + MARK * 300  # about 10,000 bytes; the limit is 8,190
     request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n\r\n"
-    detail = _problem(_exchange(any_server, request), 431, "headers_too_large")
+    detail = _problem(exchange(any_server.url, request), 431, "headers_too_large")
     assert detail == "a request header is too long (limit 8190 bytes)"
 
 
 def test_too_many_headers_is_a_431_problem(any_server):
     headers = b"".join(b"X-%d: " % i + MARK + b"\r\n" for i in range(120))  # limit 100
     request = b"GET /api/v1/healthz HTTP/1.1\r\nHost: x\r\n" + headers + b"\r\n"
-    detail = _problem(_exchange(any_server, request), 431, "headers_too_large")
+    detail = _problem(exchange(any_server.url, request), 431, "headers_too_large")
     assert detail == "the request has too many headers (limit 100)"
 
 
 def test_the_log_names_a_refusal_and_quotes_nothing(any_server):
     """gunicorn's own warning quotes the request line; ours names the refusal instead."""
-    _problem(_exchange(any_server, b"GET " + MARK + b" HTTP/1.1\r\nHost: x\r\n\r\n"), 400,
+    _problem(exchange(any_server.url, b"GET " + MARK + b" HTTP/1.1\r\nHost: x\r\n\r\n"), 400,
              "malformed_request_line")  # fmt: skip
-    _exchange(any_server, b"GET /api/v1/healthz HTTP/1.1\r\nX-" + MARK + b": 1\r\n\r\n")
+    exchange(any_server.url, b"GET /api/v1/healthz HTTP/1.1\r\nX-" + MARK + b": 1\r\n\r\n")
     deadline = time.monotonic() + 5
     while True:  # the worker's log line may land a moment after its answer
         log = any_server.log.read_text(errors="replace")
