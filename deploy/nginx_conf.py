@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from adjudicator.errors import ApiError  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+HEADER_BUFFER = 8192  # bytes: the longest request line or header nginx takes
 # nginx's own refusals, as the service words its errors (status, code, detail).
 PROBLEMS = {
     413: (
@@ -30,10 +31,10 @@ PROBLEMS = {
     429: ("too_many_requests", "too many requests from this address; retry shortly"),
     503: ("service_unavailable", "no adjudicator instance answered; retry shortly"),
     408: ("request_timeout", "the request was not received in time"),
-    # nginx reads the request line and each header into buffers of 8 KiB at most
+    # nginx reads the request line and each header into buffers of HEADER_BUFFER bytes at most
     # (large_client_header_buffers): longer ones are refused before any location is chosen.
-    414: ("request_line_too_long", "the request line is too long (limit 8192 bytes)"),
-    431: ("headers_too_large", "a request header is too large (limit 8192 bytes)"),
+    414: ("request_line_too_long", f"the request line is too long (limit {HEADER_BUFFER} bytes)"),
+    431: ("headers_too_large", f"a request header is too large (limit {HEADER_BUFFER} bytes)"),
     400: ("bad_request", "the request is not valid HTTP"),
     404: ("not_found", "nothing is served at this address"),
 }
@@ -87,6 +88,7 @@ def render(
         "RATE": str(rate),
         "BURST": str(burst),
         "CONNECTIONS": str(connections),
+        "HEADER_BUFFER": str(HEADER_BUFFER),
         **{f"PROBLEM_{status}": problem_body(status) for status in PROBLEMS},
     }
     text = TEMPLATE.read_text(encoding="utf-8")
