@@ -1,12 +1,18 @@
-"""A ruling's bookkeeping in tournament mode, settled in the ruling's own transaction.
+"""A device's or app key's bookkeeping: its rate count (tournament mode) and its last use.
 
-A judge device or app key asking for a ruling is counted against its rate limit, and its last
-use is noted. For the endpoints whose answer is a recorded ruling (marked `@rules` in the
-guard), the guard resolves the credential in a read transaction and leaves both writes here: the
-ruling's transaction (shared with the rulings answered at the same moment, group commit) makes
-them before its audit entry and refuses the ruling past the limit (429). So a ruling costs one
-write transaction, not two, and a retried request (`Idempotency-Key`) is not counted again. A
-request refused before it is ruled on (a malformed body, say) is not counted.
+Resolving a credential is a read; these are the only writes a request's credential costs, and
+only a real device or key gets them: a junk token or a stale cookie is refused (or treated as
+anonymous) without ever taking the store's write turn, where it would queue with the audit
+log's commits. The last use is written at most once a minute (`lastuse`), so in open mode most
+requests write nothing at all.
+
+For the endpoints whose answer is a recorded ruling (marked `@rules` in the guard), the guard
+leaves both writes to the ruling's transaction (shared with the rulings answered at the same
+moment, group commit), which makes them before its audit entry and refuses the ruling past the
+limit (429). So a ruling costs one write transaction, not two, and a retried request
+(`Idempotency-Key`) is not counted again. A request refused before it is ruled on (a malformed
+body, say) is not counted. Any other endpoint settles them in a short transaction of its own
+before its view runs.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ import sqlalchemy as sa
 from flask import g
 
 from adjudicator.auth import lastuse, ratelimit
+from adjudicator.auth.caller import Caller
 from adjudicator.auth.models import ApiKey, Device
 from adjudicator.errors import ApiError
+
+COUNTED_KINDS = ("device", "app")
 
 
 @dataclass(frozen=True)
@@ -27,8 +36,20 @@ class Pending:
     kind: str  # device | app
     id: str
     key: str  # the caller's key: what the rate limit counts
-    limit: int  # rulings in any 60 seconds
+    limit: int | None  # rulings in any 60 seconds; None: not counted (open mode, not a ruling)
+    note_use: bool  # its last use is due to be written
     at: datetime
+
+
+def owed(found: Caller, limit: int | None, at: datetime) -> Pending | None:
+    """What `found` owes the store for a request at `at`: None for a director or an anonymous
+    caller, and for a device or key with nothing to count and a last use noted recently."""
+    if found.kind not in COUNTED_KINDS:
+        return None
+    note_use = lastuse.due(found.last_used_at, at)
+    if limit is None and not note_use:
+        return None
+    return Pending(found.kind, found.id, found.key, limit, note_use, at)
 
 
 def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
@@ -50,10 +71,12 @@ def pending() -> Pending | None:
 
 
 def settle(conn: sa.Connection, pending: Pending) -> None:
-    """Count the ruling and note the use, in the ruling's write transaction; refuses past the
-    limit (nothing else of the transaction has happened for this ruling yet)."""
-    wait = ratelimit.hit(conn, pending.key, pending.limit, pending.at)
-    if wait:
-        raise rate_limited(pending.kind, pending.limit, wait)
-    table = Device if pending.kind == "device" else ApiKey
-    lastuse.note(conn, table, int(pending.id), pending.at)
+    """Count the request and note the use, in a write transaction; refuses past the limit
+    (nothing else of the transaction has happened for this request yet)."""
+    if pending.limit is not None:
+        wait = ratelimit.hit(conn, pending.key, pending.limit, pending.at)
+        if wait:
+            raise rate_limited(pending.kind, pending.limit, wait)
+    if pending.note_use:
+        table = Device if pending.kind == "device" else ApiKey
+        lastuse.note(conn, table, int(pending.id), pending.at)

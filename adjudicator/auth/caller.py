@@ -7,7 +7,8 @@ through `current_caller`, so there is one place that knows where it lives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from flask import g, has_request_context
 
@@ -26,6 +27,9 @@ class Caller:
     id: str
     name: str
     rulesets: frozenset[str] | None = None
+    # When this device's or key's use was last noted, as read when it was resolved: the guard
+    # writes a new one only when it is due, so resolving a credential is a read.
+    last_used_at: datetime | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:

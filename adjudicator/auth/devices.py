@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from adjudicator.auth import lastuse
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.models import Device, Director, PairingCode
 from adjudicator.auth.tokens import (
@@ -87,8 +86,8 @@ def redeem(conn: sa.Connection, text: str, device_seconds: int, now: datetime) -
     return Paired(device_id, used.name, used.ruleset, token)
 
 
-def resolve(conn: sa.Connection, token: str, now: datetime, touch: bool = True) -> Caller | None:
-    """The device a token names; with `touch`, its last use noted (at most once a minute)."""
+def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
+    """The device a token names (a read: its last use is noted by `auth.bookkeeping`)."""
     d = Device
     row = conn.execute(
         sa.select(d.id, d.name, d.ruleset, d.last_used_at).where(
@@ -97,10 +96,8 @@ def resolve(conn: sa.Connection, token: str, now: datetime, touch: bool = True) 
     ).first()
     if row is None:
         return None
-    if touch and lastuse.due(row.last_used_at, now):
-        lastuse.note(conn, Device, row.id, now)
     rulesets = frozenset([row.ruleset]) if row.ruleset else None
-    return Caller("device", str(row.id), row.name, rulesets)
+    return Caller("device", str(row.id), row.name, rulesets, row.last_used_at)
 
 
 def revoke(conn: sa.Connection, device_id: int, now: datetime) -> bool:

@@ -25,7 +25,7 @@ from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
-from adjudicator.auth import bookkeeping, clock, devices, directors, keys, ratelimit
+from adjudicator.auth import bookkeeping, clock, devices, directors, keys
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
@@ -126,14 +126,15 @@ def _bearer() -> str | None:
     return token
 
 
-def _resolve(conn, access: str, at: datetime, touch: bool = True) -> Caller:
+def _resolve(conn, access: str, at: datetime) -> Caller:
+    """The request's caller, read from the store: nothing is written here (`bookkeeping`)."""
     token = _bearer()
     if token is not None:
         found = None
         if token.startswith(DEVICE_PREFIX):
-            found = devices.resolve(conn, token, at, touch)
+            found = devices.resolve(conn, token, at)
         elif token.startswith(APP_PREFIX):
-            found = keys.resolve(conn, token, at, touch)
+            found = keys.resolve(conn, token)
         if found is None:
             raise ApiError(
                 401,
@@ -161,7 +162,7 @@ def _resolve(conn, access: str, at: datetime, touch: bool = True) -> Caller:
             g.session_token = session
             return found
     if device:
-        found = devices.resolve(conn, device, at, touch)
+        found = devices.resolve(conn, device, at)
         if found is not None:
             return found
     g.stale_cookie = True  # an ended session or a revoked device: said in the 401's message
@@ -222,43 +223,47 @@ def check_request():
             raise _refuse_anonymous()
         return None
     at = clock.now()
-    # A ruling's bookkeeping waits for the ruling's own transaction: here only a read.
-    deferred = config.tournament and bool(getattr(current_app.view_functions[endpoint], RULES, 0))
-    # Otherwise bookkeeping only (last use, the rate count): not worth an fsync per request.
-    with store.connection(write=not deferred, durable=False) as conn:
-        found = _resolve(conn, access, at, touch=not deferred)
-        g.caller = found
-        if access == DIRECTORS_ONLY:
-            if found.kind != "director":
-                return _director_required()
-            return _check_form_csrf()
-        if found.anonymous:
-            if config.tournament:
-                raise _refuse_anonymous()
-            return None
-        ruleset_id = (request.view_args or {}).get("ruleset_id")
-        if ruleset_id is not None and not found.may_use(ruleset_id):
-            raise ApiError(
-                403,
-                "out_of_scope",
-                f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
-            )
-        if config.tournament and found.kind in ("device", "app"):
-            limit = config.rulings_per_minute
-            if deferred:
-                bookkeeping.defer(bookkeeping.Pending(found.kind, found.id, found.key, limit, at))
-                return None
-            wait = ratelimit.hit(conn, found.key, limit, at)
-            if wait:
-                raise bookkeeping.rate_limited(found.kind, limit, wait)
+    with store.connection() as conn:  # a read: a junk credential never takes the write turn
+        found = _resolve(conn, access, at)
+    g.caller = found
+    if access == DIRECTORS_ONLY:
+        if found.kind != "director":
+            return _director_required()
+        return _check_form_csrf()
+    if found.anonymous:
+        if config.tournament:
+            raise _refuse_anonymous()
+        return None
+    ruleset_id = (request.view_args or {}).get("ruleset_id")
+    if ruleset_id is not None and not found.may_use(ruleset_id):
+        raise ApiError(
+            403,
+            "out_of_scope",
+            f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
+        )
+    limit = config.rulings_per_minute if config.tournament else None
+    charge = bookkeeping.owed(found, limit, at)
+    if charge is None:
+        return None
+    if getattr(current_app.view_functions[endpoint], RULES, False):
+        bookkeeping.defer(charge)  # settled in the ruling's own transaction
+        return None
+    # Bookkeeping only (the rate count, a last use): not worth an fsync per request.
+    with store.connection(write=True, durable=False) as conn:
+        bookkeeping.settle(conn, charge)
     return None
 
 
 def identify() -> Caller:
     """Resolve the credential for a public endpoint that reports it (`/auth/whoami`)."""
     if _has_credential():
-        with store.connection(write=True, durable=False) as conn:
-            g.caller = _resolve(conn, PUBLIC, clock.now())
+        at = clock.now()
+        with store.connection() as conn:
+            g.caller = _resolve(conn, PUBLIC, at)
+        charge = bookkeeping.owed(g.caller, None, at)  # a use, not a ruling: not counted
+        if charge is not None:
+            with store.connection(write=True, durable=False) as conn:
+                bookkeeping.settle(conn, charge)
     return caller()
 
 

@@ -7,7 +7,6 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from adjudicator.auth import lastuse
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.directors import NAME_PATTERN
 from adjudicator.auth.models import NAME_MAX, ApiKey
@@ -56,8 +55,8 @@ def create(
     return NewKey(key_id, name, key)
 
 
-def resolve(conn: sa.Connection, key: str, now: datetime, touch: bool = True) -> Caller | None:
-    """The key's caller; with `touch`, its last use noted (at most once a minute)."""
+def resolve(conn: sa.Connection, key: str) -> Caller | None:
+    """The key's caller (a read: its last use is noted by `auth.bookkeeping`)."""
     c = ApiKey
     row = conn.execute(
         sa.select(c.id, c.name, c.scopes, c.last_used_at).where(
@@ -66,10 +65,8 @@ def resolve(conn: sa.Connection, key: str, now: datetime, touch: bool = True) ->
     ).first()
     if row is None:
         return None
-    if touch and lastuse.due(row.last_used_at, now):
-        lastuse.note(conn, ApiKey, row.id, now)
     scopes = frozenset(row.scopes.split()) or None
-    return Caller("app", str(row.id), row.name, scopes)
+    return Caller("app", str(row.id), row.name, scopes, row.last_used_at)
 
 
 def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:

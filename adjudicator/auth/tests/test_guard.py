@@ -4,6 +4,7 @@ credentials are checked and scoped, and devices and keys are rate-limited per cr
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
@@ -222,7 +223,23 @@ def test_bad_settings_stop_the_start(make_app, key, value):
         make_app(**{key: value})
 
 
-def test_a_ruling_settles_its_bookkeeping_in_its_own_transaction(tournament, monkeypatch):
+@pytest.fixture
+def opened(monkeypatch) -> list[bool]:
+    """Every transaction requests open through the store, in order: True for a write."""
+    from adjudicator import store
+
+    seen: list[bool] = []
+    real = store.Store.connection
+
+    def spy(self, write=False, durable=True):
+        seen.append(write)
+        return real(self, write, durable)
+
+    monkeypatch.setattr(store.Store, "connection", spy)
+    return seen
+
+
+def test_a_ruling_settles_its_bookkeeping_in_its_own_transaction(tournament, opened):
     """For a ruling the guard only reads: the key's rate count and last use are written with the
     ruling's audit entry, in one write transaction instead of two."""
     from adjudicator import store
@@ -230,21 +247,87 @@ def test_a_ruling_settles_its_bookkeeping_in_its_own_transaction(tournament, mon
 
     key = add_key(tournament)
     client = tournament.test_client()
-    opened: list[bool] = []
-    real = store.Store.connection
-
-    def spy(self, write=False, durable=True):
-        opened.append(write)
-        return real(self, write, durable)
-
-    monkeypatch.setattr(store.Store, "connection", spy)
+    opened.clear()
     assert challenge(client, headers=bearer(key)).status_code == 200
     assert opened == [False]  # the guard's read; the ruling's batch has its own connection
-    monkeypatch.undo()
     with tournament.app_context(), store.connection() as conn:
         (listed,) = keys.listed(conn)
         hits = conn.execute(text("SELECT count(*) FROM rate_hits")).scalar_one()
     assert listed["last_used_at"] is not None and hits == 1
+
+
+JUNK = {
+    "app key": {"headers": bearer("adj_app_" + "x" * 40)},
+    "device token": {"headers": bearer("adj_dev_" + "x" * 40)},
+    "other token": {"headers": bearer("not-ours")},
+    "session cookie": {"cookies": {guard.SESSION_COOKIE: "x" * 40}},
+    "device cookie": {"cookies": {guard.DEVICE_COOKIE: "x" * 40}},
+}
+
+
+@pytest.mark.parametrize("mode", ["open", "tournament"])
+@pytest.mark.parametrize("junk", sorted(JUNK))
+def test_a_junk_credential_never_takes_the_write_turn(make_app, opened, mode, junk):
+    """Resolving a credential is a read. A write would queue a forged token behind (and ahead
+    of) the audit log's commits, so a player could slow every table's rulings with junk."""
+    app = make_app(MODE=mode)
+    client = app.test_client()
+    sent = JUNK[junk]
+    for name, value in sent.get("cookies", {}).items():
+        client.set_cookie(name, value)
+    headers = {**sent.get("headers", {}), **JUDGE_HEADER}
+    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
+    opened.clear()
+    answers = [
+        challenge(client, headers=headers),
+        client.post("/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=headers),
+        client.get("/api/v1/auth/whoami", headers=headers),
+        client.get("/director/", headers=headers),
+    ]
+    assert opened and not any(opened), opened
+    ruled = [a.status_code for a in answers[:2]]
+    refused = mode == "tournament" or "headers" in sent  # a junk cookie is no credential
+    assert ruled == ([401, 401] if refused else [200, 200])
+    assert answers[3].status_code in (303, 401)  # to the login page, or the bad token refused
+
+
+def test_a_last_use_is_written_at_most_once_a_minute(make_app, frozen, opened):
+    """In open mode a key is not counted, and its last use is written only when it is due: most
+    requests with a credential write nothing."""
+    from adjudicator import store
+    from adjudicator.auth import keys
+
+    app = make_app()
+    key = add_key(app)
+    client = app.test_client()
+
+    def last_used():
+        with app.app_context(), store.connection() as conn:
+            return keys.listed(conn)[0]["last_used_at"]
+
+    opened.clear()
+    assert client.get("/api/v1/auth/whoami", headers=bearer(key)).json["kind"] == "app"
+    assert opened == [False, True] and last_used() == frozen.at
+    opened.clear()
+    frozen.advance(30)
+    assert client.get("/api/v1/auth/whoami", headers=bearer(key)).status_code == 200
+    assert challenge(client, headers=bearer(key)).status_code == 200
+    assert opened == [False, False] and last_used() == frozen.at - timedelta(seconds=30)
+    frozen.advance(31)
+    opened.clear()
+    assert challenge(client, headers=bearer(key)).status_code == 200
+    assert opened == [False] and last_used() == frozen.at  # in the ruling's own transaction
+
+
+def test_an_endpoint_that_is_not_a_ruling_counts_in_a_write_of_its_own(tournament, opened):
+    key = add_key(tournament)
+    client = tournament.test_client()
+    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
+    opened.clear()
+    response = client.post(
+        "/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=bearer(key)
+    )
+    assert response.status_code == 200 and opened[:2] == [False, True]
 
 
 def test_a_retried_ruling_is_not_counted_again(tournament):
