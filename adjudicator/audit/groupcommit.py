@@ -112,9 +112,13 @@ class GroupCommit:
         pending: _Pending[T] = _Pending(work)
         with self._lock:
             self._queue.append(pending)
-            if not self._leading:
+            leads = not self._leading
+            if leads:
                 self._leading = pending.lead = True
-        if not pending.lead:
+        # Decided under the lock, never by reading `pending.lead` again: a leader finishing
+        # meanwhile may already have handed this one the lead (and released `woken` for it),
+        # and a waiter that skipped its sleep would leave `woken` released for its own answer.
+        if not leads:
             pending.woken.acquire()  # each waiter has its own lock: all wake at once
         if not pending.done:  # this one leads: its own work is still queued
             self._lead()

@@ -182,6 +182,72 @@ def test_many_threads_one_intact_chain(store):
     assert result.ok and result.entries == 64
 
 
+class _PausesOneThread:
+    """Stands in for the writer's queue lock: `paused` stops just after it has queued (its first
+    release of the lock) until `resume` is set, as a preempted thread would."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.paused: threading.Thread | None = None
+        self.is_paused = threading.Event()
+        self.resume = threading.Event()
+
+    def __enter__(self):
+        self._lock.acquire()
+
+    def __exit__(self, *exc):
+        self._lock.release()
+        if threading.current_thread() is self.paused and not self.is_paused.is_set():
+            self.is_paused.set()
+            self.resume.wait(10)
+
+
+def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store):
+    """A thread queues while a commit is under way, and is preempted before it goes to sleep;
+    the leader finishes and hands it the lead. It must lead exactly once and answer everyone it
+    takes: before the fix it saw the lead, skipped its sleep, and its own answer then released
+    a lock it never took (RuntimeError, a 500) and left the rest of its batch waiting forever."""
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    writer._lock = queue_lock = _PausesOneThread()
+    both_queued = threading.Event()
+
+    def first(conn, batch):
+        assert both_queued.wait(10)
+        return append("first")(conn, batch)
+
+    outcome: dict[str, object] = {}
+
+    def run(name, work):
+        try:
+            outcome[name] = writer.submit(work)
+        except BaseException as exc:  # noqa: BLE001 - reported per thread
+            outcome[name] = exc
+
+    leader = threading.Thread(target=run, args=("first", first), daemon=True)
+    handed = threading.Thread(target=run, args=("handed", append("handed")), daemon=True)
+    queued = threading.Thread(target=run, args=("queued", append("queued")), daemon=True)
+    queue_lock.paused = handed
+    leader.start()
+    while not writer._leading:
+        time.sleep(0.001)
+    handed.start()
+    assert queue_lock.is_paused.wait(10)  # queued, not yet asleep
+    queued.start()
+    while len(writer._queue) < 2:
+        time.sleep(0.001)
+    both_queued.set()
+    leader.join(10)
+    assert outcome == {"first": 1} and writer._queue[0].lead  # handed over to the paused one
+    queue_lock.resume.set()
+    for t in (handed, queued):
+        t.join(10)
+    assert outcome == {"first": 1, "handed": 2, "queued": 3}
+    assert spy.sizes == [1, 2] and not writer._leading
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
 def test_writers_in_two_processes_take_turns(store):
     """A forked child gets its own queue and connection; both processes' rulings chain."""
     writer = GroupCommit(store)
