@@ -116,11 +116,20 @@ def ensure_wrk() -> str:
     return shutil.which("wrk") or sys.exit("wrk could not be installed")
 
 
+def machine_cpu() -> tuple[int, int]:
+    """(all, idle) ticks of every core since boot, from /proc/stat."""
+    ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(ticks), ticks[3] + ticks[4]  # idle and iowait
+
+
 def run_wrk(
     wrk: str, url: str, seconds: int, body: dict | None = None, bearers: list[str] | None = None
 ) -> dict[str, float]:
     """wrk against `url`; with `bearers`, each request carries the next of these credentials
-    (`Authorization: Bearer …`), so that no one credential meets its rate limit."""
+    (`Authorization: Bearer …`), so that no one credential meets its rate limit.
+
+    Besides throughput and latency: the share of the machine's CPU left idle during the run
+    (near 0: the run was bound by CPU; well above: requests were waiting for something else)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         if body is not None:
             payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
@@ -135,12 +144,14 @@ def run_wrk(
                 '  wrk.headers["Authorization"] = "Bearer " .. bearers[n % #bearers + 1]\n'
                 "  return wrk.format()\nend\n"
             )
+    ticks, idle = machine_cpu()
     out = subprocess.run(
         [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script.name, url],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+    ticks_after, idle_after = machine_cpu()
     Path(script.name).unlink()
     if "Non-2xx" in out:
         raise SystemExit(f"errors during the run:\n{out}")
@@ -150,7 +161,12 @@ def run_wrk(
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    return {"rps": rps, "p50": latency("50"), "p99": latency("99")}
+    return {
+        "rps": rps,
+        "p50": latency("50"),
+        "p99": latency("99"),
+        "idle": (idle_after - idle) / max(1, ticks_after - ticks),
+    }
 
 
 def against_healthz(

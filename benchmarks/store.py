@@ -11,6 +11,9 @@ challenges: the issue's targets) and in tournament mode (each challenge with an 
 up and rate-counted in the store first). The chain is verified after each run. A reference row
 runs the same challenges with the audit log's write taken out (`_ceiling_app.py`): the most the
 challenge could reach against healthz on this machine if writing the log cost nothing.
+Each run also reports the share of the machine's CPU left idle: a run with none is bound by
+CPU (its ratio to healthz is what it costs against healthz), one with a good deal is bound by
+waiting (here, for commits).
 Durability under load: 16 client threads send challenges, note every ruling answered, and
 gunicorn's master and workers are SIGKILLed mid-load (and on PostgreSQL the postmaster and its
 backends, then crash recovery); every acknowledged ruling must then be in the verified chain.
@@ -280,14 +283,12 @@ def main() -> None:
     for kind, name, r in rows:
         h, c = r["healthz"], r["challenge"]
         print(f"\n{name}")
-        print(f"  {'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}")
-        print(
-            f"  {'GET /healthz (baseline)':<34}{h['rps']:>10.0f}{h['p50']:>10.2f}{h['p99']:>10.2f}"
-        )
-        print(
-            f"  {'POST …/ssf-1999/challenge (3 w)':<34}{c['rps']:>10.0f}{c['p50']:>10.2f}"
-            f"{c['p99']:>10.2f}"
-        )
+        print(f"  {'endpoint':<34}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'idle CPU':>10}")
+        for label, run in (("GET /healthz (baseline)", h), ("POST …/ssf-1999/challenge (3 w)", c)):
+            print(
+                f"  {label:<34}{run['rps']:>10.0f}{run['p50']:>10.2f}{run['p99']:>10.2f}"
+                f"{100 * run['idle']:>9.0f}%"
+            )
         if kind == "reference":
             print(f"  challenge/healthz throughput ratio: {r['ratio']:.2f}  (the ceiling)")
             continue
