@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,34 @@ def test_every_ruling_is_in_the_verified_chain(served):
     assert [e["kind"] for e in log] == ["challenge", "jury", "move"]
     done = cli("audit", "verify", url=url)
     assert done.returncode == 0 and "3 entries; chain intact" in done.stdout
+
+
+def test_concurrent_rulings_are_each_answered_once_and_logged(served):
+    """16 clients at once over 2 workers of 8 threads, so rulings share commits (group commit):
+    every request is answered 200 within its timeout, every ruling id is distinct, and the log
+    holds exactly those rulings. (The rare interleavings are forced one by one in
+    adjudicator/audit/tests/test_groupcommit.py; this is the whole path under real load.)"""
+    server, url = served
+
+    def client(n: int) -> list[str]:
+        with requests.Session() as session:
+            answers = [
+                session.post(
+                    server.api("/rulesets/ssf-1999/challenge"),
+                    json={"words": ["HEJ", "QX" + chr(65 + n) + chr(65 + i)]},
+                    timeout=10,
+                )
+                for i in range(20)
+            ]
+        assert [a.status_code for a in answers] == [200] * len(answers)
+        return [a.json()["ruling_id"] for a in answers]
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        ids = [ruling for answers in pool.map(client, range(16)) for ruling in answers]
+    assert len(set(ids)) == len(ids) == 320
+    assert sorted(e["ruling_id"] for e in export(url)) == sorted(ids)
+    done = cli("audit", "verify", url=url)
+    assert done.returncode == 0 and "320 entries; chain intact" in done.stdout
 
 
 def _tamper(url: str) -> None:
