@@ -248,10 +248,16 @@ def check_request():
     if getattr(current_app.view_functions[endpoint], RULES, False):
         bookkeeping.defer(charge)  # settled in the ruling's own transaction
         return None
-    # Bookkeeping only (the rate count, a last use): not worth an fsync per request.
-    with store.connection(write=True, durable=False) as conn:
-        bookkeeping.settle(conn, charge)
+    _settle_now(charge)
     return None
+
+
+def _settle_now(charge: bookkeeping.Pending | None) -> None:
+    """A request's bookkeeping in a short write of its own (the rate count, a last use): not
+    worth an fsync per request, so not durable."""
+    if charge is not None:
+        with store.connection(write=True, durable=False) as conn:
+            bookkeeping.settle(conn, charge)
 
 
 def identify() -> Caller:
@@ -260,10 +266,7 @@ def identify() -> Caller:
         at = clock.now()
         with store.connection() as conn:
             g.caller = _resolve(conn, PUBLIC, at)
-        charge = bookkeeping.owed(g.caller, None, at)  # a use, not a ruling: not counted
-        if charge is not None:
-            with store.connection(write=True, durable=False) as conn:
-                bookkeeping.settle(conn, charge)
+        _settle_now(bookkeeping.owed(g.caller, None, at))  # a use, not a ruling: not counted
     return caller()
 
 
