@@ -33,9 +33,7 @@ COUNTED_KINDS = ("device", "app")
 
 @dataclass(frozen=True)
 class Pending:
-    kind: str  # device | app
-    id: str
-    key: str  # the caller's key: what the rate limit counts
+    caller: Caller  # a device or an app key: its key is what the rate limit counts
     limit: int | None  # rulings in any 60 seconds; None: not counted (open mode, not a ruling)
     note_use: bool  # its last use is due to be written
     at: datetime
@@ -49,7 +47,7 @@ def owed(found: Caller, limit: int | None, at: datetime) -> Pending | None:
     note_use = lastuse.due(found.last_used_at, at)
     if limit is None and not note_use:
         return None
-    return Pending(found.kind, found.id, found.key, limit, note_use, at)
+    return Pending(found, limit, note_use, at)
 
 
 def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
@@ -73,10 +71,11 @@ def pending() -> Pending | None:
 def settle(conn: sa.Connection, pending: Pending) -> None:
     """Count the request and note the use, in a write transaction; refuses past the limit
     (nothing else of the transaction has happened for this request yet)."""
+    caller = pending.caller
     if pending.limit is not None:
-        wait = ratelimit.hit(conn, pending.key, pending.limit, pending.at)
+        wait = ratelimit.hit(conn, caller.key, pending.limit, pending.at)
         if wait:
-            raise rate_limited(pending.kind, pending.limit, wait)
+            raise rate_limited(caller.kind, pending.limit, wait)
     if pending.note_use:
-        table = Device if pending.kind == "device" else ApiKey
-        lastuse.note(conn, table, int(pending.id), pending.at)
+        table = Device if caller.kind == "device" else ApiKey
+        lastuse.note(conn, table, int(caller.id), pending.at)

@@ -223,6 +223,12 @@ def test_bad_settings_stop_the_start(make_app, key, value):
         make_app(**{key: value})
 
 
+def verify(client, headers: dict):
+    """games/verify with the shortest record: not a ruling, but lexicon-dependent."""
+    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
+    return client.post("/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=headers)
+
+
 @pytest.fixture
 def opened(monkeypatch) -> list[bool]:
     """Every transaction requests open through the store, in order: True for a write."""
@@ -276,11 +282,10 @@ def test_a_junk_credential_never_takes_the_write_turn(make_app, opened, mode, ju
     for name, value in sent.get("cookies", {}).items():
         client.set_cookie(name, value)
     headers = {**sent.get("headers", {}), **JUDGE_HEADER}
-    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
     opened.clear()
     answers = [
         challenge(client, headers=headers),
-        client.post("/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=headers),
+        verify(client, headers),
         client.get("/api/v1/auth/whoami", headers=headers),
         client.get("/director/", headers=headers),
     ]
@@ -322,11 +327,8 @@ def test_a_last_use_is_written_at_most_once_a_minute(make_app, frozen, opened):
 def test_an_endpoint_that_is_not_a_ruling_counts_in_a_write_of_its_own(tournament, opened):
     key = add_key(tournament)
     client = tournament.test_client()
-    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
     opened.clear()
-    response = client.post(
-        "/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=bearer(key)
-    )
+    response = verify(client, bearer(key))
     assert response.status_code == 200 and opened[:2] == [False, True]
 
 
@@ -342,11 +344,4 @@ def test_a_retried_ruling_is_not_counted_again(tournament):
 def test_a_verification_is_counted_before_it_runs(tournament):
     key = add_key(tournament)
     client = tournament.test_client()
-    record = {"players": ["A", "B"], "turns": [{"player": "A", "type": "pass"}]}
-
-    def verify():
-        return client.post(
-            "/api/v1/rulesets/ssf-1999/games/verify", json=record, headers=bearer(key)
-        ).status_code
-
-    assert [verify() for _ in range(4)] == [200, 200, 200, 429]
+    assert [verify(client, bearer(key)).status_code for _ in range(4)] == [200, 200, 200, 429]
