@@ -57,7 +57,7 @@ Observer = Callable[[int, float, float], None]
 
 
 class _Pending(Generic[T]):
-    __slots__ = ("work", "woken", "lead", "done", "result", "error")
+    __slots__ = ("work", "woken", "done", "result", "error")
 
     def __init__(self, work: Work):
         self.work = work
@@ -65,7 +65,6 @@ class _Pending(Generic[T]):
         # thing a thread can sleep on (an Event is a Condition, a lock and Python around them).
         self.woken = threading.Lock()
         self.woken.acquire()
-        self.lead = False
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -113,14 +112,13 @@ class GroupCommit:
         with self._lock:
             self._queue.append(pending)
             leads = not self._leading
-            if leads:
-                self._leading = pending.lead = True
-        # Decided under the lock, never by reading `pending.lead` again: a leader finishing
-        # meanwhile may already have handed this one the lead (and released `woken` for it),
-        # and a waiter that skipped its sleep would leave `woken` released for its own answer.
+            self._leading = True
+        # Whether to wait is decided under the lock, once: a leader finishing meanwhile may
+        # already have handed this one the lead by releasing `woken`, and must find it asleep
+        # or about to be, or `woken` would still be released when its own answer releases it.
         if not leads:
             pending.woken.acquire()  # each waiter has its own lock: all wake at once
-        if not pending.done:  # this one leads: its own work is still queued
+        if not pending.done:  # woken to lead (not by its answer): its own work is still queued
             self._lead()
         if pending.error is not None:
             raise pending.error
@@ -134,8 +132,7 @@ class GroupCommit:
         finally:
             with self._lock:  # hand over to the first that queued meanwhile, if any
                 if self._queue:
-                    self._queue[0].lead = True
-                    self._queue[0].woken.release()
+                    self._queue[0].woken.release()  # not done: it wakes to lead
                 else:
                     self._leading = False
 

@@ -238,7 +238,7 @@ def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store):
         time.sleep(0.001)
     both_queued.set()
     leader.join(10)
-    assert outcome == {"first": 1} and writer._queue[0].lead  # handed over to the paused one
+    assert outcome == {"first": 1} and not writer._queue[0].woken.locked()  # handed the lead
     queue_lock.resume.set()
     for t in (handed, queued):
         t.join(10)
