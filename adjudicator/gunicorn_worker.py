@@ -22,7 +22,8 @@ import logging
 import os
 import ssl
 import threading
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import orjson
 from gunicorn import util
@@ -31,6 +32,7 @@ from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
+from adjudicator.acceptbalance import ConnectionBoard
 from adjudicator.errors import (
     HTTP_CODES,
     INTERNAL_CODE,
@@ -245,9 +247,72 @@ class OneWriteSyncWorker(ProblemErrors, SyncWorker):
                 pass  # the client is gone; gunicorn has already logged what it could
 
 
-class OneWriteThreadWorker(ProblemErrors, ThreadWorker):
+# gunicorn's gthread loop reads `worker_connections` on every turn and turns accepting on and
+# off while it goes on serving the connections it holds (older loops stopped serving them too).
+_TOGGLES_ACCEPT = hasattr(ThreadWorker, "set_accept_enabled") and hasattr(
+    ThreadWorker, "wait_for_and_dispatch_events"
+)
+# A worker held back waits at most this long before it looks at the board again: nothing wakes
+# it when another worker's count grows, and without a look the backlog could wait a second.
+HELD_BACK_POLL = 0.01
+
+
+class BalancedAccept:
+    """Mixed into the gthread worker: it takes a new connection only while no other worker
+    holds fewer (adjudicator.acceptbalance). Its cap on connections, as gunicorn's loop reads
+    it on every turn, is the configured one while it may accept, else what it holds; held back,
+    it turns every `HELD_BACK_POLL` seconds, so it takes its turn soon after it becomes the
+    least loaded."""
+
+    board: ClassVar[ConnectionBoard | None] = None  # made in the master, shared by its workers
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        # Runs in the master, before the fork: the slot is handed out there.
+        self._slot: int | None = None
+        self._held_back = False
+        if _TOGGLES_ACCEPT:
+            if BalancedAccept.board is None:
+                BalancedAccept.board = ConnectionBoard()
+            self._slot = BalancedAccept.board.claim(time.monotonic())
+        super().__init__(*args, **kwargs)
+
+    @property
+    def worker_connections(self) -> int:
+        cap = self._connection_cap
+        board, slot = BalancedAccept.board, self._slot
+        self._held_back = False
+        if board is None or slot is None:
+            return cap
+        if board.may_accept(slot, self.nr_conns, time.monotonic()):
+            return cap
+        self._held_back = self.nr_conns < cap
+        return min(cap, self.nr_conns)
+
+    @worker_connections.setter
+    def worker_connections(self, value: int) -> None:
+        self._connection_cap = value
+
+    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+        if self._held_back:
+            timeout = min(timeout, HELD_BACK_POLL)
+        super().wait_for_and_dispatch_events(timeout)  # type: ignore[misc]
+
+    def release_slot(self) -> None:
+        """The worker leaves (in the worker) or was reaped (in the master)."""
+        if BalancedAccept.board is not None and self._slot is not None:
+            BalancedAccept.board.release(self._slot)
+        self._slot = None
+        self._held_back = False
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.release_slot()  # it stops accepting now; what it still holds must not count
+        super().handle_exit(sig, frame)  # type: ignore[misc]
+
+
+class OneWriteThreadWorker(ProblemErrors, BalancedAccept, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
-    share it (adjudicator.audit.groupcommit); keep-alive connections are kept."""
+    share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and spread over
+    the workers (BalancedAccept)."""
 
     def handle_request(self, req, conn):
         sock = conn.sock

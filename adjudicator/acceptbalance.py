@@ -1,0 +1,71 @@
+"""Keep-alive connections spread evenly over gunicorn's gthread workers.
+
+Every worker accepts from the one listening socket, and whichever wakes first takes the
+connection. Keep-alive clients that connect together (a room of tablets straight to gunicorn, a
+load generator) often end up mostly on one worker: measured with 16 connections and 2 workers,
+splits of 13/3, 15/1 and 16/0 came as often as 8/8. That worker then runs every request on one
+core and one GIL, and queues what its threads cannot take, while the other idles; challenges
+lost up to half their throughput and their p99 doubled (benchmarks/store.py, README).
+
+So each worker posts on a board in shared memory how many connections it holds, and takes a new
+one only while no other live worker holds fewer: the least loaded worker accepts, so some
+worker always does. A worker that has not posted for `STALE` seconds (its loop posts at least
+once a second) is left out, and the master clears the post of a worker it reaps or that leaves,
+so a dead or hung worker never keeps the others from accepting for long.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+
+SLOTS = 64  # workers one master can balance at once; more are served, just not balanced
+STALE = 2.0  # seconds without a post after which a worker is left out
+
+
+class ConnectionBoard:
+    """Connections held per worker, in shared memory made by the master before it forks.
+
+    Slots are handed out and taken back only in the master (one thread), so they need no lock;
+    each worker writes only its own slot: (connections, when posted on the monotonic clock).
+    The memory is an anonymous shared mapping, which every fork shares and no file backs.
+    """
+
+    def __init__(self, slots: int = SLOTS):
+        self.slots = slots
+        self._memory = mmap.mmap(-1, 2 * slots * ctypes.sizeof(ctypes.c_double))
+        self._cells = (ctypes.c_double * (2 * slots)).from_buffer(self._memory)
+        self._in_use: set[int] = set()  # the master's record of handed-out slots
+
+    def claim(self, now: float) -> int | None:
+        """A free slot for a worker about to be forked, posted as holding nothing; None when
+        every slot is taken (that worker then accepts as gunicorn alone would)."""
+        for slot in range(self.slots):
+            if slot not in self._in_use:
+                self._in_use.add(slot)
+                self.post(slot, 0, now)
+                return slot
+        return None
+
+    def release(self, slot: int) -> None:
+        """The slot's worker is gone or leaving: no longer counted, and free to hand out."""
+        self._cells[2 * slot] = 0.0
+        self._cells[2 * slot + 1] = 0.0  # posted at the clock's origin: long stale
+        self._in_use.discard(slot)
+
+    def post(self, slot: int, connections: int, now: float) -> None:
+        self._cells[2 * slot] = float(connections)
+        self._cells[2 * slot + 1] = now
+
+    def may_accept(self, slot: int, connections: int, now: float) -> bool:
+        """Post `connections` for `slot`; whether it may take one more: no live worker holds
+        fewer. Ties accept, so two equally loaded workers both may."""
+        self.post(slot, connections, now)
+        cells = self._cells[:]
+        for other in range(self.slots):
+            if other == slot:
+                continue
+            held, posted = cells[2 * other], cells[2 * other + 1]
+            if now - posted < STALE and held < connections:
+                return False
+        return True

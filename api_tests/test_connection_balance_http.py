@@ -1,0 +1,85 @@
+"""Keep-alive clients that connect at once are spread evenly over gunicorn's workers
+(adjudicator.acceptbalance); without that, one worker often took 13 or more of 16."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from api_tests.conftest import Server, start_server
+
+CLIENTS = 16  # as benchmarks/store.py's load: 2 workers of 8 threads
+ROUNDS = 3
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory) -> Iterator[Server]:
+    """A server no other test holds connections to: every connection counted is this test's."""
+    srv = start_server(tmp_path_factory.mktemp("balance"))
+    yield srv
+    srv.stop()
+
+
+def _established_inodes(port: int) -> set[str]:
+    """Socket inodes of established TCP connections whose local end is `port` (the server's
+    side), from /proc/net/tcp."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if int(local.split(":")[1], 16) == port and state == "01":
+            inodes.add(inode)
+    return inodes
+
+
+def held_per_worker(server: Server) -> dict[int, int]:
+    """How many of the server's established connections each worker process holds."""
+    port = int(server.url.rsplit(":", 1)[1])
+    established = _established_inodes(port)
+    held = {}
+    for pid in server.workers():
+        fd_dir = Path(f"/proc/{pid}/fd")
+        inodes = set()
+        for fd in os.listdir(fd_dir):
+            try:
+                target = os.readlink(fd_dir / fd)
+            except OSError:
+                continue  # closed meanwhile
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+        held[pid] = len(inodes & established)
+    return held
+
+
+def _wait_until_none_held(server: Server) -> None:
+    deadline = time.monotonic() + 10
+    while sum(held_per_worker(server).values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def test_connections_made_together_are_spread_over_the_workers(own_server):
+    host, port = own_server.url.removeprefix("http://").split(":")
+    for _ in range(ROUNDS):
+        _wait_until_none_held(own_server)
+        clients = [http.client.HTTPConnection(host, int(port), timeout=10) for _ in range(CLIENTS)]
+        try:
+            for client in clients:  # all connected at once, before any request
+                client.connect()
+            for client in clients:
+                client.request("GET", "/api/v1/healthz")
+            for client in clients:
+                response = client.getresponse()
+                response.read()
+                assert response.status == 200
+                assert response.getheader("Connection") != "close"  # kept alive
+            held = held_per_worker(own_server)
+        finally:
+            for client in clients:
+                client.close()
+        assert sum(held.values()) == CLIENTS, held
+        assert len(held) == 2 and max(held.values()) - min(held.values()) <= 2, held
