@@ -9,9 +9,9 @@ lost up to half their throughput and their p99 doubled (benchmarks/store.py, REA
 
 So each worker posts on a board in shared memory how many connections it holds, and takes a new
 one only while no other live worker holds fewer: the least loaded worker accepts, so some
-worker always does. A worker that has not posted for `STALE` seconds (its loop posts at least
-once a second) is left out, and the master clears the post of a worker it reaps or that leaves,
-so a dead or hung worker never keeps the others from accepting for long.
+worker always does. A worker that has not posted for `STALE` seconds (each posts at least every
+`POST_EVERY`) is left out, and the master clears the post of a worker it reaps or that leaves,
+so a dead or stalled worker keeps the others from accepting for half a second at most.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import ctypes
 import mmap
 
 SLOTS = 64  # workers one master can balance at once; more are served, just not balanced
-STALE = 2.0  # seconds without a post after which a worker is left out
+POST_EVERY = 0.25  # seconds: the longest a worker's loop waits before it posts again
+STALE = 0.5  # seconds without a post after which a worker is left out
 
 
 class ConnectionBoard:

@@ -32,7 +32,7 @@ from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
-from adjudicator.acceptbalance import ConnectionBoard
+from adjudicator.acceptbalance import POST_EVERY, ConnectionBoard
 from adjudicator.errors import (
     HTTP_CODES,
     INTERNAL_CODE,
@@ -293,9 +293,9 @@ class BalancedAccept:
         self._connection_cap = value
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        if self._held_back:
-            timeout = min(timeout, HELD_BACK_POLL)
-        super().wait_for_and_dispatch_events(timeout)  # type: ignore[misc]
+        # gunicorn's loop waits up to a second: an idle worker's post must stay fresh.
+        limit = HELD_BACK_POLL if self._held_back else POST_EVERY
+        super().wait_for_and_dispatch_events(min(timeout, limit))  # type: ignore[misc]
 
     def release_slot(self) -> None:
         """The worker leaves (in the worker) or was reaped (in the master)."""

@@ -12,7 +12,7 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.workers.gthread import ThreadWorker
 
-from adjudicator.acceptbalance import STALE, ConnectionBoard
+from adjudicator.acceptbalance import POST_EVERY, STALE, ConnectionBoard
 from adjudicator.gunicorn_worker import HELD_BACK_POLL, BalancedAccept, OneWriteThreadWorker
 
 NOW = 1000.0
@@ -151,4 +151,10 @@ def test_a_held_back_worker_looks_at_the_board_again_soon(board, monkeypatch):
     held_back.nr_conns = held_back._connection_cap  # full: its own connections wake it
     assert not can_accept(held_back)
     held_back.wait_for_and_dispatch_events(1.0)
-    assert waits == [HELD_BACK_POLL, 1.0, 1.0]
+    assert waits == [HELD_BACK_POLL, POST_EVERY, POST_EVERY]
+
+
+def test_an_idle_worker_posts_well_within_the_time_it_would_go_stale():
+    """gunicorn's loop waits up to a second for events; an idle worker still posts every
+    POST_EVERY, so only a stalled one is left out."""
+    assert POST_EVERY <= STALE / 2
