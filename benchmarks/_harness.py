@@ -107,13 +107,29 @@ def smaps(pid: int) -> dict[str, int]:
     return fields
 
 
+def _which(command: str) -> str | None:
+    return shutil.which(command) or shutil.which(command, path="/usr/sbin:/sbin")
+
+
+def ensure_debian(command: str, package: str) -> str:
+    """The path of `command`, installing Debian's `package` with apt-get when it is missing
+    (its package lists refreshed if the first try fails)."""
+    found = _which(command)
+    if found:
+        return found
+    print(f"{command} not found: installing Debian's {package} with apt-get …", file=sys.stderr)
+    install = ["apt-get", "install", "-y", "-qq", package]
+    try:
+        if subprocess.run(install).returncode != 0:
+            subprocess.run(["apt-get", "update", "-qq"], check=True)
+            subprocess.run(install, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        sys.exit(f"{command} could not be installed: run `apt-get install {package}` as root")
+    return _which(command) or sys.exit(f"{command} is not on the PATH after installing {package}")
+
+
 def ensure_wrk() -> str:
-    wrk = shutil.which("wrk")
-    if wrk:
-        return wrk
-    print("wrk not found: installing Debian's wrk with apt-get …", file=sys.stderr)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True)
-    return shutil.which("wrk") or sys.exit("wrk could not be installed")
+    return ensure_debian("wrk", "wrk")
 
 
 def machine_cpu() -> tuple[int, int]:

@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from _harness import worker_label  # noqa: E402
+from _harness import ensure_debian, worker_label  # noqa: E402
 
 from adjudicator.tests.conftest import build_lexicon  # noqa: E402
 from api_tests.conftest import LEXICON_DIR, start_server  # noqa: E402
@@ -263,7 +263,8 @@ def main() -> int:
     p.add_argument("--slow-sockets", type=int, default=200)
     p.add_argument("--swaps", type=int, default=5)
     args = p.parse_args()
-    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    nginx_path = ensure_debian("nginx", "nginx")
+    nginx = subprocess.run([nginx_path, "-v"], capture_output=True, text=True).stderr.strip()
     print(
         f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
         f"{nginx}; gunicorn workers: {worker_label()}"
