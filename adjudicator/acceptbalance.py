@@ -4,14 +4,14 @@ Every worker accepts from the one listening socket, and whichever wakes first ta
 connection. Keep-alive clients that connect together (a room of tablets straight to gunicorn, a
 load generator) often end up mostly on one worker: measured with 16 connections and 2 workers,
 splits of 13/3, 15/1 and 16/0 came as often as 8/8. That worker then runs every request on one
-core and one GIL, and queues what its threads cannot take, while the other idles; challenges
-lost up to half their throughput and their p99 doubled (benchmarks/store.py, README).
+core and one GIL, and queues what its threads cannot take, while the other idles: a 16/0 split
+halved the challenges' throughput against a 10/6 one (benchmarks/store.py, README).
 
 So each worker posts on a board in shared memory how many connections it holds, and takes a new
 one only while no other live worker holds fewer: the least loaded worker accepts, so some
 worker always does. A worker that has not posted for `STALE` seconds (each posts at least every
-`POST_EVERY`) is left out, and the master clears the post of a worker it reaps or that leaves,
-so a dead or stalled worker keeps the others from accepting for half a second at most.
+`POST_EVERY`) is left out; a leaving worker clears its own post and the master that of a worker
+it reaps, so a dead or stalled worker keeps the others from accepting for half a second at most.
 """
 
 from __future__ import annotations
