@@ -29,13 +29,17 @@ class ConnectionBoard:
 
     Slots are handed out and taken back only in the master (one thread), so they need no lock;
     each worker writes only its own slot: (connections, when posted on the monotonic clock).
-    The memory is an anonymous shared mapping, which every fork shares and no file backs.
+    The memory is an anonymous shared mapping, which every fork shares and no file backs. It
+    starts with the number of slots ever handed out, lowest first: a worker reads every turn of
+    its loop, so it looks at those (two to four for two workers), not at all of them.
     """
 
     def __init__(self, slots: int = SLOTS):
         self.slots = slots
-        self._memory = mmap.mmap(-1, 2 * slots * ctypes.sizeof(ctypes.c_double))
-        self._cells = (ctypes.c_double * (2 * slots)).from_buffer(self._memory)
+        header = ctypes.sizeof(ctypes.c_long)
+        self._memory = mmap.mmap(-1, header + 2 * slots * ctypes.sizeof(ctypes.c_double))
+        self._handed_out = ctypes.c_long.from_buffer(self._memory)
+        self._cells = (ctypes.c_double * (2 * slots)).from_buffer(self._memory, header)
         self._in_use: set[int] = set()  # the master's record of handed-out slots
 
     def claim(self, now: float) -> int | None:
@@ -45,6 +49,8 @@ class ConnectionBoard:
             if slot not in self._in_use:
                 self._in_use.add(slot)
                 self.post(slot, 0, now)
+                # Only ever raised: a worker releasing its slot holds an old copy of `_in_use`.
+                self._handed_out.value = max(self._handed_out.value, slot + 1)
                 return slot
         return None
 
@@ -62,11 +68,9 @@ class ConnectionBoard:
         """Post `connections` for `slot`; whether it may take one more: no live worker holds
         fewer. Ties accept, so two equally loaded workers both may."""
         self.post(slot, connections, now)
-        cells = self._cells[:]
-        for other in range(self.slots):
-            if other == slot:
-                continue
+        cells = self._cells[: 2 * self._handed_out.value]
+        for other in range(len(cells) // 2):
             held, posted = cells[2 * other], cells[2 * other + 1]
-            if now - posted < STALE and held < connections:
+            if other != slot and now - posted < STALE and held < connections:
                 return False
         return True

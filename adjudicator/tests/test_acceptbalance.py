@@ -47,6 +47,17 @@ def test_a_released_slot_stops_counting_and_is_handed_out_again():
     assert not board.may_accept(live, 8, NOW)
 
 
+def test_a_release_never_hides_a_worker_in_a_higher_slot():
+    """Workers look only at the slots handed out so far; a release (in a leaving worker, whose
+    record of handed-out slots is its fork's old copy) must not shrink what they look at."""
+    board = ConnectionBoard(slots=8)
+    low, live, high = board.claim(NOW), board.claim(NOW), board.claim(NOW)
+    board.release(low)
+    board.post(high, 1, NOW)
+    assert not board.may_accept(live, 5, NOW)  # the worker in the highest slot holds fewer
+    assert board.claim(NOW) == low
+
+
 def test_when_every_slot_is_taken_a_worker_gets_none():
     board = ConnectionBoard(slots=2)
     assert [board.claim(NOW), board.claim(NOW), board.claim(NOW)] == [0, 1, None]
