@@ -35,7 +35,10 @@ _insert = RULINGS.insert()
 
 
 def timestamp(value: datetime) -> str:
-    return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """`YYYY-MM-DDTHH:MM:SS.ffffffZ` from the naive UTC value as stored (any zone ignored).
+
+    `isoformat` rather than `strftime`, which rewrites its `%f` format on every call."""
+    return value.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def canonical(row: Mapping[str, Any]) -> bytes:

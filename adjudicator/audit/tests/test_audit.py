@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 
 import pytest
 from flask import g
@@ -268,3 +269,17 @@ def test_an_expired_key_rules_again(make_app):
     a = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
     b = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
     assert a["ruling_id"] != b["ruling_id"] and len(entries(app)) == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (datetime(2026, 12, 3, 9, 5, 7, 42), "2026-12-03T09:05:07.000042Z"),
+        (datetime(2026, 12, 3, 9, 5, 7), "2026-12-03T09:05:07.000000Z"),  # microseconds kept
+        # a zone, as a driver might attach one, is ignored: the stored value is already UTC
+        (datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC), "2026-01-02T03:04:05.000006Z"),
+    ],
+)
+def test_the_hashed_timestamp_form(value, text):
+    """Part of every entry's hash: a change here would break every chain written before."""
+    assert chain.timestamp(value) == text

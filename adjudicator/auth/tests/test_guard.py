@@ -345,3 +345,27 @@ def test_a_verification_is_counted_before_it_runs(tournament):
     key = add_key(tournament)
     client = tournament.test_client()
     assert [verify(client, bearer(key)).status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize("mode", ["open", "tournament"])
+def test_cookies_that_are_not_ours_are_no_credential(make_app, opened, mode):
+    """Only our two cookies (or an Authorization header) send the guard to the store: a
+    browser's other cookies leave the caller anonymous, with no lookup."""
+    app = make_app(MODE=mode)
+    client = app.test_client()
+    client.set_cookie("lang", "da")
+    client.set_cookie("adj_session_other", "x" * 40)
+    opened.clear()
+    answer = challenge(client, headers=JUDGE_HEADER)
+    assert opened == []
+    if mode == "tournament":
+        assert answer.status_code == 401
+        assert answer.json["code"] == "credential_required"
+    else:
+        assert answer.status_code == 200
+    client.set_cookie(guard.SESSION_COOKIE, "x" * 40)
+    opened.clear()
+    answer = challenge(client, headers=JUDGE_HEADER)
+    assert opened and not any(opened)  # now looked up (a read), and found to be no session
+    if mode == "tournament":
+        assert answer.json["code"] == "credential_invalid"
