@@ -248,7 +248,8 @@ class OneWriteSyncWorker(ProblemErrors, SyncWorker):
 
 
 # gunicorn's gthread loop reads `worker_connections` on every turn and turns accepting on and
-# off while it goes on serving the connections it holds (older loops stopped serving them too).
+# off (`set_accept_enabled`, which keeps `_accepting`) while it goes on serving the connections
+# it holds (older loops stopped serving them too).
 _TOGGLES_ACCEPT = hasattr(ThreadWorker, "set_accept_enabled") and hasattr(
     ThreadWorker, "wait_for_and_dispatch_events"
 )
@@ -269,7 +270,6 @@ class BalancedAccept:
     def __init__(self, *args: Any, **kwargs: Any):
         # Runs in the master, before the fork: the slot is handed out there.
         self._slot: int | None = None
-        self._held_back = False
         if _TOGGLES_ACCEPT:
             if BalancedAccept.board is None:
                 BalancedAccept.board = ConnectionBoard()
@@ -280,12 +280,8 @@ class BalancedAccept:
     def worker_connections(self) -> int:
         cap = self._connection_cap
         board, slot = BalancedAccept.board, self._slot
-        self._held_back = False
-        if board is None or slot is None:
+        if board is None or slot is None or board.may_accept(slot, self.nr_conns, time.monotonic()):
             return cap
-        if board.may_accept(slot, self.nr_conns, time.monotonic()):
-            return cap
-        self._held_back = self.nr_conns < cap
         return min(cap, self.nr_conns)
 
     @worker_connections.setter
@@ -293,8 +289,10 @@ class BalancedAccept:
         self._connection_cap = value
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        # gunicorn's loop waits up to a second: an idle worker's post must stay fresh.
-        limit = HELD_BACK_POLL if self._held_back else POST_EVERY
+        # gunicorn's loop waits up to a second: an idle worker's post must stay fresh. Not
+        # accepting with room to spare means the board held it back this turn.
+        held_back = not self._accepting and self.nr_conns < self._connection_cap
+        limit = HELD_BACK_POLL if held_back else POST_EVERY
         super().wait_for_and_dispatch_events(min(timeout, limit))  # type: ignore[misc]
 
     def release_slot(self) -> None:
@@ -302,7 +300,6 @@ class BalancedAccept:
         if BalancedAccept.board is not None and self._slot is not None:
             BalancedAccept.board.release(self._slot)
         self._slot = None
-        self._held_back = False
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         self.release_slot()  # it stops accepting now; what it still holds must not count

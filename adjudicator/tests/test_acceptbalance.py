@@ -100,8 +100,11 @@ def _worker() -> OneWriteThreadWorker:
 
 
 def can_accept(worker: OneWriteThreadWorker) -> bool:
-    """gunicorn's gthread loop, each turn: `nr_conns < worker_connections`."""
-    return worker.nr_conns < worker.worker_connections
+    """gunicorn's gthread loop, each turn: `nr_conns < worker_connections`, and accepting turned
+    on or off to match (no listeners here, so only the worker's flag moves)."""
+    can = worker.nr_conns < worker.worker_connections
+    worker.set_accept_enabled(can)
+    return can
 
 
 def test_a_worker_stops_accepting_while_another_holds_fewer(board):
