@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from adjudicator.gunicorn_worker import configured_threads
+from adjudicator.store.pgcluster import PostgresUnavailable, find_bindir
 
 ROOT = Path(__file__).resolve().parents[1]
 CONNECTIONS = 16
@@ -111,21 +112,39 @@ def _which(command: str) -> str | None:
     return shutil.which(command) or shutil.which(command, path="/usr/sbin:/sbin")
 
 
-def ensure_debian(command: str, package: str) -> str:
-    """The path of `command`, installing Debian's `package` with apt-get when it is missing
-    (its package lists refreshed if the first try fails)."""
-    found = _which(command)
-    if found:
-        return found
-    print(f"{command} not found: installing Debian's {package} with apt-get …", file=sys.stderr)
+def install_debian(package: str) -> None:
+    """Install Debian's `package` with apt-get (its package lists refreshed if the first try
+    fails); one clear line and exit if that cannot be done."""
+    print(f"installing Debian's {package} with apt-get …", file=sys.stderr)
     install = ["apt-get", "install", "-y", "-qq", package]
     try:
         if subprocess.run(install).returncode != 0:
             subprocess.run(["apt-get", "update", "-qq"], check=True)
             subprocess.run(install, check=True)
     except (OSError, subprocess.CalledProcessError):
-        sys.exit(f"{command} could not be installed: run `apt-get install {package}` as root")
+        sys.exit(f"{package} could not be installed: run `apt-get install {package}` as root")
+
+
+def ensure_debian(command: str, package: str) -> str:
+    """The path of `command`, installing Debian's `package` when it is missing."""
+    found = _which(command)
+    if found:
+        return found
+    install_debian(package)
     return _which(command) or sys.exit(f"{command} is not on the PATH after installing {package}")
+
+
+def ensure_postgres() -> None:
+    """Debian's PostgreSQL server binaries, which a throwaway `Cluster` runs, installed when
+    missing."""
+    try:
+        find_bindir()
+    except PostgresUnavailable:
+        install_debian("postgresql")
+        try:
+            find_bindir()
+        except PostgresUnavailable as exc:
+            sys.exit(str(exc))
 
 
 def ensure_wrk() -> str:

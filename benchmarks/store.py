@@ -6,7 +6,8 @@ Targets (issue 12): on SQLite (`synchronous=FULL`, the default) challenge throug
 healthz in the same run and p99 < 20 ms; on PostgreSQL ≥ 0.6 × healthz. gunicorn 2 workers as
 `adjudicator serve` runs them (gthread, `ADJUDICATOR_THREADS` threads each), wrk with 16
 connections, all on this machine; PostgreSQL is a throwaway cluster from Debian's binaries on a
-unix socket, with its default fsync on commit. Each store is measured in open mode (anonymous
+unix socket, with its default fsync on commit (the binaries installed with apt-get when
+missing). Each store is measured in open mode (anonymous
 challenges: the issue's targets) and in tournament mode (each challenge with an app key, looked
 up and rate-counted in the store first). The chain is verified after each run. A reference row
 runs the same challenges with the audit log's write taken out (`_ceiling_app.py`): the most the
@@ -44,6 +45,7 @@ from _harness import (  # noqa: E402
     CONNECTIONS,
     Gunicorn,
     against_healthz,
+    ensure_postgres,
     ensure_wrk,
     run_wrk,
     worker_label,
@@ -261,6 +263,7 @@ def main() -> None:
                 result = measure(wrk, url, args.seconds, "open", app=CEILING_APP)
                 rows.append(("reference", CEILING_NAME, result))
     if args.only in (None, "postgresql"):
+        ensure_postgres()
         cluster = Cluster().start()
         try:
             for mode in modes:
