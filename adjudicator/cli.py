@@ -458,6 +458,8 @@ def run_audit(args: argparse.Namespace) -> int:
                     else:
                         with open(args.out, "w", encoding="utf-8", newline="") as out:
                             count = write(chain.rows(conn), out)
+                except BrokenPipeError:
+                    raise  # the reader went away (`| head`): main ends quietly, status 141
                 except OSError as exc:
                     raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
     if args.action == "export":

@@ -1,8 +1,9 @@
-"""Reading JSON bodies strictly, with errors that name the field."""
+"""Reading JSON bodies and query strings strictly, with errors that name the field."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 import orjson
@@ -12,6 +13,21 @@ from gunicorn.http.errors import ParseException
 from adjudicator.errors import ApiError
 
 BODY_FRAMING_ERRORS = (ParseException, OSError)
+
+
+def query_args(known: Collection[str]) -> dict[str, str]:
+    """The query string as one value a name, for an endpoint that takes the names `known`.
+
+    A name it does not take is refused, as is one given twice: `?verdict=valid&verdict=invalid`
+    has no one meaning, and answering for the first would make the second silently count for
+    nothing (the same rule as a JSON body's duplicate keys)."""
+    args = request.args
+    for name in args:
+        if name not in known:
+            raise ApiError(400, "unknown_parameter", f"unknown query parameter {name!r}", name)
+        if len(args.getlist(name)) > 1:
+            raise ApiError(400, "repeated_parameter", f"give '{name}' once in the query", name)
+    return args.to_dict()
 
 
 def json_body() -> dict[str, Any]:

@@ -108,6 +108,22 @@ def start_server(log_dir: Path, **env: str) -> Server:
     pytest.fail(f"gunicorn did not answer within 30 s:\n{log.read_text()}")
 
 
+def director_login(
+    server: Server, name: str, password: str, headers: dict[str, str] | None = None
+) -> requests.Session:
+    """A session logged in as director `name` (the session cookie in its jar)."""
+    session = requests.Session()
+    session.headers.update(headers or {})
+    response = session.post(
+        f"{server.url}/director/login",
+        data={"name": name, "password": password},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert response.status_code == 303, response.text
+    return session
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[Server]:
     srv = start_server(tmp_path_factory.mktemp("gunicorn"))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from api_tests.conftest import ROOT, start_server
+from api_tests.conftest import ROOT, director_login, start_server
 
 PASSWORD = "correct horse battery"
 RATE = 5
@@ -87,16 +87,7 @@ def csrf(html: str) -> str:
 
 
 def director_session(server) -> requests.Session:
-    session = requests.Session()
-    session.headers.update(DIRECTOR)
-    response = session.post(
-        f"{server.url}/director/login",
-        data={"name": "anna", "password": PASSWORD},
-        allow_redirects=False,
-        timeout=10,
-    )
-    assert response.status_code == 303, response.text
-    return session
+    return director_login(server, "anna", PASSWORD, DIRECTOR)
 
 
 def pair_tablet(server, director: requests.Session, name: str, ruleset: str = "ssf-1999"):

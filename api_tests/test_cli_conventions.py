@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.cli import build_parser
+from api_tests.conftest import LEXICON_DIR
 from compiler.cli import parser as lexicon_parser
 from lexicon import __version__
 
@@ -57,6 +58,34 @@ def test_closed_pipe_ends_quietly():
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
     assert len(done.stdout) == 10
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_an_audit_export_into_a_closed_pipe_ends_quietly(tmp_path):
+    """`adjudicator audit export | head`: the export is longer than a pipe holds, so writing
+    fails once head has gone; that is the reader's choice, not an error to report."""
+    from adjudicator import create_app
+    from adjudicator.store import Store, migrate
+
+    database = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    migrate.upgrade(Store(database))
+    client = create_app(
+        {"TESTING": True, "LEXICON_DIR": str(LEXICON_DIR), "DATABASE_URL": database}
+    ).test_client()
+    for i in range(150):  # about 90 KB of JSON: more than a pipe's 64 KiB
+        ruled = client.post(
+            "/api/v1/rulesets/ssf-1999/challenge", json={"words": ["HEJ"], "game": f"g{i}"}
+        )
+        assert ruled.status_code == 200
+    script = f"'{BIN / 'adjudicator'}' audit export --format json --database-url '{database}'"
+    done = subprocess.run(
+        ["bash", "-c", f"{script} | head -c 10; exit ${{PIPESTATUS[0]}}"],
+        capture_output=True,
+        text=True,
+    )
+    assert len(done.stdout) == 10
+    assert done.stderr == "" and done.returncode == 141, (done.returncode, done.stderr)
+    whole = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+    assert whole.returncode == 0 and whole.stderr == "150 entries exported\n", whole.stderr
 
 
 def test_serve_refuses_bad_options_before_starting(tmp_path, capsys):

@@ -1,43 +1,94 @@
 """schemathesis against the live gunicorn: no input gives a 5xx, no answer breaks the OpenAPI
 document, and nothing the document refuses is accepted.
 
+It runs twice: in open mode (anonymous, as a home or club runs it), and in tournament mode with
+an app key, where every generated request that is ruled on goes through the credential lookup,
+the rate count, the idempotency store and the audit log's group commit, with whatever labels and
+`Idempotency-Key` values schemathesis makes up; the hash chain must still verify afterwards.
+
 A fixed seed and a bounded number of examples per operation keep it reproducible and under a
-minute on two cores. The checks left out: `positive_data_acceptance`, because JSON Schema cannot
-say which letters a language has, what notation or a GCG record must hold, or what one ruleset
-needs that another does not (a schema-valid `{"play": "HEJ"}` is still not notation); those
-refusals are documented 400/422 problems with a code and a field. The authorisation checks
-(`ignored_auth`, `object_level_authorization`) and resource checks (`use_after_free`,
-`ensure_resource_availability`) have nothing to test: the API holds no resources and no
-authentication.
+minute a mode on two cores. The checks left out: `positive_data_acceptance`, because JSON Schema
+cannot say which letters a language has, what notation or a GCG record must hold, or what one
+ruleset needs that another does not (a schema-valid `{"play": "HEJ"}` is still not notation);
+those refusals are documented 400/422 problems with a code and a field. The resource checks
+(`use_after_free`, `ensure_resource_availability`) have nothing to test: the API creates no
+resources. The authorisation checks (`ignored_auth`, `object_level_authorization`) run in
+tournament mode only, the one mode with credentials to ignore.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from adjudicator.auth.guard import CSRF_HEADER, SESSION_COOKIE
+from api_tests.conftest import ROOT, Server, director_login, start_server
 
 SEED = 20261202
 EXAMPLES = 20
 SKIPPED_CHECKS = (
     "positive_data_acceptance",
-    "ignored_auth",
-    "object_level_authorization",
     "use_after_free",
     "ensure_resource_availability",
 )
+AUTH_CHECKS = ("ignored_auth", "object_level_authorization")
+PASSWORD = "fuzzing-director-password"
 
 
-def test_schemathesis_finds_nothing(server, tmp_path):
+def adjudicator(*args: str, database: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("adjudicator")), *args, "--database-url", database],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    """A tournament-mode server on a store of its own, with an app key (no ruleset scope) and a
+    director."""
+    database = f"sqlite:///{tmp_path_factory.mktemp('fuzz-store') / 'adjudicator.db'}"
+    assert adjudicator("db", "upgrade", database=database).returncode == 0
+    made = adjudicator("keys", "create", "--role", "app", "--name", "fuzz", database=database)
+    assert made.returncode == 0, made.stderr
+    added = adjudicator(
+        "directors", "add", "td", "--password-stdin", database=database, stdin=PASSWORD + "\n"
+    )
+    assert added.returncode == 0, added.stderr
+    server = start_server(
+        tmp_path_factory.mktemp("fuzz-gunicorn"),
+        ADJUDICATOR_DATABASE_URL=database,
+        ADJUDICATOR_MODE="tournament",
+        # The fuzzer is one client sending hundreds of rulings: a limit would answer most of
+        # them with 429 and leave the store's paths untried.
+        ADJUDICATOR_RATE_RULINGS_PER_MINUTE="1000000",
+    )
+    yield server, database, made.stdout.strip()
+    server.stop()
+
+
+def schemathesis(server: Server, cwd: Path, *, skipped: tuple[str, ...], config: str = "") -> None:
+    """Run it from `cwd`, with `config` as its configuration file (TOML: credentials)."""
     cli = Path(sys.executable).with_name("schemathesis")
+    (cwd / "schemathesis.toml").write_text(config)
     command = [
         str(cli),
+        "--config-file",
+        str(cwd / "schemathesis.toml"),
         "run",
         server.api("/openapi.json"),
         "--checks",
         "all",
         "--exclude-checks",
-        ",".join(SKIPPED_CHECKS),
+        ",".join(skipped),
         "--phases",
         "examples,coverage,fuzzing",
         "--max-examples",
@@ -58,9 +109,39 @@ def test_schemathesis_finds_nothing(server, tmp_path):
         "--max-response-time",  # the machine is shared: time is measured by the benchmarks
         "30",
     ]
-    run = subprocess.run(
-        command, cwd=tmp_path, capture_output=True, text=True, timeout=240, check=False
-    )
+    run = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=240, check=False)
     report = run.stdout[-6000:] + run.stderr[-2000:]
     assert run.returncode == 0, report
     assert "Traceback" not in server.log.read_text(errors="replace"), server.log.read_text()[-4000:]
+
+
+def test_schemathesis_finds_nothing(server, tmp_path):
+    schemathesis(server, tmp_path, skipped=SKIPPED_CHECKS + AUTH_CHECKS)
+
+
+def director_cookie(server: Server) -> str:
+    return director_login(server, "td", PASSWORD).cookies[SESSION_COOKIE]
+
+
+@pytest.mark.parametrize("caller", ["app", "director"])
+def test_schemathesis_finds_nothing_in_tournament_mode(tournament, tmp_path, caller):
+    """As an app (its key), and as a director (the session cookie, with the header that a
+    cookie-authenticated change must carry): the director's run also reaches the audit log's
+    search (`/audit/rulings`), which refuses the app."""
+    server, database, key = tournament
+    # Each credential under its scheme's name in the OpenAPI document, so that schemathesis
+    # knows where it goes and can leave it out to see the request refused (`ignored_auth`).
+    if caller == "app":
+        config = f'[auth.openapi.appKey]\nbearer = "{key}"\n'
+    else:
+        config = (
+            f'headers = {{ "{CSRF_HEADER}" = "fuzz" }}\n'
+            f'[auth.openapi.directorSession]\napi_key = "{director_cookie(server)}"\n'
+        )
+    schemathesis(server, tmp_path, skipped=SKIPPED_CHECKS, config=config)
+    # Every ruling the fuzzer drew was logged with its made-up labels, and the chain holds.
+    verified = adjudicator("audit", "verify", database=database)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    exported = adjudicator("audit", "export", "--format", "json", database=database)
+    callers = [entry["caller_kind"] for entry in json.loads(exported.stdout)]
+    assert caller in callers, f"no ruling was made as the {caller}: its credential was not sent"

@@ -44,7 +44,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk
-from adjudicator.requests import json_body, only_fields
+from adjudicator.requests import json_body, only_fields, query_args
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -112,10 +112,10 @@ def _game_error(exc: GameInputError) -> ApiError:
 # --- exchange-allowed ------------------------------------------------------------------------
 
 
-def _int_arg(name: str, highest: int, required: bool = False) -> int | None:
+def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = False) -> int | None:
     """A whole number from the query, at most `highest` in size either way (the rules decide
     what a negative one means)."""
-    text = request.args.get(name)
+    text = args.get(name)
     if text is None or text == "":
         if required:
             raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
@@ -131,8 +131,8 @@ def _int_arg(name: str, highest: int, required: bool = False) -> int | None:
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 
 
-def _bool_arg(name: str) -> bool | None:
-    text = request.args.get(name)
+def _bool_arg(args: dict[str, str], name: str) -> bool | None:
+    text = args.get(name)
     if text is None or text == "":
         return None
     if text.lower() in ("true", "1", "yes"):
@@ -146,20 +146,17 @@ def _bool_arg(name: str) -> bool | None:
 @public  # the bag and turn decide, not the word list
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
-    known = {"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"}
-    for key in request.args:
-        if key not in known:
-            raise ApiError(400, "unknown_parameter", f"unknown query parameter {key!r}", key)
+    args = query_args({"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"})
     rules = ruleset.rules
-    bag = _int_arg("bag", bounds.MAX_BAG, required=True)
+    bag = _int_arg(args, "bag", bounds.MAX_BAG, required=True)
     try:
         verdict = exchange_verdict(
             rules,
             bag,
-            turn=_int_arg("turn", bounds.MAX_TURN_NUMBER),
-            previous_placed=_bool_arg("previous_placed"),
-            count=_int_arg("count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
-            exchanges_in_a_row=_int_arg("exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
+            turn=_int_arg(args, "turn", bounds.MAX_TURN_NUMBER),
+            previous_placed=_bool_arg(args, "previous_placed"),
+            count=_int_arg(args, "count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
+            exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")

@@ -8,12 +8,16 @@ from typing import Any
 from sqlalchemy import Connection, Text, cast, or_, select
 
 from adjudicator.audit.chain import RULINGS, timestamp
+from adjudicator.audit.record import KINDS
 from adjudicator.errors import ApiError
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
 QUERY_MAX = 64
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
+PARAMETERS = ("q", "before", "limit", *EXACT)
+# The filters with a closed set of values: another value is a mistake, not an empty result.
+CHOICES = {"kind": KINDS, "verdict": ("valid", "invalid")}
 # Columns a free-text search looks in (case-insensitive substring), the words included.
 SEARCHED = ("ruling_id", "event", "round", "table_label", "game", "player", "caller_name", "play")
 
@@ -40,15 +44,15 @@ def _int(args: dict[str, str], name: str, low: int, high: int) -> int | None:
 
 
 def read_query(args: dict[str, str]) -> Query:
-    """The search from query parameters: q, ruleset, kind, verdict, event, before, limit."""
-    allowed = {"q", "before", "limit", *EXACT}
-    for name in args:
-        if name not in allowed:
-            raise ApiError(400, "unknown_parameter", f"unknown parameter {name!r}", name)
+    """The search from query parameters (`PARAMETERS`, each once: `requests.query_args`)."""
     text = (args.get("q") or "").strip()
     if len(text) > QUERY_MAX:
         raise ApiError(400, "out_of_range", f"'q' is at most {QUERY_MAX} characters", "q")
     exact = tuple((name, args[name].strip()) for name in EXACT if (args.get(name) or "").strip())
+    for name, value in exact:
+        if name in CHOICES and value not in CHOICES[name]:
+            choices = " or ".join(CHOICES[name])
+            raise ApiError(400, "out_of_range", f"'{name}' must be {choices}", name)
     limit = _int(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
     return Query(text, exact, _int(args, "before", 1, 2**62), limit)
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, jsonify, url_for
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
-from adjudicator.audit.search import Query, read_query, search
+from adjudicator.audit.search import PARAMETERS, Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
 from adjudicator.auth.views import page, security_headers
 from adjudicator.catalogue import rulesets
 from adjudicator.languages import kept_language
+from adjudicator.requests import query_args
 
 bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)
@@ -35,14 +36,14 @@ def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | Non
 @bp.get(f"{API_PREFIX}/audit/rulings")
 @directors_only
 def rulings_json():
-    _, items, next_before, head = _found(request.args.to_dict())
+    _, items, next_before, head = _found(query_args(PARAMETERS))
     return jsonify(rulings=items, next_before=next_before, head=head)
 
 
 @bp.get("/director/rulings")
 @directors_only
 def rulings_page() -> Response:
-    args = {k: v for k, v in request.args.to_dict().items() if k != "lang"}
+    args = {k: v for k, v in query_args((*PARAMETERS, "lang")).items() if k != "lang"}
     _, items, next_before, head = _found(args)
     older = None
     if next_before is not None:

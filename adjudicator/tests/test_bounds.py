@@ -98,6 +98,17 @@ def test_a_record_past_the_turn_cap_is_refused(client):
     assert str(bounds.MAX_TURNS) in r.json["detail"]
 
 
+def test_a_query_parameter_given_twice_or_unknown_is_refused(client):
+    path = "/api/v1/rulesets/ssf-1999/exchange-allowed"
+    assert client.get(f"{path}?bag=3").json["allowed"] is False  # the first alone
+    twice = client.get(f"{path}?bag=3&bag=90")
+    assert twice.status_code == 400 and twice.json["code"] == "repeated_parameter"
+    assert twice.json["field"] == "bag"
+    unknown = client.get(f"{path}?bag=90&bags=3")
+    assert unknown.status_code == 400 and unknown.json["code"] == "unknown_parameter"
+    assert unknown.json["field"] == "bags"
+
+
 def test_duplicate_keys_are_refused_even_inside_text_with_colons(client):
     body = '{"gcg": "#player1 a: a", "players": ["a"], "gcg": "x"}'
     r = client.post(

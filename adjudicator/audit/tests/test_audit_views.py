@@ -69,6 +69,26 @@ def test_the_director_lists_and_searches_rulings(app, director):
     assert director.get("/api/v1/audit/rulings?x=1").json["code"] == "unknown_parameter"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/audit/rulings", "/director/rulings"])
+def test_a_search_that_cannot_mean_one_thing_is_refused(app, director, path):
+    """Not an empty list, which would read as "no such rulings": a filter given twice, or a
+    kind or verdict that no ruling can have."""
+    assert rule(app.test_client(), "ssf-1999", ["HEJ"]).status_code == 200
+    assert len(director.get("/api/v1/audit/rulings?verdict=valid").json["rulings"]) == 1
+    for query, code, field in [
+        ("verdict=valid&verdict=invalid", "repeated_parameter", "verdict"),
+        ("q=HEJ&q=ORD", "repeated_parameter", "q"),
+        ("verdict=null", "out_of_range", "verdict"),
+        ("kind=challenges", "out_of_range", "kind"),
+    ]:
+        refused = director.get(f"{path}?{query}")
+        assert refused.status_code == 400, (query, refused.status_code)
+        if path.startswith("/api/"):
+            assert (refused.json["code"], refused.json["field"]) == (code, field), query
+    for kind in ("challenge", "jury", "move"):  # every kind a ruling has is a search
+        assert director.get(f"/api/v1/audit/rulings?kind={kind}").status_code == 200
+
+
 def test_a_search_for_percent_is_literal(app, director):
     rule(app.test_client(), "ssf-1999", ["ord"], event="100%")
     rule(app.test_client(), "ssf-1999", ["ord"], event="1000")
