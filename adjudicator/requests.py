@@ -20,13 +20,17 @@ def query_args(known: Collection[str]) -> dict[str, str]:
 
     A name it does not take is refused, as is one given twice: `?verdict=valid&verdict=invalid`
     has no one meaning, and answering for the first would make the second silently count for
-    nothing (the same rule as a JSON body's duplicate keys)."""
+    nothing (the same rule as a JSON body's duplicate keys). So is a value with a control
+    character, which no parameter means (and PostgreSQL refuses a NUL in any text)."""
     args = request.args
     for name in args:
         if name not in known:
             raise ApiError(400, "unknown_parameter", f"unknown query parameter {name!r}", name)
-        if len(args.getlist(name)) > 1:
+        values = args.getlist(name)
+        if len(values) > 1:
             raise ApiError(400, "repeated_parameter", f"give '{name}' once in the query", name)
+        if not values[0].isprintable():
+            raise ApiError(400, "not_printable", f"'{name}' has a control character", name)
     return args.to_dict()
 
 

@@ -177,6 +177,26 @@ def test_a_director_logs_in_and_a_player_cannot_lock_them_out(server):
     assert director.get(f"{server.url}/director/", allow_redirects=False).status_code == 303
 
 
+def test_text_with_a_nul_is_refused_not_a_500_on_either_store(server):
+    """PostgreSQL refuses a NUL in any text: none may reach the store as a query parameter."""
+    stranger = requests.post(
+        f"{server.url}/director/login",
+        data={"name": "an\x00na", "password": PASSWORD},
+        headers={"X-Forwarded-For": "10.7.7.7"},
+        allow_redirects=False,
+        timeout=10,
+    )
+    assert stranger.status_code == 401, stranger.text
+    director = director_session(server)
+    search = director.get(server.api("/audit/rulings?q=%00"), timeout=10)
+    assert search.status_code == 400 and search.json()["code"] == "not_printable", search.text
+    screen = director.get(f"{server.url}/director/", timeout=10).text
+    named = director.post(
+        f"{server.url}/director/pairings", data={"csrf": csrf(screen), "name": "T\x00"}, timeout=10
+    )
+    assert named.status_code == 400, named.text
+
+
 def test_the_session_cookie_is_secure_behind_tls(server):
     response = requests.post(
         f"{server.url}/director/login",

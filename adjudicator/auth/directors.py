@@ -23,7 +23,8 @@ from adjudicator.auth.passwords import hash_password, needs_rehash, verify_passw
 from adjudicator.auth.tokens import SESSION_PREFIX, digest, new_token
 from adjudicator.store import Store
 
-NAME_PATTERN = re.compile(rf"^[\w.@-]{{1,{NAME_MAX}}}$")
+# Matched whole (`fullmatch`): with `match`, `$` also matches before a final newline.
+NAME_PATTERN = re.compile(rf"[\w.@-]{{1,{NAME_MAX}}}")
 LOGIN_SCOPE = "login"
 
 
@@ -37,8 +38,13 @@ class LoginResult:
     wait: int = 0  # seconds this client must wait before trying this account again
 
 
+def is_name(name: str) -> bool:
+    """Whether `name` can be a director's (or an app key's) name at all."""
+    return NAME_PATTERN.fullmatch(name) is not None
+
+
 def check_name(name: str) -> str:
-    if not NAME_PATTERN.match(name):
+    if not is_name(name):
         raise AccountError(
             f"a director's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
         )
@@ -110,6 +116,10 @@ def listed(conn: sa.Connection, now: datetime) -> list[dict]:
 
 
 def _account(name: str) -> str:
+    """The key a name's failed logins are counted under. A name no account can have (a control
+    character, say: PostgreSQL refuses a NUL in any text) is counted under its digest."""
+    if not is_name(name):
+        return "?" + digest(name)
     return name.casefold()[: NAME_MAX * 2]
 
 
@@ -134,7 +144,7 @@ def login(
     with store.connection(write=True) as conn:
         wait = lockout.attempt(conn, LOGIN_SCOPE, account, client, policy, now)
         row = None
-        if not wait:
+        if not wait and is_name(name):
             row = conn.execute(
                 sa.select(Director.id, Director.password_hash).where(Director.name == name)
             ).first()

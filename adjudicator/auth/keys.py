@@ -8,7 +8,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.directors import NAME_PATTERN
+from adjudicator.auth.directors import is_name
 from adjudicator.auth.models import NAME_MAX, ApiKey
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
 
@@ -32,7 +32,7 @@ def create(
 ) -> NewKey:
     if role not in ROLES:
         raise ApiKeyError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
-    if not NAME_PATTERN.match(name):
+    if not is_name(name):
         raise ApiKeyError(
             f"a key's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
         )

@@ -41,6 +41,7 @@ from adjudicator.auth.guard import (
     identify,
     public,
 )
+from adjudicator.auth.models import NAME_MAX
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
@@ -295,7 +296,7 @@ def home():
 def new_pairing():
     name = (request.form.get("name") or "").strip()
     ruleset = request.form.get("ruleset") or None
-    if not name or len(name) > 64:
+    if not name or len(name) > NAME_MAX or not name.isprintable():
         return _home(400, error=say("dir_home_name_tablet"))
     if ruleset is not None and ruleset not in rulesets():
         return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))

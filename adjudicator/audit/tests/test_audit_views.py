@@ -80,6 +80,8 @@ def test_a_search_that_cannot_mean_one_thing_is_refused(app, director, path):
         ("q=HEJ&q=ORD", "repeated_parameter", "q"),
         ("verdict=null", "out_of_range", "verdict"),
         ("kind=challenges", "out_of_range", "kind"),
+        ("q=%00", "not_printable", "q"),  # PostgreSQL refuses a NUL in any text: not a 500
+        ("event=SM%0A2027", "not_printable", "event"),
     ]:
         refused = director.get(f"{path}?{query}")
         assert refused.status_code == 400, (query, refused.status_code)

@@ -93,6 +93,11 @@ def test_a_pairing_needs_a_name_and_a_known_ruleset(tournament):
     assert director.post("/director/pairings", data={"csrf": csrf, "name": ""}).status_code == 400
     bad = director.post("/director/pairings", data={"csrf": csrf, "name": "T", "ruleset": "x"})
     assert bad.status_code == 400
+    for name in ("Table\x0012", "Table\t12", "T" * 65):  # PostgreSQL refuses a NUL in text
+        refused = director.post("/director/pairings", data={"csrf": csrf, "name": name})
+        assert refused.status_code == 400, name
+    named = director.post("/director/pairings", data={"csrf": csrf, "name": "Bord 12 ø"})
+    assert named.status_code == 200
 
 
 def test_the_pairing_form_must_come_from_this_site(tournament):

@@ -156,8 +156,40 @@ def test_sessions_expire(app, frozen):
 
 
 def test_names_are_checked():
-    with pytest.raises(directors.AccountError):
-        directors.check_name("two words")
+    for name in ("two words", "anna\n", "an\x00na", "", "a" * 65):
+        with pytest.raises(directors.AccountError):
+            directors.check_name(name)
+    assert directors.check_name("anna.berg@sm-2027") == "anna.berg@sm-2027"
+
+
+@pytest.fixture
+def on_either_store(lexicon_dir, database_url):
+    """An app with a director, on SQLite and on PostgreSQL (`database_url`), made with `config`."""
+    from adjudicator.store import Store, migrate
+
+    def make(**config):
+        migrate.upgrade(Store(database_url))
+        settings = {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url}
+        app = create_app({**settings, **config})
+        add_director(app)
+        return app
+
+    return make
+
+
+def test_a_name_no_account_can_have_is_a_wrong_login_counted_on_either_store(on_either_store):
+    """A NUL in the name (which PostgreSQL refuses in any text), a newline, an overlong name:
+    refused as a wrong name is, and counted, not a 500."""
+    app = on_either_store(LOGIN_ATTEMPTS=3)
+    player = app.test_client()
+    for name in ("an\x00na", "an\nna", "x" * 500):
+        answer = login(player, name=name)
+        assert answer.status_code == 401, name
+        assert "Wrong name or password." in answer.get_data(as_text=True)
+    for _ in range(2):  # the third and last try allowed (the loop above was the first)
+        assert login(player, name="an\x00na", password="guess guess guess").status_code == 401
+    assert login(player, name="an\x00na").status_code == 429  # counted under that name
+    assert login(player).status_code == 303  # anna herself was never held back
 
 
 def test_a_login_checked_against_a_password_changed_meanwhile_gets_no_session(app, monkeypatch):
@@ -215,22 +247,10 @@ def test_a_forged_csrf_token_is_refused_not_a_crash(app):
         assert refused.status_code == 403, forged[:8]
 
 
-def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(lexicon_dir, database_url):
+def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(on_either_store):
     """With TRUSTED_PROXIES set higher than the proxies really in front, a client picks its own
     X-Forwarded-For: a long or odd value is still counted (hashed), never a 500."""
-    from adjudicator.store import Store, migrate
-
-    migrate.upgrade(Store(database_url))
-    app = create_app(
-        {
-            "TESTING": True,
-            "LEXICON_DIR": str(lexicon_dir),
-            "DATABASE_URL": database_url,
-            "TRUSTED_PROXIES": 1,
-            "LOGIN_ATTEMPTS": 3,
-        }
-    )
-    add_director(app)
+    app = on_either_store(TRUSTED_PROXIES=1, LOGIN_ATTEMPTS=3)
     player = app.test_client()
     spoofed = {"headers": {"X-Forwarded-For": "10.0.0.1, " + "not-an-address " * 20}}
     for _ in range(3):
