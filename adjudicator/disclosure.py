@@ -25,6 +25,9 @@ from typing import Any
 WORD = "word"
 PLAY = "play"
 POLICIES = (WORD, PLAY)
+VALID = "valid"
+INVALID = "invalid"
+VERDICTS = (VALID, INVALID)  # a ruling's verdict, as answered and as the audit log keeps it
 
 # The one key in a verified game's turn that names the words a lexicon lacks (the game layer
 # fills it: a list, or None when no lexicon was consulted for the turn).
@@ -35,7 +38,7 @@ def play_ruling(verdicts: Sequence[bool]) -> str | None:
     """One verdict for a play: valid when every word is; None when it formed no word."""
     if not verdicts:
         return None
-    return "valid" if all(verdicts) else "invalid"
+    return VALID if all(verdicts) else INVALID
 
 
 def words(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -32,6 +33,28 @@ def query_args(known: Collection[str]) -> dict[str, str]:
         if not values[0].isprintable():
             raise ApiError(400, "not_printable", f"'{name}' has a control character", name)
     return args.to_dict()
+
+
+# A whole number as a query writes it: at most 19 digits (2**62 has 19), so that no value
+# long enough to cost anything to convert is ever converted.
+_WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
+
+
+def int_arg(
+    args: dict[str, str], name: str, low: int, high: int, required: bool = False
+) -> int | None:
+    """A whole number from `query_args`, `low` to `high`; None when absent or empty."""
+    text = args.get(name)
+    if text is None or text == "":
+        if required:
+            raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
+        return None
+    if not _WHOLE.fullmatch(text):
+        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name)
+    value = int(text)
+    if not low <= value <= high:
+        raise ApiError(400, "out_of_range", f"'{name}' must be {low} to {high}", name)
+    return value
 
 
 def json_body() -> dict[str, Any]:

@@ -108,6 +108,18 @@ def start_server(log_dir: Path, **env: str) -> Server:
     pytest.fail(f"gunicorn did not answer within 30 s:\n{log.read_text()}")
 
 
+def store_cli(database: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`adjudicator ARGS --database-url DATABASE`, as an operator runs it on the store."""
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("adjudicator")), *args, "--database-url", database],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
 def director_login(
     server: Server, name: str, password: str, headers: dict[str, str] | None = None
 ) -> requests.Session:

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
 
-from api_tests.conftest import ROOT, director_login, start_server
+from api_tests.conftest import director_login, start_server, store_cli
 
 PASSWORD = "correct horse battery"
 RATE = 5
@@ -39,22 +36,12 @@ def database(request, tmp_path_factory):
     cluster.drop_database(name)
 
 
-def cli(database: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    command = Path(sys.executable).with_name("adjudicator")
-    return subprocess.run(
-        [str(command), *args, "--database-url", database],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-
-
 @pytest.fixture(scope="module")
 def server(database, tmp_path_factory):
-    assert cli(database, "db", "upgrade").returncode == 0
-    made = cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD + "\n")
+    assert store_cli(database, "db", "upgrade").returncode == 0
+    made = store_cli(
+        database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD + "\n"
+    )
     assert made.returncode == 0, made.stderr
     srv = start_server(
         tmp_path_factory.mktemp("auth-gunicorn"),
@@ -123,7 +110,7 @@ def test_anonymous_callers_are_refused_lexicon_answers(server):
 
 
 def test_an_app_key_is_rate_limited_across_workers_and_revocable(server, database):
-    made = cli(database, "keys", "create", "--role", "app", "--name", "scorer")
+    made = store_cli(database, "keys", "create", "--role", "app", "--name", "scorer")
     assert made.returncode == 0, made.stderr
     key = made.stdout.strip()
     auth = {"Authorization": f"Bearer {key}"}
@@ -133,13 +120,13 @@ def test_an_app_key_is_rate_limited_across_workers_and_revocable(server, databas
     limited = challenge(server, headers=auth)
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
     assert 1 <= int(limited.headers["Retry-After"]) <= 60
-    other = cli(database, "keys", "create", "--role", "app", "--name", "other").stdout.strip()
+    other = store_cli(database, "keys", "create", "--role", "app", "--name", "other").stdout.strip()
     assert challenge(server, headers={"Authorization": f"Bearer {other}"}).status_code == 200
-    listed = cli(database, "keys", "list").stdout
+    listed = store_cli(database, "keys", "list").stdout
     assert "scorer" in listed and key not in listed
     scorer_line = next(line for line in listed.splitlines() if " scorer " in line)
     assert "never" not in scorer_line  # last use is recorded
-    assert cli(database, "keys", "revoke", "scorer").returncode == 0
+    assert store_cli(database, "keys", "revoke", "scorer").returncode == 0
     revoked = challenge(server, headers=auth)
     assert revoked.status_code == 401 and revoked.json()["code"] == "credential_invalid"
 
@@ -234,9 +221,9 @@ def test_a_paired_tablet_rules_under_its_ruleset_until_revoked(server, database)
     # and by the command line
     second = pair_tablet(server, director, "Table 13")
     assert challenge(server, second, headers=JUDGE).status_code == 200
-    listed = cli(database, "devices", "list").stdout
+    listed = store_cli(database, "devices", "list").stdout
     line = next(line for line in listed.splitlines() if "Table 13" in line)
-    assert cli(database, "devices", "revoke", line.split()[0]).returncode == 0
+    assert store_cli(database, "devices", "revoke", line.split()[0]).returncode == 0
     assert challenge(server, second, headers=JUDGE).status_code == 401
 
 
@@ -249,7 +236,9 @@ def test_a_device_is_rate_limited(server):
 def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(server, database):
     """The limit holds over any 60 seconds: the limit just before a minute ends leaves nothing
     for just after it (a count per calendar minute allowed twice the limit here)."""
-    key = cli(database, "keys", "create", "--role", "app", "--name", "boundary").stdout.strip()
+    key = store_cli(
+        database, "keys", "create", "--role", "app", "--name", "boundary"
+    ).stdout.strip()
     auth = {"Authorization": f"Bearer {key}"}
     just_before_a_minute_ends()
     start = time.time()
@@ -284,7 +273,9 @@ def test_wrong_passwords_sent_at_once_get_exactly_the_allowed_tries(server):
 
 
 def test_a_changed_password_ends_the_directors_sessions_at_once(server, database):
-    made = cli(database, "directors", "add", "carl", "--password-stdin", stdin=PASSWORD + "\n")
+    made = store_cli(
+        database, "directors", "add", "carl", "--password-stdin", stdin=PASSWORD + "\n"
+    )
     assert made.returncode == 0, made.stderr
     session = requests.Session()
     session.headers.update({"X-Forwarded-For": "10.0.0.3"})
@@ -293,7 +284,9 @@ def test_a_changed_password_ends_the_directors_sessions_at_once(server, database
     assert session.post(url, data=login, allow_redirects=False, timeout=10).status_code == 303
     assert session.get(f"{server.url}/director/", allow_redirects=False).status_code == 200
     new = "a much better passphrase"
-    changed = cli(database, "directors", "passwd", "carl", "--password-stdin", stdin=new + "\n")
+    changed = store_cli(
+        database, "directors", "passwd", "carl", "--password-stdin", stdin=new + "\n"
+    )
     assert changed.returncode == 0 and "1 session(s) ended" in changed.stdout, changed.stderr
     assert session.get(f"{server.url}/director/", allow_redirects=False).status_code == 303
     assert challenge(server, session, headers=JUDGE).json()["code"] == "credential_invalid"

@@ -6,9 +6,6 @@ and the pairing page, in each of the four languages, pass axe-core."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import requests
@@ -23,7 +20,7 @@ from api_tests.browser import (
     shot,
     start_server,
 )
-from api_tests.conftest import ROOT
+from api_tests.conftest import store_cli
 
 PASSWORD = "correct horse battery"
 
@@ -36,11 +33,7 @@ def database(tmp_path_factory) -> str:
 @pytest.fixture(scope="module")
 def tournament_server(tmp_path_factory, database):
     folder = tmp_path_factory.mktemp("pairing")
-    add = subprocess.run(
-        [str(Path(sys.executable).with_name("adjudicator")), "directors", "add", "anna",
-         "--password-stdin", "--database-url", database],
-        input=PASSWORD, capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )  # fmt: skip
+    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
     assert add.returncode == 0, add.stderr
     srv = start_server(
         folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament",
@@ -164,11 +157,15 @@ def test_the_directors_pages_in_every_language(page, tournament_server, lang):
 def test_a_wide_rulings_log_scrolls_in_its_own_region(page, tournament_server, database):
     """Rulings with every label filled, long words and a long caller name: at 1024 px the page
     itself never scrolls sideways; the table does, inside a region a keyboard can reach."""
-    made = subprocess.run(
-        [str(Path(sys.executable).with_name("adjudicator")), "keys", "create", "--role", "app",
-         "--name", "scorekeeper-nordic-championship-hall-b", "--database-url", database],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )  # fmt: skip
+    made = store_cli(
+        database,
+        "keys",
+        "create",
+        "--role",
+        "app",
+        "--name",
+        "scorekeeper-nordic-championship-hall-b",
+    )
     assert made.returncode == 0, made.stderr
     labels = {
         "event": "Nordic Championship 2026", "round": "Round 11", "table": "Table 42",

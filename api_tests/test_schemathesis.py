@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER, SESSION_COOKIE
-from api_tests.conftest import ROOT, Server, director_login, start_server
+from api_tests.conftest import Server, director_login, start_server, store_cli
 
 SEED = 20261202
 EXAMPLES = 20
@@ -39,29 +39,15 @@ AUTH_CHECKS = ("ignored_auth", "object_level_authorization")
 PASSWORD = "fuzzing-director-password"
 
 
-def adjudicator(*args: str, database: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(Path(sys.executable).with_name("adjudicator")), *args, "--database-url", database],
-        input=stdin,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
     """A tournament-mode server on a store of its own, with an app key (no ruleset scope) and a
     director."""
     database = f"sqlite:///{tmp_path_factory.mktemp('fuzz-store') / 'adjudicator.db'}"
-    assert adjudicator("db", "upgrade", database=database).returncode == 0
-    made = adjudicator("keys", "create", "--role", "app", "--name", "fuzz", database=database)
+    assert store_cli(database, "db", "upgrade").returncode == 0
+    made = store_cli(database, "keys", "create", "--role", "app", "--name", "fuzz")
     assert made.returncode == 0, made.stderr
-    added = adjudicator(
-        "directors", "add", "td", "--password-stdin", database=database, stdin=PASSWORD + "\n"
-    )
+    added = store_cli(database, "directors", "add", "td", "--password-stdin", stdin=PASSWORD + "\n")
     assert added.returncode == 0, added.stderr
     server = start_server(
         tmp_path_factory.mktemp("fuzz-gunicorn"),
@@ -140,8 +126,8 @@ def test_schemathesis_finds_nothing_in_tournament_mode(tournament, tmp_path, cal
         )
     schemathesis(server, tmp_path, skipped=SKIPPED_CHECKS, config=config)
     # Every ruling the fuzzer drew was logged with its made-up labels, and the chain holds.
-    verified = adjudicator("audit", "verify", database=database)
+    verified = store_cli(database, "audit", "verify")
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    exported = adjudicator("audit", "export", "--format", "json", database=database)
+    exported = store_cli(database, "audit", "export", "--format", "json")
     callers = [entry["caller_kind"] for entry in json.loads(exported.stdout)]
     assert caller in callers, f"no ruling was made as the {caller}: its credential was not sent"

@@ -8,32 +8,23 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
 
 from adjudicator.store.pgcluster import Cluster
-from api_tests.conftest import Server, start_server
+from api_tests.conftest import Server, start_server, store_cli
 from conftest import new_cluster
 
-ADJUDICATOR = str(Path(sys.executable).with_name("adjudicator"))
 JURY = "/rulesets/sbnl-punten/challenge"
-
-
-def cli(*args: str, url: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [ADJUDICATOR, *args, "--database-url", url], capture_output=True, text=True, timeout=60
-    )
 
 
 def upgrade(url: str) -> None:
     """The one documented command, as an operator runs it."""
-    done = cli("db", "upgrade", url=url)
+    done = store_cli(url, "db", "upgrade")
     assert done.returncode == 0, done.stderr
 
 
@@ -50,7 +41,7 @@ def post(server: Server, path: str, body: dict, **headers: str) -> requests.Resp
 
 
 def export(url: str) -> list[dict]:
-    done = cli("audit", "export", "--format", "json", url=url)
+    done = store_cli(url, "audit", "export", "--format", "json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -65,7 +56,7 @@ def test_every_ruling_is_in_the_verified_chain(served):
     log = export(url)
     assert [e["ruling_id"] for e in log] == [a["ruling_id"] for a in ids]
     assert [e["kind"] for e in log] == ["challenge", "jury", "move"]
-    done = cli("audit", "verify", url=url)
+    done = store_cli(url, "audit", "verify")
     assert done.returncode == 0 and "3 entries; chain intact" in done.stdout
 
 
@@ -93,7 +84,7 @@ def test_concurrent_rulings_are_each_answered_once_and_logged(served):
         ids = [ruling for answers in pool.map(client, range(16)) for ruling in answers]
     assert len(set(ids)) == len(ids) == 320
     assert sorted(e["ruling_id"] for e in export(url)) == sorted(ids)
-    done = cli("audit", "verify", url=url)
+    done = store_cli(url, "audit", "verify")
     assert done.returncode == 0 and "320 entries; chain intact" in done.stdout
 
 
@@ -128,7 +119,7 @@ def test_a_tampered_row_is_named(served):
         assert post(server, "/rulesets/dsf-2015/challenge", {"words": words}).status_code == 200
     ruling = export(url)[1]["ruling_id"]
     _tamper(url)
-    done = cli("audit", "verify", url=url)
+    done = store_cli(url, "audit", "verify")
     assert done.returncode == 1
     assert f"entry seq 2 (ruling {ruling}" in done.stdout and "edited" in done.stdout
     assert "entry seq 1 " not in done.stdout and "entry seq 3 " not in done.stdout
@@ -198,7 +189,7 @@ def test_an_acknowledged_ruling_survives_sigkill(kind, tmp_path, request):
         server.stop()
     log = export(url)
     assert [e["ruling_id"] for e in log] == [answer["ruling_id"]]
-    assert cli("audit", "verify", url=url).returncode == 0
+    assert store_cli(url, "audit", "verify").returncode == 0
     restarted = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
     try:
         post(restarted, "/rulesets/ssf-1999/challenge", {"words": ["ORD"]})

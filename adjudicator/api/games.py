@@ -7,7 +7,6 @@ more Z tiles than the set has) to a 422 naming the field.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -44,7 +43,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk
-from adjudicator.requests import json_body, only_fields, query_args
+from adjudicator.requests import int_arg, json_body, only_fields, query_args
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -113,22 +112,8 @@ def _game_error(exc: GameInputError) -> ApiError:
 
 
 def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = False) -> int | None:
-    """A whole number from the query, at most `highest` in size either way (the rules decide
-    what a negative one means)."""
-    text = args.get(name)
-    if text is None or text == "":
-        if required:
-            raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
-        return None
-    if not _WHOLE.fullmatch(text):
-        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name)
-    value = int(text)
-    if abs(value) > highest:
-        raise ApiError(400, "out_of_range", f"'{name}' must be at most {highest}", name)
-    return value
-
-
-_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+    """At most `highest` in size either way: the rules decide what a negative one means."""
+    return int_arg(args, name, -highest, highest, required)
 
 
 def _bool_arg(args: dict[str, str], name: str) -> bool | None:

@@ -9,7 +9,9 @@ from sqlalchemy import Connection, Text, cast, or_, select
 
 from adjudicator.audit.chain import RULINGS, timestamp
 from adjudicator.audit.record import KINDS
+from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
+from adjudicator.requests import int_arg
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
@@ -17,7 +19,7 @@ QUERY_MAX = 64
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
 PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
-CHOICES = {"kind": KINDS, "verdict": ("valid", "invalid")}
+CHOICES = {"kind": KINDS, "verdict": VERDICTS}
 # Columns a free-text search looks in (case-insensitive substring), the words included.
 SEARCHED = ("ruling_id", "event", "round", "table_label", "game", "player", "caller_name", "play")
 
@@ -30,19 +32,6 @@ class Query:
     limit: int = PAGE_DEFAULT
 
 
-def _int(args: dict[str, str], name: str, low: int, high: int) -> int | None:
-    raw = args.get(name)
-    if raw in (None, ""):
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name) from None
-    if not low <= value <= high:
-        raise ApiError(400, "out_of_range", f"'{name}' must be {low} to {high}", name)
-    return value
-
-
 def read_query(args: dict[str, str]) -> Query:
     """The search from query parameters (`PARAMETERS`, each once: `requests.query_args`)."""
     text = (args.get("q") or "").strip()
@@ -53,8 +42,8 @@ def read_query(args: dict[str, str]) -> Query:
         if name in CHOICES and value not in CHOICES[name]:
             choices = " or ".join(CHOICES[name])
             raise ApiError(400, "out_of_range", f"'{name}' must be {choices}", name)
-    limit = _int(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
-    return Query(text, exact, _int(args, "before", 1, 2**62), limit)
+    limit = int_arg(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
+    return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 
 
 def item(row: Any) -> dict[str, Any]:
