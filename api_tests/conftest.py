@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -134,6 +135,44 @@ def director_login(
     )
     assert response.status_code == 303, response.text
     return session
+
+
+def csrf_token(html: str) -> str:
+    """The CSRF token a director's screen puts in its forms."""
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def pairing_code(
+    server: Server, director: requests.Session, name: str, ruleset: str = "ssf-1999"
+) -> tuple[str, str]:
+    """A pairing code for a tablet called `name`, made on the director's screen as a director
+    makes it (its QR code shown), and the director's CSRF token."""
+    csrf = csrf_token(director.get(f"{server.url}/director/", timeout=10).text)
+    page = director.post(
+        f"{server.url}/director/pairings",
+        data={"csrf": csrf, "name": name, "ruleset": ruleset},
+        timeout=10,
+    ).text
+    assert 'src="data:image/svg+xml' in page  # the QR code
+    return re.search(r'id="pairing-code">([^<]+)<', page).group(1), csrf
+
+
+def pair_tablet(
+    server: Server, director: requests.Session, name: str, ruleset: str = "ssf-1999"
+) -> requests.Session:
+    """A session paired as the tablet `name` (its device cookie in the jar), from behind the
+    simulated proxy at a venue address."""
+    code, _ = pairing_code(server, director, name, ruleset)
+    tablet = requests.Session()
+    tablet.headers.update({"X-Forwarded-For": "10.0.0.50"})
+    response = tablet.post(
+        f"{server.url}/judge/pair", data={"code": code}, allow_redirects=False, timeout=10
+    )
+    assert response.status_code == 303, response.text
+    assert response.headers["Location"].endswith(f"/judge/{ruleset}")
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    return tablet
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from api_tests.browser import (
     shot,
     start_server,
 )
-from api_tests.conftest import store_cli
+from api_tests.conftest import pairing_code, store_cli
 
 PASSWORD = "correct horse battery"
 
@@ -54,14 +54,7 @@ def director(server) -> requests.Session:
 
 def pairing_address(server, session: requests.Session, name: str) -> tuple[str, str]:
     """The address the director's QR code holds, and the director's CSRF token."""
-    screen = session.get(f"{server.url}/director/", timeout=10).text
-    csrf = re.search(r'name="csrf" value="([^"]+)"', screen).group(1)
-    page = session.post(
-        f"{server.url}/director/pairings",
-        data={"csrf": csrf, "name": name, "ruleset": "ssf-1999"},
-        timeout=10,
-    ).text
-    code = re.search(r'id="pairing-code">([^<]+)<', page).group(1)
+    code, csrf = pairing_code(server, session, name)
     return f"{server.url}/judge/pair#code={code}", csrf
 
 

@@ -1,10 +1,11 @@
 """schemathesis against the live gunicorn: no input gives a 5xx, no answer breaks the OpenAPI
 document, and nothing the document refuses is accepted.
 
-It runs twice: in open mode (anonymous, as a home or club runs it), and in tournament mode with
-an app key, where every generated request that is ruled on goes through the credential lookup,
-the rate count, the idempotency store and the audit log's group commit, with whatever labels and
-`Idempotency-Key` values schemathesis makes up; the hash chain must still verify afterwards.
+It runs in open mode (anonymous, as a home or club runs it), and in tournament mode as each
+caller that holds a credential (an app, a director, a paired tablet), where every generated
+request that is ruled on goes through the credential lookup, the rate count, the idempotency
+store and the audit log's group commit, with whatever labels and `Idempotency-Key` values
+schemathesis makes up; the hash chain must still verify afterwards.
 
 A fixed seed and a bounded number of examples per operation keep it reproducible and under a
 minute a mode on two cores. The checks left out: `positive_data_acceptance`, because JSON Schema
@@ -25,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.auth.guard import CSRF_HEADER, SESSION_COOKIE
-from api_tests.conftest import Server, director_login, start_server, store_cli
+from adjudicator.auth.guard import CSRF_HEADER, DEVICE_COOKIE, SESSION_COOKIE
+from api_tests.conftest import Server, director_login, pair_tablet, start_server, store_cli
 
 SEED = 20261202
 EXAMPLES = 20
@@ -105,25 +106,32 @@ def test_schemathesis_finds_nothing(server, tmp_path):
     schemathesis(server, tmp_path, skipped=SKIPPED_CHECKS + AUTH_CHECKS)
 
 
-def director_cookie(server: Server) -> str:
-    return director_login(server, "td", PASSWORD).cookies[SESSION_COOKIE]
+def cookie_config(scheme: str, value: str) -> str:
+    """A cookie credential under its scheme, with the header that a cookie-authenticated change
+    must carry."""
+    return (
+        f'headers = {{ "{CSRF_HEADER}" = "fuzz" }}\n[auth.openapi.{scheme}]\napi_key = "{value}"\n'
+    )
 
 
-@pytest.mark.parametrize("caller", ["app", "director"])
+@pytest.mark.parametrize("caller", ["app", "director", "device"])
 def test_schemathesis_finds_nothing_in_tournament_mode(tournament, tmp_path, caller):
-    """As an app (its key), and as a director (the session cookie, with the header that a
-    cookie-authenticated change must carry): the director's run also reaches the audit log's
-    search (`/audit/rulings`), which refuses the app."""
+    """As an app (its key); as a director (the session cookie), whose run also reaches the
+    audit log's search (`/audit/rulings`), which refuses the others; and as a judge tablet
+    paired on the director's screen (its device cookie), bound to one ruleset, so that every
+    other ruleset's rulings are refused (403)."""
     server, database, key = tournament
     # Each credential under its scheme's name in the OpenAPI document, so that schemathesis
     # knows where it goes and can leave it out to see the request refused (`ignored_auth`).
     if caller == "app":
         config = f'[auth.openapi.appKey]\nbearer = "{key}"\n'
     else:
-        config = (
-            f'headers = {{ "{CSRF_HEADER}" = "fuzz" }}\n'
-            f'[auth.openapi.directorSession]\napi_key = "{director_cookie(server)}"\n'
-        )
+        director = director_login(server, "td", PASSWORD)
+        if caller == "director":
+            config = cookie_config("directorSession", director.cookies[SESSION_COOKIE])
+        else:
+            tablet = pair_tablet(server, director, "Fuzz table")
+            config = cookie_config("deviceCookie", tablet.cookies[DEVICE_COOKIE])
     schemathesis(server, tmp_path, skipped=SKIPPED_CHECKS, config=config)
     # Every ruling the fuzzer drew was logged with its made-up labels, and the chain holds.
     verified = store_cli(database, "audit", "verify")
