@@ -43,9 +43,11 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
 def int_arg(
     args: dict[str, str], name: str, low: int, high: int, required: bool = False
 ) -> int | None:
-    """A whole number from `query_args`, `low` to `high`; None when absent or empty."""
+    """A whole number from `query_args`, `low` to `high`; None when absent. An empty value
+    (`?turn=`) is not a number: the document says integer, and guessing "absent" would answer a
+    question the client did not ask."""
     text = args.get(name)
-    if text is None or text == "":
+    if text is None:
         if required:
             raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
         return None

@@ -44,11 +44,26 @@ def test_exchange_allowed_sbnl_ruilregel_003(server, http):
         ({"bag": -3}, 422, "bag"),
         ({"bag": 9, "count": 9}, 422, "count"),
         ({"bag": 9, "colour": "red"}, 400, "colour"),
+        # An empty value is not "absent" (the document says integer or boolean), nor is a
+        # boolean written as 1 or yes.
+        ({"bag": ""}, 400, "bag"),
+        ({"bag": 9, "turn": ""}, 400, "turn"),
+        ({"bag": 9, "count": ""}, 400, "count"),
+        ({"bag": 9, "previous_placed": ""}, 400, "previous_placed"),
+        ({"bag": 9, "previous_placed": "1"}, 400, "previous_placed"),
+        ({"bag": 9, "previous_placed": "yes"}, 400, "previous_placed"),
     ],
 )
 def test_exchange_allowed_bad_input(server, http, params, status, field):
     r = http.get(server.api("/rulesets/wespa/exchange-allowed"), params=params)
     assert r.status_code == status and r.json()["field"] == field
+
+
+def test_exchange_allowed_takes_a_boolean_in_any_case(server, http):
+    url = server.api("/rulesets/sbnl-punten/exchange-allowed")
+    for written in ("true", "True", "TRUE"):  # Python clients send True as "True"
+        body = http.get(url, params={"bag": 15, "turn": 6, "previous_placed": written}).json()
+        assert body["code"] == "bag_too_small", written
 
 
 def test_unknown_ruleset_is_404(server, http):

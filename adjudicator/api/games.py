@@ -117,14 +117,15 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
 
 
 def _bool_arg(args: dict[str, str], name: str) -> bool | None:
+    """`true` or `false` as the document says (any case: Python clients send `True`); None when
+    absent. An empty value, `1` or `yes` is refused rather than guessed at."""
     text = args.get(name)
-    if text is None or text == "":
+    if text is None:
         return None
-    if text.lower() in ("true", "1", "yes"):
-        return True
-    if text.lower() in ("false", "0", "no"):
-        return False
-    raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
+    value = {"true": True, "false": False}.get(text.lower())
+    if value is None:
+        raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
+    return value
 
 
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")

@@ -33,15 +33,16 @@ class Query:
 
 
 def read_query(args: dict[str, str]) -> Query:
-    """The search from query parameters (`PARAMETERS`, each once: `requests.query_args`)."""
+    """The search from query parameters (`PARAMETERS`, each once: `requests.query_args`). An
+    empty text filter (`q`, `ruleset`, `event`) filters nothing; an empty `kind`, `verdict` or
+    number is refused, as any value outside what the document allows is."""
     text = (args.get("q") or "").strip()
     if len(text) > QUERY_MAX:
         raise ApiError(400, "out_of_range", f"'q' is at most {QUERY_MAX} characters", "q")
     exact = tuple((name, args[name].strip()) for name in EXACT if (args.get(name) or "").strip())
-    for name, value in exact:
-        if name in CHOICES and value not in CHOICES[name]:
-            choices = " or ".join(CHOICES[name])
-            raise ApiError(400, "out_of_range", f"'{name}' must be {choices}", name)
+    for name, choices in CHOICES.items():  # given, even empty, it must be one of them
+        if name in args and args[name].strip() not in choices:
+            raise ApiError(400, "out_of_range", f"'{name}' must be {' or '.join(choices)}", name)
     limit = int_arg(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 

@@ -43,7 +43,8 @@ def rulings_json():
 @bp.get("/director/rulings")
 @directors_only
 def rulings_page() -> Response:
-    args = {k: v for k, v in query_args((*PARAMETERS, "lang")).items() if k != "lang"}
+    # The form sends every field, an unset one empty ("any"): an empty field is no filter.
+    args = {k: v for k, v in query_args((*PARAMETERS, "lang")).items() if k != "lang" and v}
     _, items, next_before, head = _found(args)
     older = None
     if next_before is not None:

@@ -91,6 +91,26 @@ def test_a_search_that_cannot_mean_one_thing_is_refused(app, director, path):
         assert director.get(f"/api/v1/audit/rulings?kind={kind}").status_code == 200
 
 
+def test_an_empty_field_is_no_filter_on_the_page_but_a_mistake_in_the_api(app, director):
+    """The page's form sends every field, an unset one empty ("any"); the JSON API takes what
+    its document says, where an empty kind, verdict or number is none of the allowed values."""
+    ruling_id = rule(app.test_client(), "ssf-1999", ["HEJ"]).json["ruling_id"]
+    form = "q=&ruleset=&kind=&verdict=&event=&limit=&before="
+    page = director.get(f"/director/rulings?{form}")
+    assert page.status_code == 200 and "<code>" + ruling_id + "</code>" in page.text
+    api = "/api/v1/audit/rulings"
+    assert len(director.get(f"{api}?q=&ruleset=&event=").json["rulings"]) == 1
+    for field, code in [
+        ("kind", "out_of_range"),
+        ("verdict", "out_of_range"),
+        ("limit", "not_a_number"),
+        ("before", "not_a_number"),
+    ]:
+        refused = director.get(f"{api}?{field}=")
+        assert refused.status_code == 400, field
+        assert (refused.json["code"], refused.json["field"]) == (code, field)
+
+
 def test_a_search_for_percent_is_literal(app, director):
     rule(app.test_client(), "ssf-1999", ["ord"], event="100%")
     rule(app.test_client(), "ssf-1999", ["ord"], event="1000")
