@@ -33,6 +33,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The service: configured (`configured_app`), then every resource and blueprint."""
     app = configured_app(test_config)
     from adjudicator.jsonprovider import OrjsonProvider
+    from adjudicator.requests import Request
+
+    app.request_class = Request
 
     app.json = OrjsonProvider(app)
 

@@ -14,6 +14,12 @@ gunicorn's status and logging and send a problem document (adjudicator.errors) i
 whose detail names what was wrong and quotes nothing of the request. gunicorn's warning about
 such a request quotes it too (the request line with its query, a header's name); the log says
 which refusal it was instead, so that nothing a client sent reaches a log pipeline that way.
+
+The gthread worker also keeps its keep-alive promise (`ClosingWhenBodyLeft`): gunicorn answers
+`Connection: keep-alive`, then drains a body the app did not read (a 413, a refusal before the
+body) only up to 64 KiB, and closes the connection past that. The client, told it could reuse
+the connection, sent its next request into a closed socket and lost it. Such an answer now says
+`Connection: close`.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from typing import Any, ClassVar
 import orjson
 from gunicorn import util
 from gunicorn.http import errors as http_errors
+from gunicorn.http import parser as http_parser
+from gunicorn.http.body import ChunkedReader, LengthReader
 from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
@@ -306,18 +314,64 @@ class BalancedAccept:
         super().handle_exit(sig, frame)  # type: ignore[misc]
 
 
+# What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
+# closes the connection (gunicorn 27; older versions drained without a bound, never closing).
+DRAIN_CAP: int | None = getattr(http_parser, "_DRAIN_MAX_BYTES", None)
+
+
+def leaves_body(req: Any, status: int, cap: int | None = DRAIN_CAP) -> bool:
+    """Whether gunicorn will close the connection after this answer because of a body the app
+    did not read: unread bytes of a declared length reaching `cap`, or a chunked body under an
+    error answer (its unread length cannot be known without reading it)."""
+    if cap is None:
+        return False
+    body = getattr(req, "body", None)
+    reader = getattr(body, "reader", None)
+    if isinstance(reader, LengthReader):
+        buffered = body.buf.getbuffer().nbytes - body.buf.tell()
+        return reader.length + buffered >= cap
+    return isinstance(reader, ChunkedReader) and status >= 400
+
+
+class ClosingWhenBodyLeft:
+    """The app, wrapped so that an answer after which gunicorn will close the connection says
+    so (`Connection: close`) instead of promising keep-alive. The request is the one this
+    thread is serving (`_serving`): the app is called in the request's own thread."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: Any, exc_info: Any = None) -> Any:
+            req = getattr(_serving, "req", None)
+            if req is not None and leaves_body(req, int(status[:3])):
+                req.must_close = True  # gunicorn then writes `Connection: close`, and closes
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)
+
+
+_serving = threading.local()
+
+
 class OneWriteThreadWorker(ProblemErrors, BalancedAccept, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
     share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and spread over
-    the workers (BalancedAccept)."""
+    the workers (BalancedAccept), and closed only when an answer says so (ClosingWhenBodyLeft)."""
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = ClosingWhenBodyLeft(self.wsgi)
 
     def handle_request(self, req, conn):
         sock = conn.sock
         held = HeldHeaderSocket(sock)
         conn.sock = held
+        _serving.req = req
         try:
             return super().handle_request(req, conn)
         finally:
+            _serving.req = None
             conn.sock = sock  # the poller watches the real socket between requests
             try:
                 held.flush()

@@ -8,12 +8,44 @@ from collections.abc import Collection
 from typing import Any
 
 import orjson
+from flask import Request as FlaskRequest
 from flask import request
 from gunicorn.http.errors import ParseException
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream, get_input_stream
 
 from adjudicator.errors import ApiError
 
 BODY_FRAMING_ERRORS = (ParseException, OSError)
+
+
+class WholeBodyStream(LimitedStream):
+    """A streamed body (chunked: no Content-Length) held to `max_content_length`, refused
+    (413) when longer instead of cut at the limit.
+
+    Werkzeug's `readall` stops at the limit and returns what it read, so a 20 KiB chunked
+    challenge was answered `invalid_json` (its first 16 KiB), and a body whose first 16 KiB
+    happened to be whole JSON would have been ruled on with the rest ignored."""
+
+    def readall(self) -> bytes:
+        data = super().readall()
+        if self.is_exhausted and self._stream.read(1):  # the server's stream ends the body
+            raise RequestEntityTooLarge()
+        return data
+
+
+class Request(FlaskRequest):
+    """The app's request class: its body stream is a `WholeBodyStream` where the server ends
+    the body itself (gunicorn: `wsgi.input_terminated`) and a limit applies."""
+
+    @cached_property
+    def stream(self) -> Any:
+        stream = get_input_stream(self.environ, max_content_length=self.max_content_length)
+        limit = self.max_content_length
+        if "wsgi.input_terminated" in self.environ and limit is not None:
+            return WholeBodyStream(self.environ["wsgi.input"], limit, is_max=True)
+        return stream
 
 
 def query_args(known: Collection[str]) -> dict[str, str]:

@@ -4,18 +4,22 @@ gunicorn refuses itself are answered with a problem document at gunicorn's own s
 from __future__ import annotations
 
 import ssl
+from types import SimpleNamespace
 
 import orjson
 import pytest
 from gunicorn.config import Config
 from gunicorn.http import errors as http_errors
+from gunicorn.http.body import Body, ChunkedReader, LengthReader
 from gunicorn.workers.base import Worker
 
 from adjudicator.errors import PROBLEM_TYPE_PREFIX
 from adjudicator.gunicorn_worker import (
+    DRAIN_CAP,
     HeldHeaderSocket,
     OneWriteSyncWorker,
     OneWriteThreadWorker,
+    leaves_body,
 )
 
 
@@ -167,3 +171,36 @@ def test_status_line_and_logging_are_gunicorns_own(exc):
     ours, our_log = _answer(OneWriteThreadWorker, exc)
     assert ours[0].split(b"\r\n", 1)[0] == stock[0].split(b"\r\n", 1)[0]
     assert our_log.calls == stock_log.calls
+
+
+def _request(reader_kind: str, unread: int = 0, buffered: bytes = b"") -> SimpleNamespace:
+    req = SimpleNamespace()
+    reader = LengthReader(None, unread) if reader_kind == "length" else ChunkedReader(req, None)
+    req.body = Body(reader)
+    req.body.buf.write(buffered)
+    req.body.buf.seek(0)
+    return req
+
+
+@pytest.mark.parametrize(
+    "req, status, closes",
+    [
+        (_request("length", 0), 200, False),  # read whole
+        (_request("length", 64 * 1024 - 1), 413, False),  # gunicorn drains it, and reuses
+        (_request("length", 64 * 1024), 413, True),  # past what gunicorn drains
+        (_request("length", 64 * 1024 - 10, b"x" * 10), 404, True),  # read ahead, not consumed
+        (_request("length", 10_000_000), 401, True),
+        (_request("chunked"), 200, False),
+        (_request("chunked"), 413, True),  # its unread length cannot be known
+    ],
+)
+def test_an_answer_says_close_when_gunicorn_will_close(req, status, closes):
+    assert leaves_body(req, status, cap=64 * 1024) is closes
+
+
+def test_nothing_closes_under_a_gunicorn_that_drains_without_a_bound():
+    assert leaves_body(_request("length", 10_000_000), 413, cap=None) is False
+
+
+def test_the_drain_cap_is_read_from_this_gunicorn():
+    assert DRAIN_CAP == 64 * 1024  # gunicorn 27's _DRAIN_MAX_BYTES, which the check follows
