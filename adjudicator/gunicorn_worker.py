@@ -319,10 +319,11 @@ class BalancedAccept:
 DRAIN_CAP: int | None = getattr(http_parser, "_DRAIN_MAX_BYTES", None)
 
 
-def leaves_body(req: Any, status: int, cap: int | None = DRAIN_CAP) -> bool:
-    """Whether gunicorn will close the connection after this answer because of a body the app
-    did not read: unread bytes of a declared length reaching `cap`, or a chunked body under an
-    error answer (its unread length cannot be known without reading it)."""
+def leaves_body(req: Any, cap: int | None = DRAIN_CAP) -> bool:
+    """Whether gunicorn may close the connection after this answer because of a body the app
+    did not read: unread bytes of a declared length reaching `cap`, or any chunked body, whose
+    unread length cannot be known without reading it (rare here: browsers and the usual
+    clients declare a length, and a new connection is all it costs)."""
     if cap is None:
         return False
     body = getattr(req, "body", None)
@@ -330,7 +331,7 @@ def leaves_body(req: Any, status: int, cap: int | None = DRAIN_CAP) -> bool:
     if isinstance(reader, LengthReader):
         buffered = body.buf.getbuffer().nbytes - body.buf.tell()
         return reader.length + buffered >= cap
-    return isinstance(reader, ChunkedReader) and status >= 400
+    return isinstance(reader, ChunkedReader)
 
 
 class ClosingWhenBodyLeft:
@@ -344,7 +345,7 @@ class ClosingWhenBodyLeft:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         def start(status: str, headers: Any, exc_info: Any = None) -> Any:
             req = getattr(_serving, "req", None)
-            if req is not None and leaves_body(req, int(status[:3])):
+            if req is not None and leaves_body(req):
                 req.must_close = True  # gunicorn then writes `Connection: close`, and closes
             return start_response(status, headers, exc_info)
 

@@ -117,3 +117,12 @@ def test_a_client_that_sent_one_oversized_body_gets_its_next_ruling(server):
                 server.api("/rulesets/ssf-1999/challenge"), json={"words": ["hej"]}, timeout=10
             )
             assert ruled.status_code == 200
+
+
+def test_a_chunked_request_is_answered_and_told_the_connection_closes(server):
+    """Its unread length cannot be known, so even a ruling read whole closes the connection:
+    a new one is all it costs the client."""
+    with connect(server) as sock:
+        sock.sendall(post(CHALLENGE, SMALL, chunked=True))
+        got, headers = answer(sock)
+        assert (got, headers["connection"]) == (200, "close")
