@@ -19,7 +19,7 @@ The gthread worker also keeps its keep-alive promise (`ClosingWhenBodyLeft`): gu
 `Connection: keep-alive`, then drains a body the app did not read (a 413, a refusal before the
 body) only up to 64 KiB, and closes the connection past that. The client, told it could reuse
 the connection, sent its next request into a closed socket and lost it. Such an answer now says
-`Connection: close`.
+`Connection: close`, as does the answer to any chunked request (its unread length is unknown).
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ def test_exchange_allowed_sbnl_ruilregel_003(server, http):
         ({"bag": 9, "previous_placed": ""}, 400, "previous_placed"),
         ({"bag": 9, "previous_placed": "1"}, 400, "previous_placed"),
         ({"bag": 9, "previous_placed": "yes"}, 400, "previous_placed"),
+        ({"bag": 65, "turn": 186, "exchanges_in_a_row": -318}, 422, "exchanges_in_a_row"),
     ],
 )
 def test_exchange_allowed_bad_input(server, http, params, status, field):

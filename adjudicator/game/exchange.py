@@ -45,6 +45,16 @@ def exchange_allowed(
             )
     if turn is not None and turn < 1:
         raise GameInputError("turns are counted from 1", "turn", "out_of_range")
+    # Checked whether or not this turn needs it: an impossible history is never ignored.
+    if exchanges_in_a_row is not None and (
+        exchanges_in_a_row < 0 or (turn is not None and exchanges_in_a_row >= turn)
+    ):
+        before = "" if turn is None else f" before turn {turn}"
+        raise GameInputError(
+            f"{exchanges_in_a_row} exchanges in a row{before} cannot be",
+            "exchanges_in_a_row",
+            "out_of_range",
+        )
     if previous_placed is None and exchanges_in_a_row:
         previous_placed = False  # the previous turn was an exchange
     if needs_turn_history(rules) and turn is None:
@@ -108,10 +118,4 @@ def _opening_run(
             " player's turns so far were exchanges: give how many came right before it",
             "exchanges_in_a_row",
         )
-    if exchanges_in_a_row < 0 or exchanges_in_a_row >= turn:
-        raise GameInputError(
-            f"{exchanges_in_a_row} exchanges in a row before turn {turn} cannot be",
-            "exchanges_in_a_row",
-            "out_of_range",
-        )
-    return exchanges_in_a_row == turn - 1
+    return exchanges_in_a_row == turn - 1  # its range was checked by exchange_allowed

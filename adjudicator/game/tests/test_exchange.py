@@ -47,6 +47,23 @@ def test_sbnl_opening_exchanges_must_come_in_a_row_003_ruilregel():
     assert e.value.field == "exchanges_in_a_row"
 
 
+@pytest.mark.parametrize("ruleset", ["sbnl-punten", "dsf-2015"])
+@pytest.mark.parametrize(
+    "turn, in_a_row",
+    [(186, -318), (None, -1), (3, 3), (1, 1), (9, 40)],  # negative, or more turns than were
+)
+def test_an_impossible_run_of_exchanges_is_refused_even_where_it_decides_nothing(
+    ruleset, turn, in_a_row
+):
+    """Past the opening turns (or under a ruleset without the opening run) the run decides
+    nothing; it was ignored there, so -318 exchanges in a row were answered."""
+    with pytest.raises(GameInputError) as e:
+        exchange_allowed(
+            rules(ruleset), 65, turn=turn, previous_placed=False, exchanges_in_a_row=in_a_row
+        )
+    assert (e.value.field, e.value.code) == ("exchanges_in_a_row", "out_of_range")
+
+
 def test_sbnl_later_exchange_needs_previous_placement_003_ruilregel():
     """003 Ruilregel: later "steeds éénmaal ruilen", only if the previous turn laid a letter."""
     r = rules("sbnl-punten")
