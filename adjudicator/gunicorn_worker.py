@@ -334,6 +334,9 @@ def leaves_body(req: Any, cap: int | None = DRAIN_CAP) -> bool:
     return isinstance(reader, ChunkedReader)
 
 
+_serving = threading.local()  # the gunicorn request each worker thread is serving
+
+
 class ClosingWhenBodyLeft:
     """The app, wrapped so that an answer after which gunicorn will close the connection says
     so (`Connection: close`) instead of promising keep-alive. The request is the one this
@@ -352,9 +355,6 @@ class ClosingWhenBodyLeft:
         return self.app(environ, start)
 
 
-_serving = threading.local()
-
-
 class OneWriteThreadWorker(ProblemErrors, BalancedAccept, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
     share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and spread over
@@ -362,7 +362,8 @@ class OneWriteThreadWorker(ProblemErrors, BalancedAccept, ThreadWorker):
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        self.wsgi = ClosingWhenBodyLeft(self.wsgi)
+        if DRAIN_CAP is not None:  # a gunicorn that drains without a bound never closes early
+            self.wsgi = ClosingWhenBodyLeft(self.wsgi)
 
     def handle_request(self, req, conn):
         sock = conn.sock

@@ -41,6 +41,8 @@ class Request(FlaskRequest):
 
     @cached_property
     def stream(self) -> Any:
+        # Werkzeug's own stream first: it refuses a declared length past the limit (413) before
+        # anything is read. Only the one it would hold to the limit is replaced.
         stream = get_input_stream(self.environ, max_content_length=self.max_content_length)
         limit = self.max_content_length
         if "wsgi.input_terminated" in self.environ and limit is not None:
@@ -88,6 +90,18 @@ def int_arg(
     value = int(text)
     if not low <= value <= high:
         raise ApiError(400, "out_of_range", f"'{name}' must be {low} to {high}", name)
+    return value
+
+
+def bool_arg(args: dict[str, str], name: str) -> bool | None:
+    """`true` or `false` from `query_args`, in any case (Python clients send `True`); None when
+    absent. An empty value, `1` or `yes` is refused rather than guessed at."""
+    text = args.get(name)
+    if text is None:
+        return None
+    value = {"true": True, "false": False}.get(text.lower())
+    if value is None:
+        raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
     return value
 
 

@@ -24,11 +24,16 @@ LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" /
 MARK = b"xssmark<script>alert(1)</script>"
 
 
+def address(url: str) -> tuple[str, int]:
+    """The host and port of a server's `http://host:port` URL."""
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
 def exchange(url: str, request: bytes) -> bytes:
     """`request` sent as raw bytes to the server at `url`, then the sending side closed (a cut
     body stays cut); everything it answered, up to its close."""
-    host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
+    with socket.create_connection(address(url), timeout=10) as sock:
         sock.sendall(request)
         sock.shutdown(socket.SHUT_WR)
         data = b""

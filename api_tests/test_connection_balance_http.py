@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from api_tests.conftest import Server, start_server
+from api_tests.conftest import Server, address, start_server
 
 CLIENTS = 16  # as benchmarks/store.py's load: 2 workers of 8 threads
 ROUNDS = 3
@@ -78,8 +78,8 @@ def _round(server: Server) -> dict[int, int]:
     """CLIENTS keep-alive connections made at once, each answered one request: how many each
     worker held at the end."""
     _wait_until_none_held(server)
-    host, port = server.url.removeprefix("http://").split(":")
-    clients = [http.client.HTTPConnection(host, int(port), timeout=10) for _ in range(CLIENTS)]
+    host, port = address(server.url)
+    clients = [http.client.HTTPConnection(host, port, timeout=10) for _ in range(CLIENTS)]
     try:
         for client in clients:  # all connected at once, before any request
             client.connect()

@@ -13,6 +13,8 @@ import socket
 import pytest
 import requests
 
+from api_tests.conftest import address
+
 CHALLENGE = "/api/v1/rulesets/ssf-1999/challenge"
 SMALL = b'{"words": ["hej"]}'
 
@@ -54,8 +56,7 @@ def answer(sock: socket.socket) -> tuple[int, dict[str, str]]:
 
 
 def connect(server) -> socket.socket:
-    host, port = server.url.removeprefix("http://").split(":")
-    return socket.create_connection((host, int(port)), timeout=10)
+    return socket.create_connection(address(server.url), timeout=10)
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk
-from adjudicator.requests import int_arg, json_body, only_fields, query_args
+from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -116,18 +116,6 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
     return int_arg(args, name, -highest, highest, required)
 
 
-def _bool_arg(args: dict[str, str], name: str) -> bool | None:
-    """`true` or `false` as the document says (any case: Python clients send `True`); None when
-    absent. An empty value, `1` or `yes` is refused rather than guessed at."""
-    text = args.get(name)
-    if text is None:
-        return None
-    value = {"true": True, "false": False}.get(text.lower())
-    if value is None:
-        raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
-    return value
-
-
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")
 @public  # the bag and turn decide, not the word list
 def exchange_allowed(ruleset_id: str):
@@ -140,7 +128,7 @@ def exchange_allowed(ruleset_id: str):
             rules,
             bag,
             turn=_int_arg(args, "turn", bounds.MAX_TURN_NUMBER),
-            previous_placed=_bool_arg(args, "previous_placed"),
+            previous_placed=bool_arg(args, "previous_placed"),
             count=_int_arg(args, "count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
             exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
         )
