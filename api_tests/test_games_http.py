@@ -53,6 +53,11 @@ def test_exchange_allowed_sbnl_ruilregel_003(server, http):
         ({"bag": 9, "previous_placed": "1"}, 400, "previous_placed"),
         ({"bag": 9, "previous_placed": "yes"}, 400, "previous_placed"),
         ({"bag": 65, "turn": 186, "exchanges_in_a_row": -318}, 422, "exchanges_in_a_row"),
+        (  # the previous turn put a tile down, so it was no exchange
+            {"bag": 65, "turn": 3, "previous_placed": "true", "exchanges_in_a_row": 1},
+            422,
+            "exchanges_in_a_row",
+        ),
     ],
 )
 def test_exchange_allowed_bad_input(server, http, params, status, field):

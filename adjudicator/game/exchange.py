@@ -55,6 +55,13 @@ def exchange_allowed(
             "exchanges_in_a_row",
             "out_of_range",
         )
+    if previous_placed and exchanges_in_a_row:
+        raise GameInputError(
+            f"{exchanges_in_a_row} exchanges in a row cannot end with a turn that put a tile"
+            " down: with previous_placed true, give 0",
+            "exchanges_in_a_row",
+            "out_of_range",
+        )
     if previous_placed is None and exchanges_in_a_row:
         previous_placed = False  # the previous turn was an exchange
     if needs_turn_history(rules) and turn is None:

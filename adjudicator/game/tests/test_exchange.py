@@ -64,6 +64,17 @@ def test_an_impossible_run_of_exchanges_is_refused_even_where_it_decides_nothing
     assert (e.value.field, e.value.code) == ("exchanges_in_a_row", "out_of_range")
 
 
+@pytest.mark.parametrize("ruleset", ["sbnl-punten", "dsf-2015", "wespa"])
+def test_a_run_of_exchanges_ending_in_a_play_is_refused(ruleset):
+    """The previous turn cannot have put a tile down and been an exchange: the run won over the
+    other answer where it decided (a play broke it), and was ignored where it did not."""
+    with pytest.raises(GameInputError) as e:
+        exchange_allowed(rules(ruleset), 80, turn=3, previous_placed=True, exchanges_in_a_row=2)
+    assert (e.value.field, e.value.code) == ("exchanges_in_a_row", "out_of_range")
+    v = exchange_allowed(rules(ruleset), 80, turn=3, previous_placed=True, exchanges_in_a_row=0)
+    assert v.allowed
+
+
 def test_sbnl_later_exchange_needs_previous_placement_003_ruilregel():
     """003 Ruilregel: later "steeds éénmaal ruilen", only if the previous turn laid a letter."""
     r = rules("sbnl-punten")
