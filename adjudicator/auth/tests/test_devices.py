@@ -79,6 +79,27 @@ def test_revoking_from_the_directors_screen(tournament):
     assert director.post("/director/devices/1/revoke", data={"csrf": csrf}).status_code == 404
 
 
+def test_removing_a_director_voids_their_codes_and_keeps_their_tablets(tournament):
+    """Tablets belong to the tables, not to whoever paired them: a director who leaves the
+    event takes no table down with them. A code they showed but nobody used is void."""
+    from adjudicator import store
+    from adjudicator.auth import directors
+
+    anna = _director(tournament)
+    paired = tournament.test_client()
+    pair(paired, pairing_code(anna, "Table 4"))
+    unused = pairing_code(anna, "Table 5")
+    add_director(tournament, "bo")
+    bo = tournament.test_client()
+    login(bo, "bo")
+    with tournament.app_context(), store.connection(write=True) as conn:
+        assert directors.remove(conn, "anna")
+    assert challenge(paired, headers=JUDGE_HEADER).status_code == 200
+    assert pair(tournament.test_client(), unused).status_code == 403
+    html = bo.get("/director/").get_data(as_text=True)
+    assert 'data-device="1" data-state="active"' in html  # bo can still revoke it
+
+
 def test_devices_expire(tournament, frozen):
     director = _director(tournament)
     tablet = tournament.test_client()
