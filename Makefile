@@ -35,7 +35,10 @@ serve: $(LEXICONS)
 	$(BIN)/adjudicator db upgrade
 	$(BIN)/adjudicator serve
 
+# Chromium, PostgreSQL and nginx, which some tests run for real, come from Debian: installed
+# here when missing and possible (root, apt-get), else those tests skip with advice.
 test: $(LEXICONS) $(INSTALLED_TEST)
+	tools/debian-packages
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

@@ -1,8 +1,8 @@
 """nginx in front of real gunicorn instances, rendered from deploy/nginx.conf.template, and slow
 clients to throw at it. Used by the fault tests and `benchmarks/faults.py`.
 
-Without nginx the tests skip, saying how to install it; with REQUIRE_NGINX=1 (CI, which installs
-Debian's nginx) they fail instead.
+`make test` installs Debian's nginx when missing and it can (tools/debian-packages). Without
+nginx the tests skip, saying how to install it; with REQUIRE_NGINX=1 (CI) they fail instead.
 """
 
 from __future__ import annotations

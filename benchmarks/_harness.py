@@ -112,17 +112,10 @@ def _which(command: str) -> str | None:
     return shutil.which(command) or shutil.which(command, path="/usr/sbin:/sbin")
 
 
-def install_debian(package: str) -> None:
-    """Install Debian's `package` with apt-get (its package lists refreshed if the first try
-    fails); one clear line and exit if that cannot be done."""
-    print(f"installing Debian's {package} with apt-get …", file=sys.stderr)
-    install = ["apt-get", "install", "-y", "-qq", package]
-    try:
-        if subprocess.run(install).returncode != 0:
-            subprocess.run(["apt-get", "update", "-qq"], check=True)
-            subprocess.run(install, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        sys.exit(f"{package} could not be installed: run `apt-get install {package}` as root")
+def install_debian(package: str, present: str) -> None:
+    """Debian's `package`, unless `present` (a glob) matches an executable: installed by
+    tools/debian-packages, as `make test` installs the suite's (it says why when it cannot)."""
+    subprocess.run([str(ROOT / "tools" / "debian-packages"), f"{package}={present}"], check=True)
 
 
 def ensure_debian(command: str, package: str) -> str:
@@ -130,8 +123,10 @@ def ensure_debian(command: str, package: str) -> str:
     found = _which(command)
     if found:
         return found
-    install_debian(package)
-    return _which(command) or sys.exit(f"{command} is not on the PATH after installing {package}")
+    install_debian(package, f"/usr/*bin/{command}")
+    return _which(command) or sys.exit(
+        f"{command} is missing: run `apt-get install {package}` as root"
+    )
 
 
 def ensure_postgres() -> None:
@@ -140,7 +135,7 @@ def ensure_postgres() -> None:
     try:
         find_bindir()
     except PostgresUnavailable:
-        install_debian("postgresql")
+        install_debian("postgresql", "/usr/lib/postgresql/*/bin/initdb")
         try:
             find_bindir()
         except PostgresUnavailable as exc:
