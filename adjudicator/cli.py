@@ -511,10 +511,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from adjudicator.store import describe_error
+
     try:
         return args.handler(args)
     except UsageError as exc:
         print(f"adjudicator {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SQLAlchemyError as exc:  # the database went away, or its schema is damaged
+        print(
+            f"adjudicator {args.command}: the database failed: {describe_error(exc)}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
 
 

@@ -9,6 +9,7 @@ test-output/screenshots/ (api_tests/test_judge_screens.py takes one of every scr
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -28,6 +29,7 @@ from api_tests.browser import (
     result_words,
     start_server,
 )
+from api_tests.conftest import store_cli
 
 KIOSKS = [("dsf-2015", "da"), ("ssf-1999", "sv"), ("sbnl-punten", "nl"), ("wespa", "en")]
 
@@ -482,6 +484,43 @@ def test_no_answer_when_the_service_stops(page, tmp_path, ruleset_id, language):
     expect(page.locator("#screen-error")).to_be_visible()
     page.clock.fast_forward(15_500)
     expect(page.locator("#screen-enter")).to_be_visible()
+
+
+def test_an_answer_lost_after_the_ruling_is_retried_into_the_same_ruling(page, tmp_path):
+    """Flaky Wi-Fi: the service ruled and recorded, the answer never reached the tablet. RETRY
+    sends the challenge again with its Idempotency-Key, so the page shows the ruling already
+    recorded (its id) and the audit log holds it once. Without the key the retry was a second
+    ruling, and under sbnl-punten a second query counted against the player."""
+    url = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    srv = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
+    try:
+        open_kiosk(page, srv, "ssf-1999")
+        keys = []
+
+        def lose_the_answer(route):
+            keys.append(route.request.headers.get("idempotency-key"))
+            route.fetch()  # the service rules and records it
+            route.abort("connectionreset")
+
+        page.route("**/challenge", lose_the_answer)
+        enter_words(page, VALID_WORDS["sv"])
+        page.click("#judge")
+        expect(page.locator("#screen-error")).to_be_visible()
+        page.unroute("**/challenge")
+        with page.expect_response("**/challenge") as answered:
+            page.click("#error-retry")
+        retry = answered.value
+        expect(page.locator("#screen-result")).to_be_visible()
+        shown = page.inner_text("#result-body .ruling-id")
+    finally:
+        srv.stop()
+    assert retry.request.headers.get("idempotency-key") == keys[0]
+    assert re.fullmatch(r"[0-9a-f]{32}", keys[0])
+    assert retry.headers.get("idempotent-replayed") == "true"
+    done = store_cli(url, "audit", "export", "--format", "json")
+    (entry,) = json.loads(done.stdout)
+    assert entry["ruling_id"] == retry.json()["ruling_id"]
+    assert shown.replace(" ", "").endswith(entry["ruling_id"])
 
 
 @pytest.mark.parametrize("viewport", ORIENTATIONS, ids=["landscape", "portrait"])

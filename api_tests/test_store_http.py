@@ -196,3 +196,35 @@ def test_an_acknowledged_ruling_survives_sigkill(kind, tmp_path, request):
     finally:
         restarted.stop()
     assert [e["seq"] for e in export(url)] == [1, 2]
+
+
+def test_a_database_outage_is_503_and_not_ready_until_it_heals(own_cluster, tmp_path):
+    """PostgreSQL dies under a running service (SIGKILL of the postmaster and its backends):
+    a ruling that cannot be recorded is not given, but refused with 503 `store_unavailable` and
+    Retry-After, readiness says not ready (so nginx or a balancer can route around the box),
+    and when the database is back the same service rules again, on the same chain. It was a
+    500, with readiness still 200."""
+    url = own_cluster.create_database("outage")
+    upgrade(url)
+    server = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
+    challenge = "/rulesets/ssf-1999/challenge"
+    try:
+        first = post(server, challenge, {"words": ["HEJ"]}, **{"Idempotency-Key": "k1"})
+        assert first.status_code == 200
+        own_cluster.kill()
+        refused = post(server, challenge, {"words": ["ORD"]}, **{"Idempotency-Key": "k2"})
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["code"] == "store_unavailable"
+        assert int(refused.headers["Retry-After"]) > 0
+        ready = requests.get(server.api("/readyz"), timeout=30)
+        assert ready.status_code == 503 and ready.json()["store"] == {"reachable": False}
+        own_cluster.start()  # crash recovery
+        retried = post(server, challenge, {"words": ["ORD"]}, **{"Idempotency-Key": "k2"})
+        assert retried.status_code == 200 and "Idempotent-Replayed" not in retried.headers
+        ready = requests.get(server.api("/readyz"), timeout=30)
+        assert ready.status_code == 200 and ready.json()["store"] == {"reachable": True}
+    finally:
+        server.stop()
+    log = export(url)
+    assert [e["ruling_id"] for e in log] == [first.json()["ruling_id"], retried.json()["ruling_id"]]
+    assert store_cli(url, "audit", "verify").returncode == 0

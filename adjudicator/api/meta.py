@@ -15,6 +15,7 @@ from adjudicator.caching import cacheable
 from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicons import registry
 from adjudicator.rundir import abnormal_exits
+from adjudicator.store import current_store
 from lexicon import __version__
 
 # Health, readiness and the OpenAPI document: public in every mode.
@@ -45,7 +46,8 @@ def healthz():
 @bp.get("/readyz")
 def readyz():
     """Ready when every ruleset the deployment must serve can serve (or a partial service is
-    allowed and at least one can) and the workers are not dying over and over."""
+    allowed and at least one can), the store answers (a ruling that cannot be recorded is not
+    given) and the workers are not dying over and over."""
     reg = registry()
     known = rulesets()
     required = required_rulesets()
@@ -69,7 +71,10 @@ def readyz():
     limit = int(config.get("CRASH_LIMIT", 3))
     crashes = abnormal_exits(config.get("RUN_DIR"), window)
     serving = len(unavailable) < len(view)
-    ready = (not unavailable or (partial and serving)) and crashes < limit
+    store_problem = current_store().unreachable()
+    if store_problem is not None:  # the reason may name hosts and paths: the log only
+        current_app.logger.warning("readyz: the store cannot be used: %s", store_problem)
+    ready = (not unavailable or (partial and serving)) and crashes < limit and store_problem is None
     body = {
         "ready": ready,
         "partial_allowed": partial,
@@ -79,6 +84,7 @@ def readyz():
         "on_disk": {i: reg.on_disk(lex) for i, lex in sorted(reg.loaded.items())},
         "failed": [{"file": name, "reason": why} for name, why in sorted(reg.failed.items())],
         "workers": {"abnormal_exits": crashes, "window_seconds": window, "limit": limit},
+        "store": {"reachable": store_problem is None},
         "last_reload": current_app.extensions.get("last_reload"),
     }
     return jsonify(body), 200 if ready else 503

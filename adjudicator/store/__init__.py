@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import threading
 import weakref
 from collections.abc import Iterator
@@ -43,12 +44,33 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app
+import psycopg
+from flask import Flask, Response, current_app
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
+from adjudicator.errors import ApiError
+
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# A PostgreSQL server that does not answer (its box down) fails a connection after this many
+# seconds rather than the system's minutes of TCP retries; a URL may set its own.
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
+# What a database that cannot be used right now raises (down, unreachable, restarting, locked
+# past the busy timeout, out of disk), as opposed to a bug: the service answers 503 and the
+# client may retry. SQLite reports a damaged schema ("no such table") the same way. The drivers'
+# own classes too: the hot path and the BEGIN hooks talk to the driver directly.
+OUTAGES: tuple[type[Exception], ...] = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.DisconnectionError,
+    sa_exc.TimeoutError,
+    sqlite3.OperationalError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+OUTAGE_RETRY_AFTER_SECONDS = 5
 # Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values. In WAL mode NORMAL survives the death of any
 # process (the WAL is in the OS's page cache) but not a power cut; FULL fsyncs every commit.
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
@@ -60,6 +82,13 @@ class Base(DeclarativeBase):
 
 class StoreError(Exception):
     """A store that cannot be used: bad URL, unmigrated schema. One line for the operator."""
+
+
+def describe_error(exc: BaseException) -> str:
+    """The driver's own first line, without SQLAlchemy's echo of the SQL and its help link."""
+    cause = getattr(exc, "orig", None)
+    text = str(cause if cause is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def utcnow() -> datetime:
@@ -167,7 +196,10 @@ class Store:
                 )
 
             return engine
-        engine = create_engine(self.url, pool_pre_ping=True)
+        connect_args = {}
+        if "connect_timeout" not in self.url.query:
+            connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT_SECONDS
+        engine = create_engine(self.url, pool_pre_ping=True, connect_args=connect_args)
 
         @event.listens_for(engine, "begin")
         def _postgresql_begin(conn: Connection) -> None:
@@ -189,6 +221,15 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+
+    def unreachable(self) -> str | None:
+        """None when a query gets through; else the driver's reason (for readiness)."""
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except sa_exc.SQLAlchemyError as exc:
+            return describe_error(exc)
+        return None
 
     def write_turn(self) -> _WriteTurn:
         """The turn `connection(write=True)` takes, for a caller holding its own connection:
@@ -279,6 +320,22 @@ def init_app(app: Flask) -> None:
         migrate.upgrade(store)
     migrate.require_head(store)
     store.dispose()  # the master holds no connection across gunicorn's fork
+    for outage in OUTAGES:
+        app.register_error_handler(outage, _outage_answer)
+
+
+def _outage_answer(exc: Exception) -> Response:
+    """503, not 500: nothing is wrong with the request or the service's code, and a retry (with
+    the same Idempotency-Key, so that a ruling committed just before the failure is not made
+    twice) will succeed once the database is back. The operator's log says why."""
+    current_app.logger.error("the store cannot be used: %s", describe_error(exc))
+    return ApiError(
+        503,
+        "store_unavailable",
+        "the store cannot be used right now, so nothing can be ruled and recorded;"
+        " retry shortly with the same Idempotency-Key",
+        headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},
+    ).response()
 
 
 def current_store() -> Store:

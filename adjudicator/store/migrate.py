@@ -11,7 +11,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.exc import SQLAlchemyError
 
-from adjudicator.store import Store, StoreError
+from adjudicator.store import Store, StoreError, describe_error
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -41,7 +41,7 @@ def current(store: Store) -> tuple[str, ...]:
             return tuple(MigrationContext.configure(conn).get_current_heads())
     except SQLAlchemyError as exc:
         raise StoreError(
-            f"cannot read the database {store.url.render_as_string()}: {exc}"
+            f"cannot read the database {store.url.render_as_string()}: {describe_error(exc)}"
         ) from None
 
 
@@ -49,7 +49,9 @@ def upgrade(store: Store, revision: str = "heads") -> None:
     try:
         command.upgrade(_config(store), revision)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot migrate {store.url.render_as_string()}: {exc}") from None
+        raise StoreError(
+            f"cannot migrate {store.url.render_as_string()}: {describe_error(exc)}"
+        ) from None
 
 
 def require_head(store: Store) -> None:

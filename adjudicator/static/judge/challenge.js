@@ -10,8 +10,17 @@ import { isRuling, showResult } from './result.js';
 import { show } from './screens.js';
 import * as words from './words.js';
 
-let pending = null; // {words, jury}: a challenge in flight or to retry
+let pending = null; // {words, jury, key}: a challenge in flight or to retry
 let busy = false;
+
+/* A challenge's own Idempotency-Key, made when it is judged and sent again with every retry of
+ * it: when an answer is lost on the way (flaky Wi-Fi) after the service ruled, the retry gets
+ * that ruling and its id back, instead of a second ruling (in jury mode, a second query counted
+ * against the player). getRandomValues, not randomUUID, which needs HTTPS or localhost. */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 const FORM_ERRORS = {
   word_too_short: 'err_word_too_short',
@@ -24,7 +33,7 @@ const FORM_ERRORS = {
 
 export function judge(list) {
   if (busy) return;
-  pending = { words: list, jury: context() };
+  pending = { words: list, jury: context(), key: newKey() };
   words.clear(); // the words leave the DOM once sent
   send();
 }
@@ -33,10 +42,12 @@ export async function send() {
   if (!pending || busy) return;
   busy = true;
   show('judging');
-  const { words: list, jury } = pending;
+  const { words: list, jury, key } = pending;
   let answer;
   try {
-    answer = await postJson(cfg.endpoints.challenge, payload(list, jury), timers.request_ms);
+    answer = await postJson(cfg.endpoints.challenge, payload(list, jury), timers.request_ms, {
+      'Idempotency-Key': key,
+    });
   } catch (e) {
     busy = false;
     showError('no_answer');

@@ -12,14 +12,19 @@ export function setHeader(name, value) {
 }
 
 /* Resolves to {response, body} (body null when the answer is not JSON); rejects when there is
- * no answer at all (network down, timeout). */
-export async function postJson(url, payload, timeoutMs) {
+ * no answer at all (network down, timeout). `headers`: this request's own (an Idempotency-Key). */
+export async function postJson(url, payload, timeoutMs, headers = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...extraHeaders },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...extraHeaders,
+        ...headers,
+      },
       body: JSON.stringify(payload),
       cache: 'no-store',
       credentials: 'same-origin',
