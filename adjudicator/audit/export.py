@@ -13,6 +13,10 @@ import orjson
 from adjudicator.audit.chain import COLUMNS, timestamp
 
 JSON_COLUMNS = ("words", "consequence")
+# A cell a spreadsheet would read as a formula (a player's name typed as `=HYPERLINK(...)` on a
+# tablet runs when the director opens the file): such text gets a leading apostrophe, which
+# spreadsheets take as "this is text" (OWASP, CSV injection). The JSON export stays exact.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def exported(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,7 +38,7 @@ def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
 
 
 def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
-    """One row per entry; `words` and `consequence` as JSON text."""
+    """One row per entry; `words` and `consequence` as JSON text, formulas defused."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     count = 0
@@ -42,6 +46,14 @@ def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
         item = exported(row)
         for name in JSON_COLUMNS:
             item[name] = "" if item[name] is None else orjson.dumps(item[name]).decode()
-        writer.writerow("" if item[name] is None else item[name] for name in COLUMNS)
+        writer.writerow(_cell(item[name]) for name in COLUMNS)
         count += 1
     return count
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value

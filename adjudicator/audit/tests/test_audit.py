@@ -162,6 +162,23 @@ def test_verify_and_export_cli(app, client, capsys):
     assert json.loads(rows[1]["consequence"])["kind"] == "none"
 
 
+def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
+    """Labels are free text a tablet or app sends: in the CSV a director opens in a spreadsheet,
+    none may run as a formula; the JSON export keeps each value exactly as the chain hashed it."""
+    labels = {"player": '=HYPERLINK("http://x.example","?")', "event": "+1", "round": "-2"}
+    client.post(JURY, json={"words": ["woord"], "game": "@g", **labels})
+    url = app.extensions["store"].url.render_as_string(hide_password=False)
+    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert row["player"] == '\'=HYPERLINK("http://x.example","?")'
+    assert (row["event"], row["round"], row["game"]) == ("'+1", "'-2", "'@g")
+    assert row["ruleset"] == "sbnl-punten" and row["kind"] == "jury"  # others as they are
+    assert main(["audit", "export", "--format", "json", "--database-url", url]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert (entry["player"], entry["game"]) == (labels["player"], "@g")
+    assert entry["hash"] == chain.entry_hash(_parsed(entry))
+
+
 def _parsed(item: dict) -> dict:
     from datetime import datetime
 
