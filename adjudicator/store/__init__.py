@@ -161,11 +161,13 @@ class Store:
         return engine
 
     def _create_engine(self) -> Engine:
+        # hide_parameters: an error's message never carries a statement's values (the words of a
+        # ruling, a label) into the log; the service logs no words.
         if self.is_sqlite:
             database = self.url.database
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(self.url)
+            engine = create_engine(self.url, hide_parameters=True)
             synchronous = self.sqlite_synchronous
 
             @event.listens_for(engine, "connect")
@@ -199,7 +201,9 @@ class Store:
         connect_args = {}
         if "connect_timeout" not in self.url.query:
             connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT_SECONDS
-        engine = create_engine(self.url, pool_pre_ping=True, connect_args=connect_args)
+        engine = create_engine(
+            self.url, pool_pre_ping=True, connect_args=connect_args, hide_parameters=True
+        )
 
         @event.listens_for(engine, "begin")
         def _postgresql_begin(conn: Connection) -> None:

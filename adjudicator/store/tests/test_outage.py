@@ -85,3 +85,16 @@ def test_the_cli_says_in_one_line_when_the_database_fails(command, tmp_path, cap
     assert "the database failed: no such table" in err
     assert "Traceback" not in err and "sqlalche.me" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_database_error_never_carries_a_statements_values(store):
+    """A failing statement's message (which a 500 writes to the log) names no value it was
+    given: those are the words of a ruling and the labels a caller sent."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    with pytest.raises(DBAPIError) as failed:
+        with store.connection() as conn:
+            conn.execute(text("SELECT * FROM no_such_table WHERE word = :w"), {"w": "HEMLIGT"})
+    assert "HEMLIGT" not in str(failed.value)
+    assert "no_such_table" in str(failed.value)  # the statement itself is still named
