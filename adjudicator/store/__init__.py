@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sqlite3
 import threading
 import weakref
 from collections.abc import Iterator
@@ -44,7 +43,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from flask import Flask, Response, current_app
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy import exc as sa_exc
@@ -59,16 +57,13 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 POSTGRES_CONNECT_TIMEOUT_SECONDS = 5
 # What a database that cannot be used right now raises (down, unreachable, restarting, locked
 # past the busy timeout, out of disk), as opposed to a bug: the service answers 503 and the
-# client may retry. SQLite reports a damaged schema ("no such table") the same way. The drivers'
-# own classes too: the hot path and the BEGIN hooks talk to the driver directly.
-OUTAGES: tuple[type[Exception], ...] = (
+# client may retry. SQLite reports a damaged schema ("no such table") the same way. The driver's
+# own classes count too (`Store.outages`): the append path and the BEGIN hooks call it directly.
+SQLALCHEMY_OUTAGES: tuple[type[Exception], ...] = (
     sa_exc.OperationalError,
     sa_exc.InterfaceError,
     sa_exc.DisconnectionError,
     sa_exc.TimeoutError,
-    sqlite3.OperationalError,
-    psycopg.OperationalError,
-    psycopg.InterfaceError,
 )
 OUTAGE_RETRY_AFTER_SECONDS = 5
 # Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values. In WAL mode NORMAL survives the death of any
@@ -226,6 +221,12 @@ class Store:
             self._engine.dispose()
             self._engine = None
 
+    def outages(self) -> tuple[type[Exception], ...]:
+        """What this store raises when it cannot be used: SQLAlchemy's classes and the loaded
+        driver's own (PEP 249), so that a SQLite deployment never imports psycopg."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        return (*SQLALCHEMY_OUTAGES, dbapi.OperationalError, dbapi.InterfaceError)
+
     def unreachable(self) -> str | None:
         """None when a query gets through; else the driver's reason (for readiness)."""
         try:
@@ -323,9 +324,9 @@ def init_app(app: Flask) -> None:
     if store.is_sqlite and app.config.get("DATABASE_AUTO_UPGRADE", True):
         migrate.upgrade(store)
     migrate.require_head(store)
-    store.dispose()  # the master holds no connection across gunicorn's fork
-    for outage in OUTAGES:
+    for outage in store.outages():
         app.register_error_handler(outage, _outage_answer)
+    store.dispose()  # the master holds no connection across gunicorn's fork
 
 
 def _outage_answer(exc: Exception) -> Response:

@@ -98,3 +98,10 @@ def test_a_database_error_never_carries_a_statements_values(store):
             conn.execute(text("SELECT * FROM no_such_table WHERE word = :w"), {"w": "HEMLIGT"})
     assert "HEMLIGT" not in str(failed.value)
     assert "no_such_table" in str(failed.value)  # the statement itself is still named
+
+
+def test_the_loaded_drivers_own_errors_count_as_outages(store):
+    """The append path calls the driver directly, so its errors are outages too; and only the
+    loaded driver's, so that a SQLite deployment never imports psycopg."""
+    modules = {cls.__module__.split(".")[0] for cls in store.outages()}
+    assert modules == {"sqlalchemy", "sqlite3" if store.is_sqlite else "psycopg"}
