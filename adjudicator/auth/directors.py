@@ -115,10 +115,10 @@ def listed(conn: sa.Connection, now: datetime) -> list[dict]:
     return [dict(r._mapping) for r in rows]
 
 
-def _account(name: str, named: bool) -> str:
+def _account(name: str) -> str:
     """The key a name's failed logins are counted under. A name no account can have (a control
     character, say: PostgreSQL refuses a NUL in any text) is counted under its digest."""
-    if not named:
+    if not is_name(name):
         return "?" + digest(name)
     return name.casefold()[: NAME_MAX * 2]
 
@@ -140,12 +140,11 @@ def login(
     names are counted and timed like known ones, so neither the answer nor its time tells
     whether an account exists.
     """
-    named = is_name(name)
-    account = _account(name, named)
+    account = _account(name)
     with store.connection(write=True) as conn:
         wait = lockout.attempt(conn, LOGIN_SCOPE, account, client, policy, now)
         row = None
-        if not wait and named:
+        if not wait and is_name(name):
             row = conn.execute(
                 sa.select(Director.id, Director.password_hash).where(Director.name == name)
             ).first()
@@ -183,7 +182,7 @@ def login(
 
 def unlock(conn: sa.Connection, name: str) -> int:
     """Forget every failed login for an account (the operator's way out of a lockout)."""
-    return lockout.clear(conn, LOGIN_SCOPE, _account(name, is_name(name)))
+    return lockout.clear(conn, LOGIN_SCOPE, _account(name))
 
 
 def resolve_session(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
