@@ -152,14 +152,32 @@ def machine_cpu() -> tuple[int, int]:
     return sum(ticks), ticks[3] + ticks[4]  # idle and iowait
 
 
+def process_cpu(pids: list[int]) -> int:
+    """User and system clock ticks these processes have used, from /proc/PID/stat."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone (a worker restarted): its ticks are lost to the figure
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total
+
+
 def run_wrk(
-    wrk: str, url: str, seconds: int, body: dict | None = None, bearers: list[str] | None = None
+    wrk: str,
+    url: str,
+    seconds: int,
+    body: dict | None = None,
+    bearers: list[str] | None = None,
+    pids: list[int] | None = None,
 ) -> dict[str, float]:
     """wrk against `url`; with `bearers`, each request carries the next of these credentials
     (`Authorization: Bearer …`), so that no one credential meets its rate limit.
 
     Besides throughput and latency: the share of the machine's CPU left idle during the run
-    (near 0: the run was bound by CPU; well above: requests were waiting for something else)."""
+    (near 0: the run was bound by CPU; well above: requests were waiting for something else),
+    and with `pids` (the server's workers) the CPU they spent per request, in µs."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         if body is not None:
             payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
@@ -175,6 +193,7 @@ def run_wrk(
                 "  return wrk.format()\nend\n"
             )
     ticks, idle = machine_cpu()
+    spent = process_cpu(pids or [])
     out = subprocess.run(
         [wrk, "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script.name, url],
         capture_output=True,
@@ -182,6 +201,7 @@ def run_wrk(
         check=True,
     ).stdout
     ticks_after, idle_after = machine_cpu()
+    spent = process_cpu(pids or []) - spent
     Path(script.name).unlink()
     if "Non-2xx" in out:
         raise SystemExit(f"errors during the run:\n{out}")
@@ -191,11 +211,13 @@ def run_wrk(
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     return {
         "rps": rps,
         "p50": latency("50"),
         "p99": latency("99"),
         "idle": (idle_after - idle) / max(1, ticks_after - ticks),
+        "cpu_us": spent * 1e6 / os.sysconf("SC_CLK_TCK") / max(1, requests),
     }
 
 
@@ -213,18 +235,23 @@ def against_healthz(
     This machine is a VM with noisy neighbours: throughput drifts by ±15 % from one run to the
     next. So each pair is run back to back, in alternating order (drift cancels), the ratio is
     taken within the pair, and the median pair ratio is reported (with each endpoint's median
-    run for the absolute figures).
+    run for the absolute figures, and the median of its runs' worker CPU per request).
     """
     base, target, ratios = [], [], []
+    pids = server.worker_pids()
     for i in range(rounds):
         if i % 2:
-            t = run_wrk(wrk, server.url + path, seconds, body, bearers)
-            b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
+            t = run_wrk(wrk, server.url + path, seconds, body, bearers, pids)
+            b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds, pids=pids)
         else:
-            b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds)
-            t = run_wrk(wrk, server.url + path, seconds, body, bearers)
+            b = run_wrk(wrk, server.url + "/api/v1/healthz", seconds, pids=pids)
+            t = run_wrk(wrk, server.url + path, seconds, body, bearers, pids)
         base.append(b)
         target.append(t)
         ratios.append(t["rps"] / b["rps"])
-    median = lambda rows: sorted(rows, key=lambda r: r["rps"])[len(rows) // 2]  # noqa: E731
-    return median(base), median(target), sorted(ratios)[len(ratios) // 2]
+    middle = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    median = lambda rows: {  # noqa: E731
+        **sorted(rows, key=lambda r: r["rps"])[len(rows) // 2],
+        "cpu_us": middle([r["cpu_us"] for r in rows]),  # steadier than the median run's own
+    }
+    return median(base), median(target), middle(ratios)
