@@ -5,18 +5,29 @@ the machine-readable reason a client branches on, and `field`, the request field
 `type` is a tag URI (RFC 4151, as RFC 9457 §3.1.1 suggests for types that need not resolve) made
 from the code, so the two never disagree. Errors Werkzeug raises (404, 405, 413, ...) leave in the
 same shape with our own wording, never its HTML or boilerplate.
+
+The one exception is a person's browser on one of the HTML pages a blueprint registers with
+`error_pages` (the directors' pages, the tablet's pairing page): a request from there that
+prefers `text/html` gets the same error as a page in its language, with the same status and
+headers, so a director never reads a JSON document. Everything else, and every path under the
+API, gets the problem document.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "tag:scrabble-adjudicator,2026:problem:"
+PAGE_MIMETYPE = "text/html"
+ERROR_PAGES = "error_pages"  # app.extensions: blueprint name -> (API path prefix, renderer)
+
+PageRenderer = Callable[["ApiError"], Response]
 
 
 class ApiError(Exception):
@@ -93,16 +104,56 @@ def _http_detail(exc: HTTPException, status: int) -> str:
     return f"{_title(status).lower()} ({where})"
 
 
+def error_pages(
+    app: Flask, blueprints: Iterable[str], api_prefix: str, render: PageRenderer
+) -> None:
+    """Errors on these blueprints' pages (paths outside `api_prefix`) are rendered by `render`
+    for a browser that prefers HTML."""
+    pages = app.extensions.setdefault(ERROR_PAGES, {})
+    for name in blueprints:
+        pages[name] = (api_prefix, render)
+
+
+def _page_renderer() -> PageRenderer | None:
+    """The renderer for an error on one of the `error_pages`, whether or not this client wants
+    the page; None elsewhere."""
+    found = current_app.extensions.get(ERROR_PAGES, {}).get(request.blueprint or "")
+    if found is None or request.path.startswith(found[0]):
+        return None
+    return found[1]
+
+
+def respond(exc: ApiError) -> Response:
+    """The error as this request should get it: a problem document, or a page (`error_pages`)."""
+    render = _page_renderer()
+    offered = [PROBLEM_MIMETYPE, "application/json", PAGE_MIMETYPE]
+    response = None
+    if render is not None and request.accept_mimetypes.best_match(offered) == PAGE_MIMETYPE:
+        try:
+            response = render(exc)
+        except Exception:  # the page failed: the error still leaves, as a document
+            current_app.logger.exception("the error page failed; answering with the document")
+        else:
+            response.status_code = exc.status
+            response.headers["Cache-Control"] = "no-store"
+            response.headers.update(exc.headers)
+    if response is None:
+        response = exc.response()
+    if render is not None:
+        response.vary.add("Accept")  # the representation depends on it here
+    return response
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def handle_api_error(exc: ApiError):
-        return exc.response()
+        return respond(exc)
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(exc: HTTPException):
         status = exc.code or 500
         code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
-        response = ApiError(status, code, _http_detail(exc, status)).response()
+        response = respond(ApiError(status, code, _http_detail(exc, status)))
         if status == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
@@ -120,4 +171,4 @@ def init_app(app: Flask) -> None:
     def handle_unexpected(exc: Exception):
         app.logger.exception("unhandled error")
         message = "the service failed; the error has been logged"
-        return ApiError(500, INTERNAL_CODE, message).response()
+        return respond(ApiError(500, INTERNAL_CODE, message))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 import requests
@@ -521,6 +522,45 @@ def test_an_answer_lost_after_the_ruling_is_retried_into_the_same_ruling(page, t
     (entry,) = json.loads(done.stdout)
     assert entry["ruling_id"] == retry.json()["ruling_id"]
     assert shown.replace(" ", "").endswith(entry["ruling_id"])
+
+
+def test_a_ruling_the_log_cannot_take_is_not_given_and_retry_rules_once(page, tmp_path):
+    """The store fails under a running service (here the log's table is renamed away behind
+    its back): the tablet shows no verdict and says why, in its language; once the store is
+    back, RETRY (the same Idempotency-Key) is ruled and recorded once."""
+    path = tmp_path / "adjudicator.db"
+    url = f"sqlite:///{path}"
+    srv = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url)
+    try:
+        open_kiosk(page, srv, "dsf-2015")
+        strings = page.evaluate(
+            "JSON.parse(document.getElementById('judge-config').textContent).strings"
+        )
+        with sqlite3.connect(path) as db:
+            db.execute("ALTER TABLE rulings RENAME TO rulings_away")
+        enter_words(page, VALID_WORDS["da"])
+        with page.expect_response("**/challenge") as refused:
+            page.click("#judge")
+        assert refused.value.status == 503
+        expect(page.locator("#screen-error")).to_be_visible()
+        expect(page.locator("#error-body")).to_have_text(strings["store_unavailable"])
+        assert strings["valid"] not in page.inner_text("body")
+        assert strings["invalid"] not in page.inner_text("body")
+        with sqlite3.connect(path) as db:
+            db.execute("ALTER TABLE rulings_away RENAME TO rulings")
+        with page.expect_response("**/challenge") as answered:
+            page.click("#error-retry")
+        expect(page.locator("#screen-result")).to_be_visible()
+    finally:
+        srv.stop()
+    retry = answered.value
+    assert retry.status == 200
+    assert (
+        retry.request.headers["idempotency-key"] == refused.value.request.headers["idempotency-key"]
+    )
+    done = store_cli(url, "audit", "export", "--format", "json")
+    (entry,) = json.loads(done.stdout)
+    assert entry["ruling_id"] == retry.json()["ruling_id"]
 
 
 @pytest.mark.parametrize("viewport", ORIENTATIONS, ids=["landscape", "portrait"])

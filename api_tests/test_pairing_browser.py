@@ -5,7 +5,9 @@ and the pairing page, in each of the four languages, pass axe-core."""
 
 from __future__ import annotations
 
+import json
 import re
+from importlib import resources
 
 import pytest
 import requests
@@ -41,6 +43,10 @@ def tournament_server(tmp_path_factory, database):
     )  # fmt: skip
     yield srv
     srv.stop()
+
+
+def strings(lang: str) -> dict[str, str]:
+    return json.loads((resources.files("adjudicator") / "i18n" / f"{lang}.json").read_text())
 
 
 def director(server) -> requests.Session:
@@ -143,6 +149,10 @@ def test_the_directors_pages_in_every_language(page, tournament_server, lang):
     looks_right("pairing", home)
     page.click("#rulings-link")
     looks_right("rulings", rulings)
+    # A refusal on a director's page is a page in the language too (the browser asks for HTML).
+    page.goto(f"{tournament_server.url}/director/rulings?verdict=maybe&lang={lang}")
+    looks_right("error", strings(lang)["dir_error_heading"])
+    expect(page.locator("#error-back")).to_have_attribute("href", f"/director/?lang={lang}")
     page.goto(f"{tournament_server.url}/judge/pair?lang={lang}")
     looks_right("pair", pair)
 

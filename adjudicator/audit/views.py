@@ -16,8 +16,9 @@ from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.search import PARAMETERS, Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
-from adjudicator.auth.views import page, security_headers
+from adjudicator.auth.views import error_page, page, security_headers
 from adjudicator.catalogue import rulesets
+from adjudicator.errors import error_pages
 from adjudicator.languages import kept_language
 from adjudicator.requests import query_args
 
@@ -65,3 +66,4 @@ def rulings_page() -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
+    error_pages(app, [bp.name], API_PREFIX, error_page)

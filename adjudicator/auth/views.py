@@ -45,6 +45,7 @@ from adjudicator.auth.models import NAME_MAX
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
+from adjudicator.errors import INTERNAL_CODE, ApiError, error_pages
 from adjudicator.judge.config import (
     fill,
     fill_markup,
@@ -390,5 +391,35 @@ def whoami():
     return response
 
 
+# --- errors on these pages, for a person's browser (adjudicator.errors.error_pages) ------------
+
+# What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
+# other error is named by its status, with the service's own (English) detail beneath.
+ERROR_SAYINGS = {
+    "store_unavailable": "dir_error_store",
+    "csrf_failed": "dir_error_csrf",
+    INTERNAL_CODE: "dir_error_failed",
+}
+PAIRING_ENDPOINTS = frozenset({"auth.pair_form", "auth.pair"})
+
+
+def error_page(exc: ApiError) -> Response:
+    """`exc` as a page in the visitor's language, leading back to where they came from."""
+    key = ERROR_SAYINGS.get(exc.code)
+    back = "auth.pair_form" if request.endpoint in PAIRING_ENDPOINTS else "auth.home"
+    return page(
+        "error_page.html",
+        exc.status,
+        switch=back,
+        heading=say("dir_error_heading"),
+        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
+        refused=exc.status,
+        detail=None if key else exc.message,
+        back=url_for(back, **kept_language()),
+        back_label=say("dir_error_back_pair" if back == "auth.pair_form" else "dir_error_back"),
+    )
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
+    error_pages(app, [bp.name], API_PREFIX, error_page)

@@ -49,7 +49,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
-from adjudicator.errors import ApiError
+from adjudicator.errors import ApiError, respond
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -334,13 +334,15 @@ def _outage_answer(exc: Exception) -> Response:
     the same Idempotency-Key, so that a ruling committed just before the failure is not made
     twice) will succeed once the database is back. The operator's log says why."""
     current_app.logger.error("the store cannot be used: %s", describe_error(exc))
-    return ApiError(
-        503,
-        "store_unavailable",
-        "the store cannot be used right now, so nothing can be ruled and recorded;"
-        " retry shortly with the same Idempotency-Key",
-        headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},
-    ).response()
+    return respond(
+        ApiError(
+            503,
+            "store_unavailable",
+            "the store cannot be used right now, so nothing can be ruled and recorded;"
+            " retry shortly with the same Idempotency-Key",
+            headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},
+        )
+    )
 
 
 def current_store() -> Store:

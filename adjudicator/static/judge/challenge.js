@@ -90,6 +90,7 @@ function handle(response, body, list, jury) {
     return;
   }
   if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
+  else if (response.status === 503 && error && error.code === 'store_unavailable') showError('store');
   else if (response.status === 401 && error) showError('not_paired'); // tournament mode
   else if (response.status === 429 && error && error.code === 'rate_limited') {
     showError('busy', response.headers.get('Retry-After') || '60');
@@ -102,6 +103,7 @@ function showError(kind, wait) {
   $('error-body').textContent = {
     no_answer: t.no_answer_body,
     unavailable: t.unavailable,
+    store: t.store_unavailable, // RETRY sends the same Idempotency-Key: never a second ruling
     service: t.service_error_body,
     not_paired: t.not_paired,
     busy: fmt(t.too_many_rulings, { s: wait }),
