@@ -1,4 +1,4 @@
-"""One exception type and one handler: every error leaves as RFC 9457 `application/problem+json`.
+"""One exception type and one handler: an error leaves as RFC 9457 `application/problem+json`.
 
 A problem carries the standard members (`type`, `title`, `status`, `detail`) and ours: `code`,
 the machine-readable reason a client branches on, and `field`, the request field at fault. The
