@@ -49,6 +49,10 @@ def strings(lang: str) -> dict[str, str]:
     return json.loads((resources.files("adjudicator") / "i18n" / f"{lang}.json").read_text())
 
 
+def fmt(text: str, **values: object) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), text)
+
+
 def director(server) -> requests.Session:
     session = requests.Session()
     response = session.post(
@@ -101,6 +105,59 @@ def test_the_qr_address_pairs_the_tablet_which_then_judges_until_revoked(page, t
     page.click("#judge")
     expect(page.locator("#screen-error")).to_be_visible()
     expect(page.locator("#error-body")).to_contain_text("inte kopplad till turneringen")
+
+
+def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
+    page, tournament_server, database
+):
+    """sbnl-punten in tournament mode: the store counts each player's queries per game. A query
+    without the game goes back to the words, asking for it; past the limit of 10 the tablet says
+    so (who, which game), with no verdict and no RETRY, since the same query would be refused."""
+    nl = strings("nl")
+    session = director(tournament_server)
+    code, _ = pairing_code(tournament_server, session, "Jury 1", "sbnl-punten")
+    page.goto(f"{tournament_server.url}/judge/pair#code={code}")
+    expect(page).to_have_url(f"{tournament_server.url}/judge/sbnl-punten")
+    page.fill("#jury-player", "Anna")
+    enter_words(page, ["hallo"])
+    page.click("#judge")
+    expect(page.locator("#screen-enter")).to_be_visible()
+    expect(page.locator("#enter-message")).to_have_text(nl["jury_missing"])
+    expect(page.locator("#jury-game")).to_be_focused()
+    assert page.input_value("#jury-player") == "Anna"
+    expect(page.locator("#words .word-text")).to_have_text(["HALLO"])
+
+    made = store_cli(database, "keys", "create", "--role", "app", "--name", "nk-scorer")
+    assert made.returncode == 0, made.stderr
+    for _ in range(10):  # the player's ten queries in this game, asked through another client
+        asked = requests.post(
+            f"{tournament_server.url}/api/v1/rulesets/sbnl-punten/challenge",
+            json={"words": ["hallo"], "game": "r3-t7", "player": "Anna"},
+            headers={"Authorization": f"Bearer {made.stdout.strip()}"},
+            timeout=10,
+        )
+        assert asked.status_code == 200, asked.text
+    page.fill("#jury-game", "r3-t7")
+    page.click("#judge")
+    expect(page.locator("#screen-error")).to_be_visible()
+    expect(page.locator("#error-title")).to_have_text(nl["jury_limit_title"])
+    expect(page.locator("#error-body")).to_have_text(
+        "Speler Anna heeft in spel r3-t7 al 10 woorden aan de jury voorgelegd, het maximum."
+        " Dit woord is NIET gecontroleerd."
+    )
+    expect(page.locator("#error-retry")).to_be_hidden()
+    expect(page.locator("#error-reset")).to_be_focused()
+    assert nl["jury_valid"] not in page.inner_text("body")
+    assert serious_violations(page) == []
+    page.click("#error-reset")
+    expect(page.locator("#screen-enter")).to_be_visible()
+    assert page.input_value("#jury-player") == "" and page.input_value("#jury-game") == ""
+    page.fill("#jury-player", "Bram")  # another player in the same game is not limited
+    page.fill("#jury-game", "r3-t7")
+    enter_words(page, ["hallo"])
+    page.click("#judge")
+    expect(page.locator("#screen-result .verdict-word")).to_have_text(nl["jury_valid"])
+    expect(page.locator(".jury-remaining")).to_have_text(fmt(nl["jury_remaining"], n=9))
 
 
 # Per language: the headings of login, the director's screen, the rulings and the pairing page,

@@ -89,6 +89,20 @@ function handle(response, body, list, jury) {
     restore(list, index, text);
     return;
   }
+  if (response.status === 400 && error && error.code === 'missing_field' && jury) {
+    // Tournament mode counts each player's queries per game: back to the words, naming the field.
+    const field = error.field === 'game' ? 'game' : 'player';
+    pending = null;
+    show('enter');
+    restore(list, 0, t.jury_missing);
+    $('jury-' + field).focus();
+    return;
+  }
+  if (response.status === 409 && error && error.code === 'jury_limit_reached' && jury) {
+    pending = null; // the same query would be refused again: no RETRY
+    showError('jury_limit', null, jury);
+    return;
+  }
   if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
   else if (response.status === 503 && error && error.code === 'store_unavailable') showError('store');
   else if (response.status === 401 && error) showError('not_paired'); // tournament mode
@@ -98,8 +112,10 @@ function handle(response, body, list, jury) {
   else showError('service');
 }
 
-function showError(kind, wait) {
-  $('error-title').textContent = kind === 'no_answer' ? t.no_answer_title : t.service_error_title;
+function showError(kind, wait, jury) {
+  const final = kind === 'jury_limit'; // nothing to retry: only START OVER
+  const titles = { no_answer: t.no_answer_title, jury_limit: t.jury_limit_title };
+  $('error-title').textContent = titles[kind] || t.service_error_title;
   $('error-body').textContent = {
     no_answer: t.no_answer_body,
     unavailable: t.unavailable,
@@ -107,9 +123,17 @@ function showError(kind, wait) {
     service: t.service_error_body,
     not_paired: t.not_paired,
     busy: fmt(t.too_many_rulings, { s: wait }),
+    jury_limit: final
+      ? fmt(t.jury_limit_reached, {
+          player: jury.player,
+          game: jury.game,
+          n: cfg.jury.submissions_per_player,
+        })
+      : '',
   }[kind];
   document.body.dataset.error = kind;
-  show('error', $('error-retry'));
+  $('error-retry').hidden = final;
+  show('error', final ? $('error-reset') : $('error-retry'));
 }
 
 export function clearChallenge() {
