@@ -90,6 +90,12 @@ def test_the_qr_address_pairs_the_tablet_which_then_judges_until_revoked(page, t
     open_kiosk(page, tournament_server, "ssf-1999")
     judge(page, ["hej", "ord"])
     expect(page.locator("#screen-result .verdict-word")).to_have_text("GILTIGT")
+    # Paired for ssf-1999 only: another ruleset's kiosk says so, and gives no verdict.
+    open_kiosk(page, tournament_server, "dsf-2015")
+    enter_words(page, ["hej", "ord"])
+    page.click("#judge")
+    expect(page.locator("#screen-error")).to_be_visible()
+    expect(page.locator("#error-body")).to_have_text(strings("da")["wrong_ruleset"])
 
     screen = session.get(f"{tournament_server.url}/director/", timeout=10).text
     device = re.search(r'data-device="(\d+)" data-state="active"', screen).group(1)
@@ -118,8 +124,15 @@ def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
     code, _ = pairing_code(tournament_server, session, "Jury 1", "sbnl-punten")
     page.goto(f"{tournament_server.url}/judge/pair#code={code}")
     expect(page).to_have_url(f"{tournament_server.url}/judge/sbnl-punten")
-    page.fill("#jury-player", "Anna")
+    page.fill("#jury-player", "Anna\u200b")  # pasted with a zero-width space: not recordable
+    page.fill("#jury-game", "r3-t7")
     enter_words(page, ["hallo"])
+    page.click("#judge")
+    expect(page.locator("#screen-enter")).to_be_visible()
+    expect(page.locator("#enter-message")).to_have_text(nl["jury_field_refused"])
+    expect(page.locator("#jury-player")).to_be_focused()
+    page.fill("#jury-player", "Anna")
+    page.fill("#jury-game", "")
     page.click("#judge")
     expect(page.locator("#screen-enter")).to_be_visible()
     expect(page.locator("#enter-message")).to_have_text(nl["jury_missing"])

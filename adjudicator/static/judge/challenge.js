@@ -22,6 +22,8 @@ function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+const JURY_FIELDS = ['player', 'game']; // the labels a jury query is counted by
+
 const FORM_ERRORS = {
   word_too_short: 'err_word_too_short',
   word_too_long: 'err_word_too_long',
@@ -89,13 +91,13 @@ function handle(response, body, list, jury) {
     restore(list, index, text);
     return;
   }
-  if (response.status === 400 && error && error.code === 'missing_field' && jury) {
-    // Tournament mode counts each player's queries per game: back to the words, naming the field.
-    const field = error.field === 'game' ? 'game' : 'player';
+  if (response.status === 400 && error && jury && JURY_FIELDS.includes(error.field)) {
+    // The player or the game the store counts by is missing (tournament mode) or cannot be
+    // recorded: back to the words, kept, with that field focused.
     pending = null;
     show('enter');
-    restore(list, 0, t.jury_missing);
-    $('jury-' + field).focus();
+    restore(list, 0, error.code === 'missing_field' ? t.jury_missing : t.jury_field_refused);
+    $('jury-' + error.field).focus();
     return;
   }
   if (response.status === 409 && error && error.code === 'jury_limit_reached' && jury) {
@@ -106,6 +108,7 @@ function handle(response, body, list, jury) {
   if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
   else if (response.status === 503 && error && error.code === 'store_unavailable') showError('store');
   else if (response.status === 401 && error) showError('not_paired'); // tournament mode
+  else if (response.status === 403 && error && error.code === 'out_of_scope') showError('wrong_ruleset');
   else if (response.status === 429 && error && error.code === 'rate_limited') {
     showError('busy', response.headers.get('Retry-After') || '60');
   } else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
@@ -122,6 +125,7 @@ function showError(kind, wait, jury) {
     store: t.store_unavailable, // RETRY sends the same Idempotency-Key: never a second ruling
     service: t.service_error_body,
     not_paired: t.not_paired,
+    wrong_ruleset: t.wrong_ruleset,
     busy: fmt(t.too_many_rulings, { s: wait }),
     jury_limit: final
       ? fmt(t.jury_limit_reached, {
