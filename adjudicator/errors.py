@@ -62,7 +62,11 @@ class ApiError(Exception):
         return body
 
     def response(self) -> Response:
-        response = Response(orjson.dumps(self.to_dict()), self.status, mimetype=PROBLEM_MIMETYPE)
+        return self.dressed(Response(orjson.dumps(self.to_dict()), mimetype=PROBLEM_MIMETYPE))
+
+    def dressed(self, response: Response) -> Response:
+        """`response` (this error in any form) with its status and headers."""
+        response.status_code = self.status
         response.headers["Cache-Control"] = "no-store"  # an error is about this request only
         response.headers.update(self.headers)
         return response
@@ -130,13 +134,9 @@ def respond(exc: ApiError) -> Response:
     response = None
     if render is not None and request.accept_mimetypes.best_match(offered) == PAGE_MIMETYPE:
         try:
-            response = render(exc)
+            response = exc.dressed(render(exc))
         except Exception:  # the page failed: the error still leaves, as a document
             current_app.logger.exception("the error page failed; answering with the document")
-        else:
-            response.status_code = exc.status
-            response.headers["Cache-Control"] = "no-store"
-            response.headers.update(exc.headers)
     if response is None:
         response = exc.response()
     if render is not None:

@@ -7,13 +7,11 @@ evaluate, which the pages' CSP does not apply to. Screenshots: test-output/scree
 
 from __future__ import annotations
 
-import json
 import re
-from functools import cache
-from importlib import resources
 
 import pytest
 
+from adjudicator.judge.config import strings
 from api_tests.browser import (
     BOGUS,
     ORIENTATIONS,
@@ -29,12 +27,6 @@ from api_tests.browser import (
 
 KIOSKS = {"da": "dsf-2015", "sv": "ssf-1999", "nl": "sbnl-punten", "en": "wespa"}
 IDS = ["landscape", "portrait"]
-
-
-@cache
-def strings(lang: str) -> dict[str, str]:
-    path = resources.files("adjudicator") / "i18n" / f"{lang}.json"
-    return json.loads(path.read_text("utf-8"))
 
 
 def foreign_strings(lang: str) -> set[str]:

@@ -5,13 +5,12 @@ and the pairing page, in each of the four languages, pass axe-core."""
 
 from __future__ import annotations
 
-import json
 import re
-from importlib import resources
 
 import pytest
 import requests
 
+from adjudicator.judge.config import fill, strings
 from api_tests.browser import (
     PIN,
     enter_words,
@@ -43,14 +42,6 @@ def tournament_server(tmp_path_factory, database):
     )  # fmt: skip
     yield srv
     srv.stop()
-
-
-def strings(lang: str) -> dict[str, str]:
-    return json.loads((resources.files("adjudicator") / "i18n" / f"{lang}.json").read_text())
-
-
-def fmt(text: str, **values: object) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]), text)
 
 
 def director(server) -> requests.Session:
@@ -170,7 +161,7 @@ def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
     enter_words(page, ["hallo"])
     page.click("#judge")
     expect(page.locator("#screen-result .verdict-word")).to_have_text(nl["jury_valid"])
-    expect(page.locator(".jury-remaining")).to_have_text(fmt(nl["jury_remaining"], n=9))
+    expect(page.locator(".jury-remaining")).to_have_text(fill(nl["jury_remaining"], n=9))
 
 
 # Per language: the headings of login, the director's screen, the rulings and the pairing page,

@@ -406,17 +406,20 @@ PAIRING_ENDPOINTS = frozenset({"auth.pair_form", "auth.pair"})
 def error_page(exc: ApiError) -> Response:
     """`exc` as a page in the visitor's language, leading back to where they came from."""
     key = ERROR_SAYINGS.get(exc.code)
-    back = "auth.pair_form" if request.endpoint in PAIRING_ENDPOINTS else "auth.home"
-    return page(
+    back, label = (
+        ("auth.pair_form", "dir_error_back_pair")
+        if request.endpoint in PAIRING_ENDPOINTS
+        else ("auth.home", "dir_error_back")
+    )
+    return page(  # its status and headers: errors.respond
         "error_page.html",
-        exc.status,
         switch=back,
         heading=say("dir_error_heading"),
         message=say(key) if key else say("dir_error_other", status=str(exc.status)),
         refused=exc.status,
         detail=None if key else exc.message,
         back=url_for(back, **kept_language()),
-        back_label=say("dir_error_back_pair" if back == "auth.pair_form" else "dir_error_back"),
+        back_label=say(label),
     )
 
 

@@ -109,3 +109,11 @@ def bearer(token: str) -> dict:
 
 
 JUDGE_HEADER = {"X-Requested-With": "judge"}
+
+
+@pytest.fixture
+def director(app):
+    """A client logged in as the director `anna` (the test module's `app` adds her)."""
+    client = app.test_client()
+    assert login(client).status_code == 303
+    return client

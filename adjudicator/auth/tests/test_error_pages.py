@@ -4,24 +4,18 @@ client that does not ask for HTML, and every API path, still gets the problem do
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from importlib import resources
 
 import pytest
 
 from adjudicator.judge import LANGUAGES
+from adjudicator.judge.config import strings
 from adjudicator.store import OUTAGE_RETRY_AFTER_SECONDS
 
-from .conftest import add_director, form_csrf, login
+from .conftest import add_director, form_csrf
 from .test_pages_i18n import english_leaks, visible
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-
-
-def strings(lang: str) -> dict[str, str]:
-    path = resources.files("adjudicator") / "i18n" / f"{lang}.json"
-    return json.loads(path.read_text("utf-8"))
 
 
 @pytest.fixture
@@ -30,13 +24,6 @@ def app(make_app):
     add_director(app)
     yield app
     app.extensions["store"].dispose()
-
-
-@pytest.fixture
-def director(app):
-    client = app.test_client()
-    assert login(client).status_code == 303
-    return client
 
 
 @pytest.fixture

@@ -56,13 +56,6 @@ def app(make_app):
     return app
 
 
-@pytest.fixture
-def director(app):
-    client = app.test_client()
-    assert login(client).status_code == 303
-    return client
-
-
 def visible(html: str) -> str:
     """The page's text as read, without code samples, ruleset names and ids (data, not UI)."""
     body = html.split("<body>", 1)[1]

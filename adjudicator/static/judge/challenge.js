@@ -4,7 +4,7 @@
 import { cfg, fmt, limits, t, timers } from './config.js';
 import { $ } from './dom.js';
 import { restore } from './entry.js';
-import { context, payload } from './jury.js';
+import { JURY_FIELDS, context, payload } from './jury.js';
 import { postJson } from './net.js';
 import { isRuling, showResult } from './result.js';
 import { show } from './screens.js';
@@ -21,8 +21,6 @@ function newKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
-
-const JURY_FIELDS = ['player', 'game']; // the labels a jury query is counted by
 
 const FORM_ERRORS = {
   word_too_short: 'err_word_too_short',
@@ -86,56 +84,57 @@ function handle(response, body, list, jury) {
     } else {
       text = fmt(t.err_word_form, { n });
     }
-    pending = null;
-    show('enter');
-    restore(list, index, text);
+    backToWords(list, index, text);
     return;
   }
   if (response.status === 400 && error && jury && JURY_FIELDS.includes(error.field)) {
     // The player or the game the store counts by is missing (tournament mode) or cannot be
     // recorded: back to the words, kept, with that field focused.
-    pending = null;
-    show('enter');
-    restore(list, 0, error.code === 'missing_field' ? t.jury_missing : t.jury_field_refused);
+    backToWords(list, 0, error.code === 'missing_field' ? t.jury_missing : t.jury_field_refused);
     $('jury-' + error.field).focus();
     return;
   }
-  if (response.status === 409 && error && error.code === 'jury_limit_reached' && jury) {
+  if (error && error.code === 'jury_limit_reached' && jury) {
     pending = null; // the same query would be refused again: no RETRY
-    showError('jury_limit', null, jury);
-    return;
-  }
-  if (response.status === 503 && error && error.code === 'ruleset_unavailable') showError('unavailable');
-  else if (response.status === 503 && error && error.code === 'store_unavailable') showError('store');
-  else if (response.status === 401 && error) showError('not_paired'); // tournament mode
-  else if (response.status === 403 && error && error.code === 'out_of_scope') showError('wrong_ruleset');
-  else if (response.status === 429 && error && error.code === 'rate_limited') {
-    showError('busy', response.headers.get('Retry-After') || '60');
-  } else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
+    const n = cfg.jury.submissions_per_player;
+    showError('jury_limit', fmt(t.jury_limit_reached, { player: jury.player, game: jury.game, n }));
+  } else if (error && error.code === 'rate_limited') {
+    showError('busy', fmt(t.too_many_rulings, { s: response.headers.get('Retry-After') || '60' }));
+  } else if (response.status === 401 && error) showError('not_paired'); // tournament mode
+  else if (error && REFUSALS.has(error.code)) showError(REFUSALS.get(error.code));
+  else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
   else showError('service');
 }
 
-function showError(kind, wait, jury) {
-  const final = kind === 'jury_limit'; // nothing to retry: only START OVER
-  const titles = { no_answer: t.no_answer_title, jury_limit: t.jury_limit_title };
-  $('error-title').textContent = titles[kind] || t.service_error_title;
-  $('error-body').textContent = {
-    no_answer: t.no_answer_body,
-    unavailable: t.unavailable,
-    store: t.store_unavailable, // RETRY sends the same Idempotency-Key: never a second ruling
-    service: t.service_error_body,
-    not_paired: t.not_paired,
-    wrong_ruleset: t.wrong_ruleset,
-    busy: fmt(t.too_many_rulings, { s: wait }),
-    jury_limit: final
-      ? fmt(t.jury_limit_reached, {
-          player: jury.player,
-          game: jury.game,
-          n: cfg.jury.submissions_per_player,
-        })
-      : '',
-  }[kind];
+function backToWords(list, index, text) {
+  pending = null;
+  show('enter');
+  restore(list, index, text);
+}
+
+// The error screen: its title and text by kind (`showError` may be given the text instead).
+const ERROR_TITLES = { no_answer: t.no_answer_title, jury_limit: t.jury_limit_title };
+const ERROR_TEXTS = {
+  no_answer: t.no_answer_body,
+  unavailable: t.unavailable,
+  store: t.store_unavailable, // RETRY sends the same Idempotency-Key: never a second ruling
+  service: t.service_error_body,
+  not_paired: t.not_paired,
+  wrong_ruleset: t.wrong_ruleset,
+};
+// Refusals with a screen of their own, by the problem's code.
+const REFUSALS = new Map([
+  ['ruleset_unavailable', 'unavailable'],
+  ['store_unavailable', 'store'],
+  ['out_of_scope', 'wrong_ruleset'],
+]);
+const FINAL = new Set(['jury_limit']); // nothing to retry: only START OVER
+
+function showError(kind, text = ERROR_TEXTS[kind]) {
+  $('error-title').textContent = ERROR_TITLES[kind] || t.service_error_title;
+  $('error-body').textContent = text;
   document.body.dataset.error = kind;
+  const final = FINAL.has(kind);
   $('error-retry').hidden = final;
   show('error', final ? $('error-reset') : $('error-retry'));
 }

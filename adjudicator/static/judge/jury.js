@@ -5,12 +5,12 @@
 import { cfg, juryMode } from './config.js';
 import { $ } from './dom.js';
 
-const FIELDS = ['player', 'game'];
+export const JURY_FIELDS = ['player', 'game']; // what the store counts a query by
 
 export function context() {
   if (!juryMode) return null;
   const found = {};
-  FIELDS.forEach((f) => { found[f] = $('jury-' + f).value.trim(); });
+  JURY_FIELDS.forEach((f) => { found[f] = $('jury-' + f).value.trim(); });
   return found;
 }
 
@@ -18,7 +18,7 @@ export function context() {
 export function payload(words, ctx) {
   const body = { words };
   if (ctx) {
-    FIELDS.forEach((f) => {
+    JURY_FIELDS.forEach((f) => {
       if (cfg.challenge_fields.includes(f) && ctx[f]) body[f] = ctx[f];
     });
   }
@@ -33,5 +33,5 @@ export function remaining(body) {
 
 export function clearJury() {
   if (!juryMode) return;
-  FIELDS.forEach((f) => { $('jury-' + f).value = ''; });
+  JURY_FIELDS.forEach((f) => { $('jury-' + f).value = ''; });
 }
