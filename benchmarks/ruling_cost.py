@@ -1,0 +1,282 @@
+"""What the service adds to a plain request: CPU per request in one process, against a bare Flask
+app that reads a JSON body and answers JSON, measured in the same run.
+
+Each path is a WSGI call into a real app (no sockets, no gunicorn): the bare app, `healthz`, a
+challenge with the audit log's write taken out, a challenge audited in SQLite (open mode,
+`synchronous=FULL`), the same with an app key in tournament mode (looked up, rate-counted and
+its last use noted in the store), and `moves/validate`. The rounds are interleaved (every path
+once per round, in a rotating order) and each path's CPU time per request (`process_time`, all
+threads of this process) is divided by the bare app's in the same round; the median ratio is
+reported. On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
+
+Targets (issue 30): audited open challenge ≤ 4.5× bare (moonshot 3×); tournament app key
+≤ 5.5× (moonshot 3.5×).
+
+Run by hand: `.venv/bin/python benchmarks/ruling_cost.py [--rounds 15] [--requests 300]
+[--gunicorn]`. `--gunicorn` adds the ratios to healthz under gunicorn (wrk, as
+benchmarks/store.py measures them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+from flask import Flask, jsonify, request
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
+CHALLENGE = "/api/v1/rulesets/ssf-1999/challenge"
+CHALLENGE_BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid
+VALIDATE = "/api/v1/rulesets/ssf-1999/moves/validate"
+VALIDATE_BODY = {
+    "board": ["." * 15] * 7 + ["." * 7 + "KATT" + "." * 4] + ["." * 15] * 7,
+    "play": "9H OM",
+    "rack": "OMEHSTA",
+}
+TARGETS = {"challenge, audited, open": (4.5, 3.0), "challenge, tournament, app key": (5.5, 3.5)}
+KEYS = 64  # app keys in turn, as a room of tablets
+
+
+def bare_app() -> Flask:
+    """The baseline: Flask reading a JSON body and answering JSON, nothing else."""
+    app = Flask("bare")
+
+    @app.post("/echo")
+    def echo():
+        body = request.get_json()
+        return jsonify({"words": body["words"], "ok": True})
+
+    return app
+
+
+class Call:
+    """One request, replayed against a WSGI app: the environ is rebuilt for each call (a body
+    stream is read once) from bytes prepared up front."""
+
+    def __init__(self, app, method: str, path: str, body=None, headers=None, expect=200):
+        self.app = app
+        self.method = method
+        self.path = path
+        self.data = orjson.dumps(body) if body is not None else b""
+        self.headers = headers or (lambda i: {})
+        self.expect = expect
+        self.i = 0
+
+    def environ(self) -> dict:
+        self.i += 1
+        env = {
+            "REQUEST_METHOD": self.method,
+            "PATH_INFO": self.path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(self.data),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": False,
+            "wsgi.run_once": False,
+            "HTTP_HOST": "127.0.0.1:8000",
+        }
+        if self.data:
+            env["CONTENT_TYPE"] = "application/json"
+            env["CONTENT_LENGTH"] = str(len(self.data))
+        for name, value in self.headers(self.i).items():
+            env["HTTP_" + name.upper().replace("-", "_")] = value
+        return env
+
+    def __call__(self) -> None:
+        status = []
+        body = self.app(self.environ(), lambda s, h, exc=None: status.append(s))
+        try:
+            for _ in body:
+                pass
+        finally:
+            close = getattr(body, "close", None)
+            if close:
+                close()
+        code = int(status[0].split()[0])
+        if code != self.expect:
+            raise SystemExit(f"{self.method} {self.path}: {status[0]} (expected {self.expect})")
+
+
+def service(tmp: Path, name: str, **config):
+    from adjudicator import create_app
+    from adjudicator.store import migrate
+
+    settings = {
+        "LEXICON_DIR": str(LEXICON_DIR),
+        "DATABASE_URL": f"sqlite:///{tmp / (name + '.db')}",
+        **config,
+    }
+    app = create_app(settings)
+    migrate.upgrade(app.extensions["store"])
+    return app
+
+
+def app_keys(app, count: int) -> list[str]:
+    from adjudicator import store
+    from adjudicator.auth import clock, keys
+
+    with app.app_context(), store.connection(write=True) as conn:
+        now = clock.now()
+        return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
+
+
+def unwritten(app):
+    """The audit log's write taken out: every ruling is still built, linked and hashed."""
+    from adjudicator.audit import chain
+    from adjudicator.audit.groupcommit import Batch
+    from adjudicator.store.models import GENESIS_HASH
+
+    class Unwritten:
+        def submit(self, work):
+            return work(None, Batch(chain.Head(0, GENESIS_HASH)))
+
+    app.extensions["group_commit"] = Unwritten()
+    return app
+
+
+def paths(tmp: Path) -> dict[str, Callable[[], None]]:
+    opened = service(tmp, "open")
+    tournament = service(tmp, "tournament", MODE="tournament", RATE_RULINGS_PER_MINUTE=10**9)
+    keys = app_keys(tournament, KEYS)
+    bearer = lambda i: {"Authorization": f"Bearer {keys[i % KEYS]}"}  # noqa: E731
+    return {
+        "bare Flask JSON POST": Call(
+            bare_app(), "POST", "/echo", {"words": CHALLENGE_BODY["words"]}
+        ),
+        "healthz": Call(opened, "GET", "/api/v1/healthz"),
+        "challenge, unaudited": Call(
+            unwritten(service(tmp, "unaudited")), "POST", CHALLENGE, CHALLENGE_BODY
+        ),
+        "challenge, audited, open": Call(opened, "POST", CHALLENGE, CHALLENGE_BODY),
+        "challenge, tournament, app key": Call(
+            tournament, "POST", CHALLENGE, CHALLENGE_BODY, bearer
+        ),
+        "moves/validate": Call(opened, "POST", VALIDATE, VALIDATE_BODY),
+    }
+
+
+def cpu_us(call: Callable[[], None], n: int) -> float:
+    start = time.process_time_ns()
+    for _ in range(n):
+        call()
+    return (time.process_time_ns() - start) / n / 1000
+
+
+def in_process(rounds: int, n: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="ruling-cost-") as tmp:
+        calls = paths(Path(tmp))
+        names = list(calls)
+        for call in calls.values():  # warm: caches, lexicons, prepared statements
+            for _ in range(max(20, n // 10)):
+                call()
+        times: dict[str, list[float]] = {name: [] for name in names}
+        ratios: dict[str, list[float]] = {name: [] for name in names}
+        for r in range(rounds):
+            order = names[r % len(names) :] + names[: r % len(names)]
+            measured = {name: cpu_us(calls[name], n) for name in order}
+            for name in names:
+                times[name].append(measured[name])
+                ratios[name].append(measured[name] / measured[names[0]])
+    print(
+        f"# in process: CPU µs per request (median of {rounds} interleaved rounds of {n}"
+        " requests); × bare = median of the per-round ratios"
+    )
+    print(f"{'path':<34} {'µs':>8} {'× bare':>8}  target")
+    for name in names:
+        ratio = statistics.median(ratios[name])
+        target = ""
+        if name in TARGETS:
+            goal, moon = TARGETS[name]
+            verdict = "met" if ratio <= goal else "MISSED"
+            target = f"≤ {goal}× ({verdict}); moonshot ≤ {moon}× ({'met' if ratio <= moon else 'not met'})"
+        print(f"{name:<34} {statistics.median(times[name]):>8.0f} {ratio:>8.2f}  {target}")
+
+
+def under_gunicorn(seconds: int) -> None:
+    from _harness import Gunicorn, against_healthz, ensure_wrk
+
+    from adjudicator.store import Store, migrate
+
+    wrk = ensure_wrk()
+    print(f"\n# under gunicorn (2 workers, wrk, {seconds} s runs): throughput × healthz")
+    with Gunicorn(workers=2) as server:
+        for name, path, body in (
+            ("challenge, audited, open", CHALLENGE, CHALLENGE_BODY),
+            ("moves/validate", VALIDATE, VALIDATE_BODY),
+        ):
+            base, target, ratio = against_healthz(wrk, server, path, body, seconds, rounds=4)
+            print(
+                f"{name:<34} {target['rps']:>8.0f} req/s vs healthz {base['rps']:.0f}:"
+                f" {ratio:.2f}×  (worker CPU {target['cpu_us']:.0f} vs {base['cpu_us']:.0f} µs)"
+            )
+    with tempfile.TemporaryDirectory(prefix="ruling-cost-") as tmp:
+        url = f"sqlite:///{tmp}/t.db"
+        store = Store(url)
+        migrate.upgrade(store)
+        from adjudicator.auth import clock, keys
+
+        with store.connection(write=True) as conn:
+            now = clock.now()
+            bearers = [keys.create(conn, f"b{i}", "app", [], set(), now).key for i in range(1000)]
+        store.dispose()
+        saved = {
+            k: os.environ.get(k)
+            for k in ("ADJUDICATOR_MODE", "ADJUDICATOR_RATE_RULINGS_PER_MINUTE")
+        }
+        os.environ.update(
+            ADJUDICATOR_MODE="tournament", ADJUDICATOR_RATE_RULINGS_PER_MINUTE="1000000000"
+        )
+        try:
+            with Gunicorn(workers=2, database_url=url) as server:
+                base, target, ratio = against_healthz(
+                    wrk, server, CHALLENGE, CHALLENGE_BODY, seconds, rounds=4, bearers=bearers
+                )
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        print(
+            f"{'challenge, tournament, app key':<34} {target['rps']:>8.0f} req/s vs healthz"
+            f" {base['rps']:.0f}: {ratio:.2f}×  (worker CPU {target['cpu_us']:.0f} vs"
+            f" {base['cpu_us']:.0f} µs)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--gunicorn", action="store_true")
+    parser.add_argument("--seconds", type=int, default=3)
+    args = parser.parse_args()
+    print(
+        f"# CPython {platform.python_version()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d')}"
+    )
+    in_process(args.rounds, args.requests)
+    if args.gunicorn:
+        under_gunicorn(args.seconds)
+
+
+if __name__ == "__main__":
+    main()
