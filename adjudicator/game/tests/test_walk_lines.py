@@ -112,3 +112,16 @@ def test_sbnl_a_player_is_stuck_only_when_the_bag_or_the_jury_says_so_003_einde(
     ruled = run(text + "#note jury: Bob kan niet meer leggen\n", "sbnl-punten")
     assert deviations(ruled) == []
     assert ruled.turns[-1].notes[0].startswith("bob can neither place, exchange nor pass")
+
+
+def test_ssf_loses_on_time_at_15_minutes_not_more_002():
+    """002 Särskilda tävlingsregler: "ett tidsöverdrag på 15 minuter" loses, so the note says
+    "at least 15", as DSF's says "more than 5" (000 §4.4.1c)."""
+    game = ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN H7 H.J +18 18\n"
+    ssf = run(game + ">ann: AERSU (time) -160 -148\n", "ssf-1999")
+    assert (
+        "at least 15 minutes over: the game is lost (002 (30 minutes; 10 points per started"
+        " minute))" in ssf.turns[-1].notes
+    )
+    dsf = run(game + ">ann: AERSU (time) -60 -48\n", "dsf-2015")
+    assert "more than 5 minutes over: the game is lost (000 §4.4.1)" in dsf.turns[-1].notes
