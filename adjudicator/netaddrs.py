@@ -104,3 +104,20 @@ def startup_lines(bound: list[tuple[str, int]], interfaces: list[str] | None = N
     if not urls:
         return ["judge tablets: no network address found for this machine"]
     return [f"judge tablets: open {url} (kiosks and QR codes at that address)" for url in urls]
+
+
+# One device may take any address in its network's IPv6 /64 (privacy addresses, or at will),
+# and every device on a venue's Wi-Fi shares that /64: the wider count of `auth.lockout`.
+IPV6_DEVICE_PREFIX = 64
+
+
+def device_network(address: str) -> str | None:
+    """The IPv6 /64 an address lies in, which one device can roam; None for anything else (an
+    IPv4 address has no wider network a single device could roam)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if not isinstance(parsed, ipaddress.IPv6Address) or parsed.ipv4_mapped is not None:
+        return None
+    return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))

@@ -9,6 +9,10 @@ Nothing here is global: a client that fails is held back for *that* account only
   all clients together, a client that has itself failed in the window must also wait
   `slowdown` seconds after the account's latest failure. A client with no failures of its own is
   never held back, so players mashing wrong passwords cannot lock the director out.
+- Per (account, IPv6 /64): a client is one address (`guard.client_id`), but one device can take
+  a fresh address in its /64 for every try, so the /64 as a whole gets `NETWORK_FACTOR` times
+  `attempts` before any address in it waits. Every device on a venue's Wi-Fi shares that /64:
+  a single device mashing wrong secrets locks only its own address.
 
 `attempt` is how a caller uses this: it takes the account's turn (`locks.take_turns`; SQLite's
 write transaction already has it, PostgreSQL gets an advisory lock per scope and account), asks
@@ -29,6 +33,11 @@ import sqlalchemy as sa
 from adjudicator.auth import locks
 from adjudicator.auth.clock import seconds_until
 from adjudicator.auth.models import AuthFailure
+from adjudicator.netaddrs import device_network
+
+# How many times a client's `attempts` an IPv6 /64 gets in all: enough for a few devices at a
+# venue to fail beside each other, few enough that roaming the /64 gains only this many tries.
+NETWORK_FACTOR = 4
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,22 @@ class Policy:
     @property
     def span(self) -> timedelta:
         return timedelta(seconds=self.window)
+
+    @property
+    def network_attempts(self) -> int:
+        return self.attempts * NETWORK_FACTOR
+
+
+def network_of(client: str) -> str | None:
+    """The IPv6 /64 a client (`guard.client_id`) lies in; None for any other client."""
+    return device_network(client.removeprefix("ip:")) if client.startswith("ip:") else None
+
+
+def shared_account(client: str) -> str:
+    """The account a client's guesses at a secret shared by everyone (a pairing code, an open
+    kiosk's PIN) count under: its /64 when it has one, so that the wider limit sees all of it."""
+    network = network_of(client)
+    return f"net:{network}" if network else client
 
 
 def wait_seconds(
@@ -56,6 +81,11 @@ def wait_seconds(
     mine = sorted(at for who, at in rows if who == client)
     if len(mine) >= policy.attempts:
         return seconds_until(mine[-policy.attempts] + policy.span, now)
+    network = network_of(client)
+    if network:
+        near = sorted(at for who, at in rows if network_of(who) == network)
+        if len(near) >= policy.network_attempts:
+            return seconds_until(near[-policy.network_attempts] + policy.span, now)
     if policy.account_attempts and mine and len(rows) >= policy.account_attempts:
         until = max(at for _, at in rows) + timedelta(seconds=policy.slowdown)
         if until > now:

@@ -357,12 +357,13 @@ def pair():
     client = client_id()
     at = clock.now()
     with store.connection(write=True) as conn:
-        # Counted first, in turn (lockout.attempt); a right code forgets the wrong ones, as a
-        # right password does.
-        wait = lockout.attempt(conn, PAIRING_SCOPE, client, client, config.pairing, at)
+        # Counted first, in turn (lockout.attempt), per address under its /64; a right code
+        # forgets this address's wrong ones, as a right password does.
+        account = lockout.shared_account(client)
+        wait = lockout.attempt(conn, PAIRING_SCOPE, account, client, config.pairing, at)
         paired = None if wait else devices.redeem(conn, code, config.device_seconds, at)
         if paired is not None:
-            lockout.clear(conn, PAIRING_SCOPE, client, client)
+            lockout.clear(conn, PAIRING_SCOPE, account, client)
     if wait:
         return again(say("dir_pair_locked", s=wait), 429, wait)
     if paired is None:

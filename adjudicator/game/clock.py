@@ -66,6 +66,14 @@ def is_lost(rules: Rules, minutes: float) -> bool:
     return minutes > limit + _EPSILON
 
 
+def loss_limit(rules: Rules) -> str:
+    """The overtime that loses, in words: "more than 5 minutes" (DSF) or "at least 15 minutes"
+    (SSF), so that every message says the limit as `is_lost` applies it."""
+    clock = rules.clock
+    over = "more than" if clock.loss_when == "more_than" else "at least"
+    return f"{over} {clock.loss_after_minutes} minutes"
+
+
 def from_penalty(rules: Rules, points: int) -> Overtime | None:
     """A record's time-penalty line (`(time) -20`) → the overtime it stands for, or None when
     no overtime under these rules costs `points`. N started minutes mean more than N − 1 and

@@ -162,10 +162,8 @@ def final_score(
             )
         r.lost_on_time = ot.lost_on_time
     if ending == "overtime" and not any(r.lost_on_time for r in results):
-        limit = rules.clock.loss_after_minutes
-        over = "more than" if rules.clock.loss_when == "more_than" else "at least"
         raise GameInputError(
-            f"the ending 'overtime' needs a player {over} {limit} minutes over, and nobody is"
+            f"the ending 'overtime' needs a player {clock.loss_limit(rules)} over, and nobody is"
             f" ({rules.end.source}, {rules.clock.source})",
             "ending",
         )

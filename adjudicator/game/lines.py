@@ -154,7 +154,7 @@ def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     limit = rule.loss_after_minutes
     if over.lost_on_time:
         w.state.lost_on_time.add(p)
-        turn.notes.append(f"more than {limit} minutes over: the game is lost ({rule.source})")
+        turn.notes.append(f"{clock.loss_limit(w.rules)} over: the game is lost ({rule.source})")
     elif over.maybe_lost:
         turn.notes.append(f"lost on time if the overtime reached {limit}:00 ({rule.source})")
 

@@ -114,7 +114,7 @@ class Walk:
             )
         else:
             if ev.kind in TURNS:
-                self.turn_order(p, turn)
+                self.turn_order(p, turn, jury=jury_ruled(ev))
             HANDLERS[ev.kind](self, ev, p, turn)
         if ev.kind != PLAY and not self.bonus_line:
             s.last_event_play = None
@@ -154,7 +154,9 @@ class Walk:
 
     # --- what every turn is checked for --------------------------------------------------
 
-    def turn_order(self, p: int, turn: Turn) -> None:
+    def turn_order(self, p: int, turn: Turn, jury: bool = False) -> None:
+        """Whether p may move now. `jury`: the record notes that the jury ruled on this line,
+        so a player it skips was found stuck even where the bag alone does not show it."""
         s = self.state
         if s.ended:
             turn.deviations.append(
@@ -167,7 +169,10 @@ class Walk:
             )
         elif s.to_move is not None and p != s.to_move:
             skipped = self._skipped(s.to_move, p)
-            if self.rules.end.stuck_player_sits_out and all(map(self._stuck_now, skipped)):
+            stuck = self.rules.end.stuck_player_sits_out and all(
+                self._stuck_now(q, jury) for q in skipped
+            )
+            if stuck:
                 s.stuck.update(skipped)
                 names = " and ".join(s.players[q] for q in skipped)
                 turn.notes.append(
@@ -184,18 +189,23 @@ class Walk:
             q = self.state.next_player(q)
         return out
 
-    def _stuck_now(self, q: int) -> bool:
+    def _stuck_now(self, q: int, jury: bool) -> bool:
         """003 Einde van het spel: a player may sit out only with no way to move: passing is not
-        allowed and neither is an exchange now; whether the letters fit, the record shows."""
+        allowed and the bag can no longer feed an exchange (SBNL: fewer than 16 in it), or the
+        jury found so. An exchange barred only by this turn's history (the previous turn put
+        nothing down) is no such end: the next turn may exchange again. Whether the letters
+        fit, the record shows."""
         s = self.state
         if end_rules.pass_allowed(self.rules).allowed:
             return False
+        if jury:
+            return True
         return not exchange_allowed(
             self.rules,
             s.bag,
             turn=s.turns_taken[q] + 1,
-            previous_placed=s.previous_placed[q],
-            exchanges_in_a_row=s.exchanges_in_a_row[q],
+            previous_placed=True,  # the history at its most lenient: only the bag is asked
+            exchanges_in_a_row=0,
         ).allowed
 
     def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
@@ -257,6 +267,12 @@ class Walk:
 
 
 # --- the moves ---------------------------------------------------------------------------------
+
+
+def jury_ruled(ev: Event) -> bool:
+    """Whether a `#note` on this line says the jury ruled on it (RECORDS.md): GCG has no line
+    for a jury's finding that a player can no longer place (003 Einde van het spel)."""
+    return any("jury" in note.casefold() for note in ev.notes)
 
 
 def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:

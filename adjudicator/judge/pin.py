@@ -2,9 +2,9 @@
 
 The PIN (`ADJUDICATOR_JUDGE_PIN`) is checked on the server in constant time. Wrong PINs are
 counted in the store (`adjudicator.auth.lockout`), so the limit holds across workers and boxes:
-per paired device, or per client address for an unpaired kiosk in open mode. A player mashing
-one tablet's keypad therefore locks that tablet's PIN and nothing else; the director can always
-log in, re-pair or revoke. In tournament mode an unpaired browser has nothing to unlock (it gets
+per paired device, or per client address for an unpaired kiosk in open mode (its IPv6 /64 has
+a wider limit). A player mashing one tablet's keypad therefore locks that tablet's PIN and
+nothing else; the director can always log in, re-pair or revoke. In tournament mode an unpaired browser has nothing to unlock (it gets
 no rulings), so it is refused with 401.
 """
 
@@ -55,6 +55,7 @@ def unlock():
             "in tournament mode only a paired tablet can be unlocked: pair it at /judge/pair",
         )
     who = client_id() if caller.anonymous else caller.key  # the device the attempts count for
+    account = lockout.shared_account(who)  # an open kiosk's address counts under its /64 too
     data = json_body()
     only_fields(data, {"pin"})
     pin = data.get("pin")
@@ -63,10 +64,10 @@ def unlock():
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
     with store.connection(write=True) as conn:
-        wait = lockout.attempt(conn, PIN_SCOPE, who, who, _policy(), clock.now())
+        wait = lockout.attempt(conn, PIN_SCOPE, account, who, _policy(), clock.now())
         matched = not wait and pin_matches(pin, configured)
         if matched:
-            lockout.clear(conn, PIN_SCOPE, who)
+            lockout.clear(conn, PIN_SCOPE, account, who)
     if wait:
         raise ApiError(
             429,

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import shutil
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from adjudicator.rulesets import RulesetError, bundled_files, load_rulesets
+
+from .source_sections import citations, problem
+
+REPO = Path(__file__).resolve().parents[2]
 
 BUNDLED = {
     "dsf-2015",
@@ -102,3 +107,49 @@ def test_lexicon_map_must_name_a_ruleset(tmp_path):
 def test_every_bundled_file_is_valid_toml_with_matching_id():
     for path in bundled_files():
         assert tomllib.loads(path.read_text(encoding="utf-8"))["id"] == path.stem
+
+
+SOURCED_FILES = [*bundled_files(), *sorted((REPO / "lexicon_sources" / "languages").glob("*.toml"))]
+
+
+@pytest.mark.parametrize("path", SOURCED_FILES, ids=lambda p: p.name)
+def test_every_citation_names_a_section_its_document_has(path):
+    """Every `00N …` in a ruleset or language profile (its `source` fields and its comments)
+    names a section or heading that document has (tests/source_sections.py)."""
+    found = list(citations(path.read_text("utf-8")))
+    wrong = [f"{n} {c}: {why}" for n, c in found if (why := problem(n, c))]
+    assert wrong == []
+
+
+def test_the_citation_check_catches_what_it_should():
+    text = "000 §4.7b, §4.6d; 000 §3.3a-c; 000 §4.9a; 000 §4.7e; 004 Pointgivning; 002 Grunder"
+    assert [problem(n, c) for n, c in citations(text)] == [
+        None,
+        None,
+        None,
+        "000 has no section 4.9",
+        "000 §4.7 has paragraphs abc, not §4.7e",
+        None,
+        "002 has no heading that begins 'Grunder'",
+    ]
+
+
+def test_dk_home_cites_where_its_rules_are():
+    """004 puts going out, six scoreless turns and the rack adjustments under "Pointgivning"
+    ("Spillets afslutning" has the point target and ties); a failed challenge costing the turn
+    is DSF's 000 §4.6d, since 004 only names the free-challenge variant."""
+    data = load_rulesets()["dk-home"].data
+    for section in ("end", "final"):
+        assert data[section]["source"].startswith("004 Pointgivning")
+        assert "Spillets afslutning" in data[section]["source"]
+    assert data["challenge"]["source"].startswith("000 §4.6d")
+    assert "004 Almindelige varianter" in data["challenge"]["source"]
+
+
+def test_no_profile_cites_dsf_for_proper_names():
+    """DSF 2015 says nothing of proper names (it leaves them to its reading guide, which is not
+    among the sources: docs/rules.md §4.2); no line about them may cite a DSF section."""
+    for path in SOURCED_FILES:
+        for line in path.read_text("utf-8").splitlines():
+            if "proper name" in line.casefold():
+                assert not any(n == "000" and c for n, c in citations(line)), (path.name, line)

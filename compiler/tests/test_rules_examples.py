@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from lexicon.errors import LexiconError
@@ -220,3 +223,14 @@ def test_a_manifest_without_joiners_still_loads():
     data = load_profile("nl").to_dict()
     del data["joiners"]
     assert LanguageProfile.from_dict(data, source="old manifest").joiners == ""
+
+
+def test_rules_md_dutch_examples_are_what_the_normaliser_does():
+    """docs/rules.md §4.4 shows Dutch spellings as `*entry* is WORD`: each must be what the
+    normaliser makes of that list entry (a leading or trailing joiner rejects it, §4.4)."""
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    section = rules.split("### 4.4 Dutch", 1)[1].split("\n### ", 1)[0]
+    examples = re.findall(r"\*([^*]+)\*\s+is\s+([A-Z]+)\b", section)
+    assert len(examples) >= 3
+    nl = Normaliser(load_profile("nl"))
+    assert [(entry, nl.entry(entry)) for entry, _ in examples] == examples

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from adjudicator.auth import lockout
+
 from .conftest import JUDGE_HEADER, add_director, challenge, form_csrf, login, pair, pairing_code
 
 
@@ -126,3 +128,23 @@ def test_the_pairing_form_must_come_from_this_site(tournament):
     tablet = tournament.test_client()
     assert pair(tablet, code, headers={"Origin": "http://elsewhere"}).status_code == 403
     assert pair(tablet, code, headers={"Origin": "http://localhost"}).status_code == 303
+
+
+def test_wrong_codes_on_the_venues_64_hold_back_that_address_only(make_app):
+    """One tablet's wrong codes do not stop the next tablet on the venue's IPv6 /64 pairing;
+    a tablet taking a fresh address for every try meets the /64's wider limit."""
+    app = make_app(MODE="tournament", PAIRING_ATTEMPTS=2)
+    director = _director(app)
+    mashed = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:2::a"}}
+    for _ in range(2):
+        assert pair(app.test_client(), "AAAA-AAAA", **mashed).status_code == 403
+    assert pair(app.test_client(), pairing_code(director), **mashed).status_code == 429
+    next_tablet = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:2::b"}}
+    assert pair(app.test_client(), pairing_code(director), **next_tablet).status_code == 303
+    for i in range(2 * lockout.NETWORK_FACTOR - 2):
+        fresh = {"environ_base": {"REMOTE_ADDR": f"2001:db8:1:2::1:{i:x}"}}
+        assert pair(app.test_client(), "AAAA-AAAA", **fresh).status_code == 403
+    last = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:2::c"}}
+    assert pair(app.test_client(), pairing_code(director), **last).status_code == 429
+    other = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:3::c"}}  # another /64
+    assert pair(app.test_client(), pairing_code(director), **other).status_code == 303

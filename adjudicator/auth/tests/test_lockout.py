@@ -155,3 +155,18 @@ def test_sqlite_attempts_need_the_write_transaction(tmp_path):
     with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
         lockout.attempt(conn, "login", "anna", "ip:1", POLICY, clock.utcnow())
     s.dispose()
+
+
+def test_an_ipv6_address_counts_alone_and_its_64_has_a_wider_limit(conn):
+    t = clock.utcnow()
+    for i in range(3):
+        fail(conn, "ip:2001:db8::a", t + timedelta(seconds=i))
+    at = t + timedelta(seconds=3)
+    assert wait(conn, "ip:2001:db8::a", at) == 57
+    assert wait(conn, "ip:2001:db8::b", at) == 0  # the same /64, another device
+    wider = POLICY.attempts * lockout.NETWORK_FACTOR
+    for i in range(wider - 3):
+        fail(conn, f"ip:2001:db8::1:{i:x}", at)
+    assert wait(conn, "ip:2001:db8::b", at) == 57  # until the /64's oldest leaves the window
+    assert wait(conn, "ip:2001:db8:0:1::b", at) == 0  # another /64
+    assert wait(conn, "ip:10.0.0.1", at) == 0 and wait(conn, "device:1", at) == 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.auth import lockout
+
 from .conftest import JUDGE_HEADER, add_director, login, pair, pairing_code
 
 PIN = "0468"
@@ -59,3 +61,22 @@ def test_open_mode_counts_an_unpaired_kiosk_by_address(make_app):
         "/api/v1/judge/unlock", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "10.0.0.3"}
     )
     assert elsewhere.status_code == 200
+
+
+def test_open_mode_counts_a_kiosk_by_its_address_and_its_64_wider(make_app):
+    """Kiosks on the venue's IPv6 /64: one mashed keypad does not lock the next kiosk; a
+    kiosk taking a fresh address for every try meets the /64's wider limit."""
+    app = make_app(JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=1)
+
+    def at(address: str, pin: str):
+        return app.test_client().post(
+            "/api/v1/judge/unlock", json={"pin": pin}, environ_base={"REMOTE_ADDR": address}
+        )
+
+    assert at("2001:db8:1:2::a", "1111").status_code == 403
+    assert at("2001:db8:1:2::a", PIN).status_code == 429
+    assert at("2001:db8:1:2::b", PIN).status_code == 200
+    for i in range(lockout.NETWORK_FACTOR - 1):
+        assert at(f"2001:db8:1:2::1:{i:x}", "1111").status_code == 403
+    assert at("2001:db8:1:2::c", PIN).status_code == 429
+    assert at("2001:db8:1:3::c", PIN).status_code == 200  # another /64

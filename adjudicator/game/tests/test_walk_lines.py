@@ -96,3 +96,32 @@ def test_an_overfull_rack_says_what_the_rules_prescribe_000_4_3b_003():
     assert dsf[0].endswith("puts them in the bag. (000 §4.3b)")
     sbnl = deviations(run(text, "sbnl-punten"))
     assert "takes one tile at random, without looking" in sbnl[0] and "003" in sbnl[0]
+
+
+def test_sbnl_a_player_is_stuck_only_when_the_bag_or_the_jury_says_so_003_einde():
+    """003 Einde van het spel: a player whose letters can no longer be placed sits out. With 80
+    tiles in the bag he could exchange again at his next turn, so a line out of turn is a
+    slip, unless the record notes that the jury decided it (RECORDS.md)."""
+    text = (
+        ">ann: BDHNOSX 8F HOND +16 16\n>bob: AEIKRYZ I8 .AK +7 7\n"
+        ">ann: BSXEEIL -X +0 16\n>bob: EIRYZLT -Z +0 7\n"
+        ">ann: BSEEILQ J10 SE +16 32\n>ann: BEILQRT K10 BE +20 52\n"
+    )
+    slip = run(text, "sbnl-punten")
+    assert deviations(slip) == ["not ann's turn: bob was due"]
+    ruled = run(text + "#note jury: Bob kan niet meer leggen\n", "sbnl-punten")
+    assert deviations(ruled) == []
+    assert ruled.turns[-1].notes[0].startswith("bob can neither place, exchange nor pass")
+
+
+def test_ssf_loses_on_time_at_15_minutes_not_more_002():
+    """002 Särskilda tävlingsregler: "ett tidsöverdrag på 15 minuter" loses, so the note says
+    "at least 15", as DSF's says "more than 5" (000 §4.4.1c)."""
+    game = ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN H7 H.J +18 18\n"
+    ssf = run(game + ">ann: AERSU (time) -160 -148\n", "ssf-1999")
+    assert (
+        "at least 15 minutes over: the game is lost (002 (30 minutes; 10 points per started"
+        " minute))" in ssf.turns[-1].notes
+    )
+    dsf = run(game + ">ann: AERSU (time) -60 -48\n", "dsf-2015")
+    assert "more than 5 minutes over: the game is lost (000 §4.4.1)" in dsf.turns[-1].notes
