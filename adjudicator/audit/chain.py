@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Connection, DateTime, Integer, String, column, select
+from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import utcnow
@@ -202,7 +202,8 @@ _READERS = tuple(
     )
     for c in RULINGS.columns
 )
-_RAW = select(*(column(name) for name in COLUMNS)).select_from(RULINGS)  # values untouched
+# Every column's value as the driver gives it: narrow it (where, order, limit) and `read` it.
+RAW = select(*(column(name) for name in COLUMNS)).select_from(RULINGS)
 SHOWN_MAX = 40  # characters of a malformed value a verdict shows
 _UNREAD = object()  # a value its reader refused
 
@@ -264,26 +265,36 @@ def _undecoded_text(conn: Connection) -> Iterator[None]:
         dbapi_connection.text_factory = saved
 
 
+def read(conn: Connection, stmt: Select) -> list[Stored]:
+    """The rows `stmt` (`RAW`, narrowed) selects: a value of the wrong kind is a fault of its
+    row, never an error of the read."""
+    with _undecoded_text(conn):
+        found = conn.execute(stmt).mappings().all()
+    return [_decoded(raw) for raw in found]
+
+
 def stored(conn: Connection, batch: int = 1000) -> Iterator[Stored]:
     """Every row of the log, lowest `seq` first (those below the chain too), read in batches so
-    a long log is never held whole; a value of the wrong kind is a fault of its row, never an
-    error of the read."""
+    a long log is never held whole."""
     last: int | None = None
-    with _undecoded_text(conn):
-        while True:
-            stmt = _RAW if last is None else _RAW.where(RULINGS.c.seq > last)
-            chunk = conn.execute(stmt.order_by(RULINGS.c.seq).limit(batch)).mappings().all()
-            if not chunk:
-                return
-            for raw in chunk:
-                yield _decoded(raw)
-            last = chunk[-1]["seq"]
+    while True:
+        stmt = RAW if last is None else RAW.where(RULINGS.c.seq > last)
+        chunk = read(conn, stmt.order_by(RULINGS.c.seq).limit(batch))
+        if not chunk:
+            return
+        yield from chunk
+        last = chunk[-1].row["seq"]
 
 
 def rows(conn: Connection, batch: int = 1000) -> Iterator[dict[str, Any]]:
     """Every row's values, lowest `seq` first (`stored`, without the faults)."""
     for found in stored(conn, batch):
         yield found.row
+
+
+def stored_time(value: Any) -> str:
+    """`timestamp`, or a malformed time as stored (`Stored`), as text."""
+    return timestamp(value) if isinstance(value, datetime) else str(value)
 
 
 def describe(row: Mapping[str, Any]) -> str:
