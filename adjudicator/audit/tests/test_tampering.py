@@ -5,7 +5,10 @@ is, however it was written, naming each one that is not what the service wrote."
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -17,6 +20,7 @@ from adjudicator.audit.tests.test_groupcommit import append, entry
 from adjudicator.cli import main
 from adjudicator.store import Store, migrate
 
+BIN = Path(sys.executable).parent
 COLUMNS = ", ".join(chain.COLUMNS)
 VALUES = ", ".join(f":{name}" for name in chain.COLUMNS)
 
@@ -203,3 +207,20 @@ def test_the_migration_keeps_rows_already_outside_the_chain(database_url):
             insert(conn, forged(-1))
     finally:
         store.dispose()
+
+
+def test_the_command_names_malformed_rows_without_a_traceback(store):
+    """`adjudicator audit verify` as an operator runs it: its own process, its exit status."""
+    chained(store, 7)
+    with store.connection(write=True) as conn:
+        open_the_door(conn, store)
+        malform(conn, store)
+        close_the_door(conn, store)
+    done = subprocess.run(
+        [BIN / "adjudicator", "audit", "verify", "--database-url", url(store)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    assert all(f"entry seq {seq} " in done.stdout for seq in range(1, 7)), done.stdout
+    assert done.stdout.splitlines()[-1].startswith("7 entries; chain BROKEN")
