@@ -84,6 +84,21 @@ def test_the_database_takes_a_row_only_at_the_head(store, seq):
     assert verify(store).ok
 
 
+def test_an_entry_cannot_be_replaced_by_an_insert(store):
+    """SQLite's INSERT OR REPLACE deletes the row in the way without firing its DELETE trigger;
+    PostgreSQL's ON CONFLICT DO UPDATE is an UPDATE."""
+    chained(store, 2)
+    replace = (
+        f"INSERT OR REPLACE INTO rulings ({COLUMNS}) VALUES ({VALUES})"
+        if store.is_sqlite
+        else f"INSERT INTO rulings ({COLUMNS}) VALUES ({VALUES})"
+        " ON CONFLICT (seq) DO UPDATE SET verdict = 'invalid'"
+    )
+    with pytest.raises(DBAPIError), store.connection(write=True) as conn:
+        conn.execute(text(replace), forged(1))
+    assert verify(store).ok
+
+
 def test_a_row_at_the_head_moves_it(store):
     """The head follows every row the database takes, so each row of a multi-row INSERT is
     checked against the one before it."""
