@@ -236,8 +236,15 @@ def _decoded(raw: Mapping[str, Any]) -> Stored:
 
 
 def _broken_text(value: Any) -> bool:
-    """Text that was not UTF-8 in the database (`_undecoded_text` kept its bytes)."""
-    return isinstance(value, str) and any("\udc80" <= ch <= "\udcff" for ch in value)
+    """Text that was not UTF-8 in the database (`_undecoded_text` kept its bytes as lone
+    surrogates, which UTF-8 cannot encode)."""
+    if not isinstance(value, str) or value.isascii():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _storable(value: Any) -> Any:
