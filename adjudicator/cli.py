@@ -427,8 +427,9 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
         "audit",
         help="verify or export the audit log of rulings",
         description="`audit verify` walks the hash chain and names every entry that was "
-        "edited, removed or inserted (exit 1); `audit export` writes every entry, in chain "
-        "order, as CSV or JSON.",
+        "edited, removed or inserted, and every row outside the chain or holding a value its "
+        "column cannot (exit 1); `audit export` writes every row, in chain order, as CSV or "
+        "JSON (exit 1 when a row holds such a value: it is written as stored and named).",
     )
     p.add_argument(
         "action",
@@ -445,6 +446,7 @@ def run_audit(args: argparse.Namespace) -> int:
     from adjudicator.audit import chain, export
     from adjudicator.store import migrate
 
+    faults: list[str] = []  # export: rows holding a value their column cannot
     with opened_store(args) as store:
         migrate.require_head(store)
         with store.connection() as conn:
@@ -452,19 +454,23 @@ def run_audit(args: argparse.Namespace) -> int:
                 result = chain.verify(conn)
             else:
                 write = export.write_csv if args.format == "csv" else export.write_json
+                found = export.noting(chain.stored(conn), faults)
                 try:
                     if args.out == "-":
-                        count = write(chain.rows(conn), sys.stdout)
+                        count = write(found, sys.stdout)
                     else:
                         with open(args.out, "w", encoding="utf-8", newline="") as out:
-                            count = write(chain.rows(conn), out)
+                            count = write(found, out)
                 except BrokenPipeError:
                     raise  # the reader went away (`| head`): main ends quietly, status 141
                 except OSError as exc:
                     raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
     if args.action == "export":
-        print(f"{count} entries exported", file=sys.stderr)
-        return EXIT_OK
+        for fault in faults:
+            print(fault, file=sys.stderr)
+        malformed = f"; {len(faults)} malformed value(s), written as stored" if faults else ""
+        print(f"{count} entries exported{malformed}", file=sys.stderr)
+        return EXIT_DISAGREE if faults else EXIT_OK
     for problem in result.problems:
         print(problem)
     verdict = "intact" if result.ok else f"BROKEN ({len(result.problems)} problem(s))"

@@ -7,21 +7,28 @@ An entry's hash is the SHA-256 of its canonical form: every column except `hash`
 Appends take turns: the writer locks the one `audit_head` row first (`SELECT … FOR UPDATE` on
 PostgreSQL; on SQLite `BEGIN IMMEDIATE` has already locked the whole database), so workers and
 boxes sharing a database never fork the chain. The head row names the newest entry, so entries
-removed from the end show too. One transaction may append several entries (group commit,
-`adjudicator.audit.groupcommit`): each is linked to the one before in memory, then all are
-inserted and the head moved once.
+removed from the end show too. The database takes a row only at the head (`seq` the head's + 1,
+never below 1) and moves the head to it, in the INSERT's own trigger (migration 0004). One
+transaction may append several entries (group commit, `adjudicator.audit.groupcommit`): each is
+linked to the one before in memory, then all are inserted in one statement.
+
+Verifying reads every row there is, however it was written: a row below the chain or past its
+head, or a value the schema does not allow (SQLite keeps any value in any column), is named, and
+verification goes on to the end.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Connection, select
+from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
+from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import utcnow
 from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling
@@ -66,7 +73,6 @@ class _DriverSQL:
     benchmarks/store.py)."""
 
     lock_head: str
-    move_head: str
     insert: str
     processors: tuple[tuple[str, Any], ...]  # (column, bind processor or None), in order
 
@@ -76,7 +82,6 @@ class _DriverSQL:
         lock = "" if dialect.name == "sqlite" else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
         return cls(
             lock_head=f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}",
-            move_head=f"UPDATE {HEAD.name} SET seq = {mark}, hash = {mark} WHERE id = 1",
             insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
             f" VALUES ({', '.join(mark for _ in COLUMNS)})",
             processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
@@ -135,17 +140,17 @@ def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
-    """Insert `rows` (linked in order after the locked head) and move the head row to the last,
-    in the transaction that took the lock: one statement for all rows, one for the head."""
+    """Insert `rows` (linked in order after the locked head, which has moved on to the last) in
+    the transaction that took the lock, in one statement: the database's INSERT trigger moves
+    the head row with each row it takes, so it ends at `head` too."""
     if not rows:
         return
-    sql = _sql(conn)
     if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
         conn.execute(_insert, rows)
+        return
+    sql = _sql(conn)
     cursor = _cursor(conn)
-    if conn.dialect.name == "sqlite":
-        cursor.executemany(sql.insert, [sql.params(row) for row in rows])
-    cursor.execute(sql.move_head, (head.seq, head.hash))
+    cursor.executemany(sql.insert, [sql.params(row) for row in rows])
     cursor.close()
 
 
@@ -161,46 +166,190 @@ class Verification:
         return not self.problems
 
 
-def _describe(row: Mapping[str, Any]) -> str:
-    return f"entry seq {row['seq']} (ruling {row['ruling_id']}, {timestamp(row['created_at'])})"
+@dataclass(frozen=True)
+class Stored:
+    """One row as the database holds it: its values as the schema's types, except any that is
+    not one (tampering): kept as stored, and `faults` says which and why."""
+
+    row: dict[str, Any]
+    faults: tuple[str, ...] = ()
 
 
-def rows(conn: Connection, batch: int = 1000) -> Iterator[Mapping[str, Any]]:
-    """Every entry in chain order, read in batches so a long log is never held whole."""
-    last = 0
+def _as_time(value: Any) -> Any:
+    """A time as SQLite stores it (ISO text), or as PostgreSQL's driver gives it."""
+    return str_to_datetime(value) if isinstance(value, str) else value
+
+
+def _as_json(value: Any) -> Any:
+    """JSON as SQLite stores it (text), or as PostgreSQL's driver gives it (decoded)."""
+    return orjson.loads(value) if isinstance(value, str | bytes) else value
+
+
+# How each column's stored value is read, what it must then be, and how a verdict says so. The
+# reading is the same on every database, so that one whose column types were changed is still
+# read by content. The JSON columns hold an array (`words`) or an object (`consequence`).
+_KINDS: tuple[tuple[type, Callable[[Any], Any] | None, tuple[type, ...], str], ...] = (
+    (DateTime, _as_time, (datetime,), "a time"),
+    (Integer, None, (int,), "an integer"),
+    (String, None, (str,), "text"),
+    (JSON, _as_json, (list, dict), "a JSON array or object"),
+)
+_READERS = tuple(
+    next(
+        (c.name, read, types, wording, bool(c.nullable))
+        for base, read, types, wording in _KINDS
+        if isinstance(c.type, base)
+    )
+    for c in RULINGS.columns
+)
+# Every column's value as the driver gives it: narrow it (where, order, limit) and `read` it.
+RAW = select(*(column(name) for name in COLUMNS)).select_from(RULINGS)
+SHOWN_MAX = 40  # characters of a malformed value a verdict shows
+_UNREAD = object()  # a value its reader refused
+
+
+def _shown(value: Any) -> str:
+    """A stored value for a verdict: escaped, so a tampered value cannot drive the terminal."""
+    text = ascii(value)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
+
+
+def _decoded(raw: Mapping[str, Any]) -> Stored:
+    row: dict[str, Any] = {}
+    faults: list[str] = []
+    for name, read, types, wording, nullable in _READERS:
+        value = raw[name]
+        try:
+            decoded = value if read is None or value is None else read(value)
+        except (ValueError, TypeError):  # orjson.JSONDecodeError is a ValueError
+            decoded = _UNREAD
+        if decoded is None:
+            row[name] = None
+            if not nullable:
+                faults.append(f"its {name} is missing")
+        elif isinstance(decoded, types) and not _broken_text(decoded):
+            row[name] = decoded
+        else:
+            faults.append(f"its {name} is not {wording} (stored: {_shown(value)})")
+            row[name] = _storable(value)
+    return Stored(row, tuple(faults))
+
+
+def _broken_text(value: Any) -> bool:
+    """Text that was not UTF-8 in the database (`_undecoded_text` kept its bytes as lone
+    surrogates, which UTF-8 cannot encode)."""
+    if not isinstance(value, str) or value.isascii():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _storable(value: Any) -> Any:
+    """A malformed value as stored, in a form an export can write (bytes as SQL's x'…')."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return f"x'{bytes(value).hex()}'"
+    if isinstance(value, str) and _broken_text(value):
+        return ascii(value)
+    return value
+
+
+@contextmanager
+def _undecoded_text(conn: Connection) -> Iterator[None]:
+    """SQLite hands back text that is not UTF-8 (written around the service) with its bytes
+    kept, for `_decoded` to name, rather than failing the whole read."""
+    if conn.dialect.name != "sqlite":  # PostgreSQL's text is always valid in its encoding
+        yield
+        return
+    dbapi_connection = conn.connection.dbapi_connection
+    saved = dbapi_connection.text_factory
+    dbapi_connection.text_factory = lambda data: data.decode("utf-8", "surrogateescape")
+    try:
+        yield
+    finally:
+        dbapi_connection.text_factory = saved
+
+
+def read(conn: Connection, stmt: Select) -> list[Stored]:
+    """The rows `stmt` (`RAW`, narrowed) selects: a value of the wrong kind is a fault of its
+    row, never an error of the read."""
+    with _undecoded_text(conn):
+        found = conn.execute(stmt).mappings().all()
+    return [_decoded(raw) for raw in found]
+
+
+def stored(conn: Connection, batch: int = 1000) -> Iterator[Stored]:
+    """Every row of the log, lowest `seq` first (those below the chain too), read in batches so
+    a long log is never held whole."""
+    last: int | None = None
     while True:
-        chunk = (
-            conn.execute(
-                select(RULINGS).where(RULINGS.c.seq > last).order_by(RULINGS.c.seq).limit(batch)
-            )
-            .mappings()
-            .all()
-        )
+        stmt = RAW if last is None else RAW.where(RULINGS.c.seq > last)
+        chunk = read(conn, stmt.order_by(RULINGS.c.seq).limit(batch))
         if not chunk:
             return
         yield from chunk
-        last = chunk[-1]["seq"]
+        last = chunk[-1].row["seq"]
+
+
+def rows(conn: Connection, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    """Every row's values, lowest `seq` first (`stored`, without the faults)."""
+    for found in stored(conn, batch):
+        yield found.row
+
+
+def stored_time(value: Any) -> str:
+    """`timestamp`, or a malformed time as stored (`Stored`), as text."""
+    return timestamp(value) if isinstance(value, datetime) else str(value)
+
+
+def describe(row: Mapping[str, Any]) -> str:
+    """How a verdict names a row: its seq, ruling id and time (each shown safely)."""
+    when = row["created_at"]
+    when = timestamp(when) if isinstance(when, datetime) else _shown(when)
+    ruling = row["ruling_id"]
+    ruling = ruling if isinstance(ruling, str) and ruling.isprintable() else _shown(ruling)
+    return f"entry seq {row['seq']} (ruling {ruling}, {when})"
 
 
 def verify(conn: Connection) -> Verification:
-    """Walk the chain: every entry's hash matches its content, every `prev_hash` the entry
-    before, the sequence has no gap, and the head row names the last entry."""
+    """Walk every row: each is in the chain (seq 1 to the head), holds values of its columns'
+    kinds, its hash matches its content, its `prev_hash` the entry before, the sequence has no
+    gap, and the head row names the last entry. Every row at fault is named."""
     problems: list[str] = []
     previous, expected, count = GENESIS_HASH, 1, 0
-    for row in rows(conn):
+    for found in stored(conn):
+        row = found.row
         count += 1
-        where = _describe(row)
+        where = describe(row)
+        if row["seq"] < 1:
+            problems.append(f"{where}: below the chain, which starts at seq 1 (inserted around it)")
+            continue
         if row["seq"] != expected:
             problems.append(f"{where}: entries {expected}..{row['seq'] - 1} are missing")
         if row["prev_hash"] != previous:
             problems.append(f"{where}: does not follow the entry before (its prev_hash differs)")
-        if entry_hash(row) != row["hash"]:
+        if found.faults:
+            problems.extend(f"{where}: {fault}" for fault in found.faults)
+        elif entry_hash(row) != row["hash"]:
             problems.append(f"{where}: its content does not match its hash (it was edited)")
         previous, expected = row["hash"], row["seq"] + 1
-    head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one()
-    if head.seq != expected - 1 or head.hash != previous:
+    last = expected - 1
+    head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
+    if head is None:
+        problems.append("the chain head row is missing (it was deleted)")
+        return Verification(count, 0, "", problems)
+    if last > head.seq:
+        first = head.seq + 1
+        span = f"entry seq {last} is" if last == first else f"entries seq {first}..{last} are"
         problems.append(
-            f"the chain head names entry seq {head.seq}, but the log ends at seq {expected - 1}"
+            f"{span} past the chain head (seq {head.seq}): inserted without moving the head,"
+            " or the head was moved back"
+        )
+    elif head.seq != last or head.hash != previous:
+        problems.append(
+            f"the chain head names entry seq {head.seq}, but the log ends at seq {last}"
             " (entries were removed from the end, or the head was changed)"
         )
     return Verification(count, head.seq, head.hash, problems)

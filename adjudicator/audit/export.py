@@ -1,16 +1,20 @@
 """The audit log as CSV or JSON, entry by entry in chain order, for the director after the
 event. Each entry keeps every hashed column and its hash, so an export can be checked against
-the chain (`adjudicator audit verify` checks the database itself)."""
+the chain (`adjudicator audit verify` checks the database itself).
+
+Every row is written, those outside the chain too; a value the schema does not allow (tampering)
+is written as stored, and `noting` collects a line naming its row for the caller to report."""
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
 from typing import Any, TextIO
 
 import orjson
 
-from adjudicator.audit.chain import COLUMNS, timestamp
+from adjudicator.audit.chain import COLUMNS, Stored, describe, timestamp
 
 JSON_COLUMNS = ("words", "consequence")
 # A cell a spreadsheet would read as a formula (a player's name typed as `=HYPERLINK(...)` on a
@@ -21,8 +25,16 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def exported(row: Mapping[str, Any]) -> dict[str, Any]:
     item = {name: row[name] for name in COLUMNS}
-    item["created_at"] = timestamp(row["created_at"])
+    if isinstance(row["created_at"], datetime):  # else as stored: a fault `noting` reports
+        item["created_at"] = timestamp(row["created_at"])
     return item
+
+
+def noting(found: Iterable[Stored], faults: list[str]) -> Iterator[dict[str, Any]]:
+    """Each row's values, in order; a line in `faults` for each value not of its column's kind."""
+    for each in found:
+        faults.extend(f"{describe(each.row)}: {fault}" for fault in each.faults)
+        yield each.row
 
 
 def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Text, cast, or_, select
+from sqlalchemy import Connection, Text, cast, or_
 
-from adjudicator.audit.chain import RULINGS, timestamp
+from adjudicator.audit.chain import RAW, RULINGS, read, stored_time
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
@@ -47,33 +48,34 @@ def read_query(args: dict[str, str]) -> Query:
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 
 
-def item(row: Any) -> dict[str, Any]:
-    """One entry as a director reads it (the table label under its request name, `table`)."""
+def item(row: Mapping[str, Any]) -> dict[str, Any]:
+    """One entry as a director reads it (the table label under its request name, `table`); a
+    row written around the service is shown as stored (`audit verify` names it)."""
     return {
-        "seq": row.seq,
-        "ruling_id": row.ruling_id,
-        "created_at": timestamp(row.created_at),
-        "kind": row.kind,
-        "ruleset": row.ruleset,
-        "lexicon": {"id": row.lexicon_id, "sha256": row.lexicon_sha256},
-        "caller": {"kind": row.caller_kind, "id": row.caller_id, "name": row.caller_name},
-        "event": row.event,
-        "round": row.round,
-        "table": row.table_label,
-        "game": row.game,
-        "player": row.player,
-        "words": row.words,
-        "verdict": row.verdict,
-        "consequence": row.consequence,
-        "play": row.play,
-        "hash": row.hash,
+        "seq": row["seq"],
+        "ruling_id": row["ruling_id"],
+        "created_at": stored_time(row["created_at"]),
+        "kind": row["kind"],
+        "ruleset": row["ruleset"],
+        "lexicon": {"id": row["lexicon_id"], "sha256": row["lexicon_sha256"]},
+        "caller": {"kind": row["caller_kind"], "id": row["caller_id"], "name": row["caller_name"]},
+        "event": row["event"],
+        "round": row["round"],
+        "table": row["table_label"],
+        "game": row["game"],
+        "player": row["player"],
+        "words": row["words"],
+        "verdict": row["verdict"],
+        "consequence": row["consequence"],
+        "play": row["play"],
+        "hash": row["hash"],
     }
 
 
 def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
     """A page of matching entries, newest first, and the `before` of the next page (None when
     this is the last)."""
-    stmt = select(RULINGS)
+    stmt = RAW
     for name, value in query.exact:
         stmt = stmt.where(RULINGS.c[name] == value)
     if query.text:
@@ -81,7 +83,6 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
         stmt = stmt.where(or_(*(c.icontains(query.text, autoescape=True) for c in columns)))
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
-    rows = conn.execute(stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1)).all()
-    more = len(rows) > query.limit
-    rows = rows[: query.limit]
-    return [item(r) for r in rows], (rows[-1].seq if more else None)
+    found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))
+    rows = [each.row for each in found[: query.limit]]
+    return [item(r) for r in rows], (rows[-1]["seq"] if len(found) > query.limit else None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Integer, LargeBinary, String
+from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from adjudicator.store import Base
@@ -22,9 +22,13 @@ SeqType = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class Ruling(Base):
-    """One entry of the audit log: append-only, each carrying the hash of the one before."""
+    """One entry of the audit log: append-only, each carrying the hash of the one before.
+
+    The database takes a row only at the chain's head: `seq` above 0, and an INSERT trigger
+    (migration 0004) that wants the head's seq + 1 and moves the head to the row."""
 
     __tablename__ = "rulings"
+    __table_args__ = (CheckConstraint("seq > 0", name="ck_rulings_seq_positive"),)
 
     seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)
     ruling_id: Mapped[str] = mapped_column(String(32), unique=True)

@@ -5,6 +5,13 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app, store
+from adjudicator.audit.tests.test_tampering import (
+    close_the_door,
+    forged,
+    insert,
+    malform,
+    open_the_door,
+)
 from adjudicator.auth import clock, directors
 from adjudicator.store import Store, migrate
 
@@ -116,3 +123,26 @@ def test_a_search_for_percent_is_literal(app, director):
     rule(app.test_client(), "ssf-1999", ["ord"], event="1000")
     found = director.get("/api/v1/audit/rulings?q=0%25").json["rulings"]
     assert [r["event"] for r in found] == ["100%"]
+
+
+def test_the_director_sees_every_row_as_stored(app, director):
+    """Issue 27, break 4: rows written around the service (below the chain, values their
+    columns cannot hold) are listed as stored, on the page too, never a 500; `audit verify`
+    names each of them (test_tampering.py)."""
+    player = app.test_client()
+    for words in (["ord"], ["kat"], ["hej"], ["spel"], ["zzz"], ["qqq"], ["woord"]):
+        assert rule(player, "dsf-2015", words).status_code == 200
+    store = app.extensions["store"]
+    with store.connection(write=True) as conn:
+        open_the_door(conn, store)
+        insert(conn, forged(0))
+        malform(conn, store)
+        close_the_door(conn, store)
+    listed = director.get("/api/v1/audit/rulings").json
+    assert [r["seq"] for r in listed["rulings"]] == [7, 6, 5, 4, 3, 2, 1, 0]
+    by_seq = {r["seq"]: r for r in listed["rulings"]}
+    assert by_seq[1]["created_at"] == "yesterday" and by_seq[2]["words"] == "{not json"
+    assert by_seq[3]["created_at"] == "12345" and by_seq[0]["ruling_id"] == "forged0"
+    assert [r["seq"] for r in director.get("/api/v1/audit/rulings?q=forged").json["rulings"]] == [0]
+    page = director.get("/director/rulings")
+    assert page.status_code == 200 and "forged0" in page.text and "yesterday" in page.text
