@@ -25,7 +25,6 @@ from flask import g
 
 from adjudicator.auth import lastuse, ratelimit
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.models import ApiKey, Device
 from adjudicator.errors import ApiError
 
 COUNTED_KINDS = ("device", "app")
@@ -77,5 +76,4 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
         if wait:
             raise rate_limited(caller.kind, pending.limit, wait)
     if pending.note_use:
-        table = Device if caller.kind == "device" else ApiKey
-        lastuse.note(conn, table, int(caller.id), pending.at)
+        lastuse.note(conn, caller.kind, int(caller.id), pending.at)

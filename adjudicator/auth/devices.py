@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.models import Device, Director, PairingCode
 from adjudicator.auth.tokens import (
@@ -87,17 +88,15 @@ def redeem(conn: sa.Connection, text: str, device_seconds: int, now: datetime) -
 
 
 def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
-    """The device a token names (a read: its last use is noted by `auth.bookkeeping`)."""
-    d = Device
-    row = conn.execute(
-        sa.select(d.id, d.name, d.ruleset, d.last_used_at).where(
-            d.token_hash == digest(token), d.revoked_at.is_(None), d.expires_at > now
-        )
-    ).first()
+    """The device a token names (a read: its last use is noted by `auth.bookkeeping`). On every
+    ruling: a prepared statement (`auth.prepared`)."""
+    sql = prepared.statements(conn)
+    row = prepared.one(conn, sql.device_by_hash, (digest(token), sql.to_db(now)))
     if row is None:
         return None
-    rulesets = frozenset([row.ruleset]) if row.ruleset else None
-    return Caller("device", str(row.id), row.name, rulesets, row.last_used_at)
+    device_id, name, ruleset, last_used_at = row
+    rulesets = frozenset([ruleset]) if ruleset else None
+    return Caller("device", str(device_id), name, rulesets, sql.from_db(last_used_at))
 
 
 def revoke(conn: sa.Connection, device_id: int, now: datetime) -> bool:

@@ -7,6 +7,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.directors import is_name
 from adjudicator.auth.models import NAME_MAX, ApiKey
@@ -56,17 +57,16 @@ def create(
 
 
 def resolve(conn: sa.Connection, key: str) -> Caller | None:
-    """The key's caller (a read: its last use is noted by `auth.bookkeeping`)."""
-    c = ApiKey
-    row = conn.execute(
-        sa.select(c.id, c.name, c.scopes, c.last_used_at).where(
-            c.key_hash == digest(key), c.revoked_at.is_(None)
-        )
-    ).first()
+    """The key's caller (a read: its last use is noted by `auth.bookkeeping`). On every ruling:
+    a prepared statement (`auth.prepared`)."""
+    sql = prepared.statements(conn)
+    row = prepared.one(conn, sql.key_by_hash, (digest(key),))
     if row is None:
         return None
-    scopes = frozenset(row.scopes.split()) or None
-    return Caller("app", str(row.id), row.name, scopes, row.last_used_at)
+    key_id, name, scopes, last_used_at = row
+    return Caller(
+        "app", str(key_id), name, frozenset(scopes.split()) or None, sql.from_db(last_used_at)
+    )
 
 
 def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:

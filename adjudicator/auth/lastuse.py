@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from adjudicator.auth import prepared
+
 LAST_USED_RESOLUTION = timedelta(seconds=60)
 
 
@@ -17,17 +19,12 @@ def due(last_used_at: datetime | None, now: datetime) -> bool:
     return last_used_at is None or last_used_at <= now - LAST_USED_RESOLUTION
 
 
-def note(conn: sa.Connection, table: type, row_id: int, now: datetime) -> None:
-    """Note a use of row `row_id` of `table` (Device or ApiKey): one UPDATE that changes the
-    row only when its last use is older than the resolution, so it needs no read first."""
-    conn.execute(
-        sa.update(table)
-        .where(
-            table.id == row_id,
-            sa.or_(
-                table.last_used_at.is_(None),
-                table.last_used_at <= now - LAST_USED_RESOLUTION,
-            ),
-        )
-        .values(last_used_at=now)
+def note(conn: sa.Connection, kind: str, row_id: int, now: datetime) -> None:
+    """Note a use of device or app key `row_id` (`kind` "device" or "app"): one UPDATE that
+    changes the row only when its last use is older than the resolution, so it needs no read
+    first (a prepared statement, `auth.prepared`)."""
+    sql = prepared.statements(conn)
+    statement = sql.device_last_use if kind == "device" else sql.key_last_use
+    prepared.change(
+        conn, statement, (sql.to_db(now), row_id, sql.to_db(now - LAST_USED_RESOLUTION))
     )

@@ -24,9 +24,8 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from adjudicator.auth import locks
+from adjudicator.auth import locks, prepared
 from adjudicator.auth.clock import seconds_until
-from adjudicator.auth.models import RateHit
 
 WINDOW = 60
 SPAN = timedelta(seconds=WINDOW)
@@ -37,20 +36,18 @@ _hits = itertools.count(1)
 
 def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
     """Count one ruling for `key` at `now`; 0 when it is allowed, else the whole seconds to wait
-    (Retry-After) before one would be. `conn` must be a write transaction."""
+    (Retry-After) before one would be. `conn` must be a write transaction. Runs on every ruling
+    in tournament mode: prepared statements (`auth.prepared`)."""
     locks.take_turns(conn, SCOPE, key)
-    h = RateHit
-    since = now - SPAN
-    mine = (h.key == key, h.at > since)
-    used = conn.execute(sa.select(sa.func.count()).select_from(h).where(*mine)).scalar_one()
+    sql = prepared.statements(conn)
+    since = sql.to_db(now - SPAN)
+    (used,) = prepared.one(conn, sql.hits_since, (key, since))
     if used >= limit:
         # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
-        oldest = conn.execute(
-            sa.select(h.at).where(*mine).order_by(h.at.desc()).offset(limit - 1).limit(1)
-        ).scalar_one()
-        return seconds_until(oldest + SPAN, now)
-    conn.execute(sa.delete(h).where(h.key == key, h.at <= since))
-    conn.execute(sa.insert(h).values(key=key, at=now))
+        (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
+        return seconds_until(sql.from_db(oldest) + SPAN, now)
+    prepared.change(conn, sql.drop_old_hits, (key, since))
+    prepared.change(conn, sql.add_hit, (key, sql.to_db(now)))
     if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
-        conn.execute(sa.delete(h).where(h.at <= since))
+        prepared.change(conn, sql.sweep_hits, (since,))
     return 0
