@@ -31,6 +31,7 @@ LEXICON_MAP_FILE = "lexicons.toml"
 
 
 DRAW_BLANKS = ("beats_all", "not_counted")  # a blank drawn for who starts (docs/rules.md §12)
+DRAW_NEAREST = ("start", "end")  # which end of the alphabet wins the draw (docs/rules.md §12)
 
 
 class RulesetError(Exception):
@@ -98,6 +99,9 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("draw", "winner_chooses"): (bool, False),
     ("draw", "choices"): (list, False),
     ("draw", "tiles_go_back"): (bool, False),
+    ("draw", "nearest"): (str, False),
+    ("draw", "nearest_option"): (bool, False),
+    ("draw", "given_winner_option"): (bool, False),
     ("overdraw", "source"): (str, False),
     ("overdraw", "text"): (dict, False),
 }
@@ -200,6 +204,8 @@ def _check(data: dict[str, Any], file: str) -> None:
     draw = data.get("draw", {})
     if draw.get("blank", "beats_all") not in DRAW_BLANKS:
         raise fail("draw.blank", f"must be one of {', '.join(DRAW_BLANKS)}")
+    if draw.get("nearest", "start") not in DRAW_NEAREST:
+        raise fail("draw.nearest", f"must be one of {', '.join(DRAW_NEAREST)}")
     if draw.get("winner_chooses") and not draw.get("choices"):
         raise fail("draw.choices", "the winner of the draw needs something to choose from")
 

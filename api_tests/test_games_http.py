@@ -1,4 +1,5 @@
-"""Whole-game endpoints over real HTTP: final score, exchange allowed, verify; clear errors."""
+"""Whole-game endpoints over real HTTP: final score, exchange allowed, draw order, verify; clear
+errors."""
 
 from __future__ import annotations
 
@@ -183,6 +184,55 @@ def test_final_score_danish_q_is_blank_only(server, http):
     }
     r = http.post(server.api("/rulesets/dsf-2015/games/final-score"), json=body)
     assert r.status_code == 422 and "blank" in r.json()["detail"]
+
+
+def test_draw_order_home_reading_per_request_004_forberedelse(server, http):
+    """004 Forberedelse, "højeste bogstav først": nearest A by default, nearest Å on request;
+    a blank beats every letter either way."""
+    url = server.api("/rulesets/dk-home/games/draw-order")
+    draws = [{"Ann": "Å", "Bo": "B"}]
+    default = http.post(url, json={"players": ["Ann", "Bo"], "draws": draws})
+    assert default.status_code == 200, default.text
+    assert default.json()["starts"] == "Bo" and default.json()["nearest"] == "start"
+    end = http.post(url, json={"players": ["Ann", "Bo"], "draws": draws, "nearest": "end"})
+    assert end.status_code == 200, end.text
+    assert end.json()["starts"] == "Ann" and end.json()["nearest"] == "end"
+    blank = {"players": ["Ann", "Bo"], "draws": [{"Ann": "Å", "Bo": "?"}], "nearest": "end"}
+    assert http.post(url, json=blank).json()["starts"] == "Bo"
+
+
+def test_draw_order_ssf_takes_a_given_winner_002(server, http):
+    """002 names no draw method: the winner of the players' own draw chooses."""
+    url = server.api("/rulesets/ssf-1999/games/draw-order")
+    r = http.post(url, json={"players": ["Eva", "Olle"], "winner": "Olle"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["chooses"] == "Olle" and body["starts"] is None and body["decided"]
+    assert body["choices"] == ["start", "board_orientation"] and body["settled_by"] == "given"
+
+
+@pytest.mark.parametrize(
+    "ruleset, body, status, code, field",
+    [
+        ("dsf-2015", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": "end"},
+         422, "inconsistent_input", "nearest"),  # 000 §3.3a: nearest A, outright
+        ("dk-home", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": "Å"},
+         400, "wrong_shape", "nearest"),
+        ("dk-home", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": None},
+         400, "wrong_shape", "nearest"),
+        ("dsf-2015", {"players": ["A", "B"], "winner": "A"}, 422, "inconsistent_input", "winner"),
+        ("ssf-1999", {"players": ["A", "B"], "winner": "C"}, 422, "unknown_player", "winner"),
+        ("ssf-1999", {"players": ["A", "B"], "winner": 1}, 400, "wrong_shape", "winner"),
+        ("ssf-1999", {"players": ["A", "B"], "winner": ""}, 400, "wrong_shape", "winner"),
+        ("ssf-1999", {"players": ["A", "B"]}, 400, "wrong_shape", "draws"),
+        ("ssf-1999", {"players": ["A", "B"], "draws": [{"A": "Ö", "B": "Å"}], "winner": "A"},
+         422, "inconsistent_input", "winner"),  # the tiles say B
+    ],
+)  # fmt: skip
+def test_draw_order_bad_input(server, http, ruleset, body, status, code, field):
+    r = http.post(server.api(f"/rulesets/{ruleset}/games/draw-order"), json=body)
+    assert r.status_code == status, r.text
+    assert r.json()["code"] == code and r.json()["field"] == field
 
 
 def test_verify_real_record(server, http):

@@ -44,6 +44,7 @@ from adjudicator.game.gcg import (
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk
 from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
+from adjudicator.rulesets import DRAW_NEAREST
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -225,15 +226,14 @@ def final_score_route(ruleset_id: str):
 @bp.post("/rulesets/<ruleset_id>/games/draw-order")
 @public  # the tiles drawn decide, not the word list
 def draw_order_route(ruleset_id: str):
-    """Who starts (or, under SSF, who chooses), from the tiles each player drew."""
+    """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
+    winner of the players' own draw where the ruleset takes one (002)."""
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    only_fields(data, {"players", "draws"})
+    only_fields(data, {"players", "draws", "nearest", "winner"})
     rules = ruleset.rules
     names = data.get("players")
-    if not isinstance(names, list) or not all(
-        isinstance(n, str) and n.strip() and len(n) <= bounds.MAX_NAME_CHARS for n in names
-    ):
+    if not isinstance(names, list) or not all(_is_name(n) for n in names):
         raise ApiError(
             400,
             "wrong_shape",
@@ -246,23 +246,40 @@ def draw_order_route(ruleset_id: str):
         )
     if len(set(names)) != len(names):
         raise ApiError(422, "duplicate_player", "player names must differ", "players")
-    draws = data.get("draws")
-    if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
+    nearest = data.get("nearest")
+    if "nearest" in data and nearest not in DRAW_NEAREST:
         raise ApiError(
             400,
             "wrong_shape",
-            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-            " {player: tile}",
-            "draws",
+            f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet that"
+            " wins the draw",
+            "nearest",
         )
+    winner = data.get("winner")
+    if "winner" in data and not _is_name(winner):
+        raise ApiError(400, "wrong_shape", "'winner' must be one of the players' names", "winner")
+    draws = data.get("draws", [] if "winner" in data else None)  # a given winner needs no tiles
+    if "draws" in data or "winner" not in data:
+        if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
+            raise ApiError(
+                400,
+                "wrong_shape",
+                f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
+                " {player: tile}",
+                "draws",
+            )
     for i, drawn in enumerate(draws):
         if not isinstance(drawn, dict):
             raise ApiError(400, "wrong_shape", "a round maps each player to a tile", f"draws[{i}]")
     try:
-        result = draw_order(rules, profile_for(ruleset), names, draws)
+        result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner)
     except GameInputError as exc:
         raise _game_error(exc) from None
     return jsonify(result.to_dict(rules))
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= bounds.MAX_NAME_CHARS
 
 
 # --- verify ----------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """Who starts: the draw for the first turn (docs/rules.md §12), from the tiles each player drew.
 
 Each player draws one tile; the letter nearest the start of the language's alphabet starts
-(000 §3.3a, 003 "Begin van het spel", 004 "Forberedelse"). What a blank does is ruleset data:
-it beats every letter (004: "blanke slår alt") or does not count and is drawn again (003: "De
-blanco blokjes tellen in dit geval niet mee"). Equal letters draw again, among the tied players
-only (000 §3.3c). Under SSF the winner does not start but chooses: to start, or how the board
-faces (002).
+(000 §3.3a, 003 "Begin van het spel"). 004 Forberedelse says only "højeste bogstav først", which
+reads either way: `dk-home` takes nearest A as the default and offers nearest the alphabet's end
+(Å) as an option (`draw.nearest`, `draw.nearest_option`). What a blank does is ruleset data: it
+beats every letter, in either reading (004: "blanke slår alt"), or does not count and is drawn
+again (003: "De blanco blokjes tellen in dit geval niet mee"). Equal letters draw again, among
+the tied players only (000 §3.3c). Under SSF the winner does not start but chooses: to start, or
+how the board faces (002); 002 names no draw method, so the winner of a draw the players made
+their own way may be given instead of tiles (`draw.given_winner_option`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ class DrawResult:
     winner: str | None  # who starts, or (SSF) who chooses
     next_draw: list[str]  # who draws (again) next, when not decided
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    nearest: str = "start"  # the end of the alphabet that won: "start" (A) or "end"
+    settled_by: str = "tiles"  # or "given": the players' own draw, its winner named (002)
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         d = rules.draw
@@ -40,6 +45,8 @@ class DrawResult:
             "choices": list(d.choices) if chooses else [],
             "next_draw": self.next_draw,
             "rounds": self.rounds,
+            "settled_by": self.settled_by,
+            "nearest": self.nearest,
             "blank": d.blank,
             "tiles_go_back": d.tiles_go_back,
             "source": d.source,
@@ -47,16 +54,77 @@ class DrawResult:
 
 
 def draw_order(
-    rules: Rules, profile: LanguageProfile, players: list[str], rounds: list[Mapping[str, str]]
+    rules: Rules,
+    profile: LanguageProfile,
+    players: list[str],
+    rounds: list[Mapping[str, str]],
+    nearest: str | None = None,
+    winner: str | None = None,
 ) -> DrawResult:
     """Settle the draw from `rounds`: each maps the players who drew in that round to the tile
     drawn (a letter, `?` for a blank). Raises GameInputError naming `draws[i]` for a round that
-    cannot be (the wrong players drawing, a tile the set lacks, a round after the decision)."""
-    order = {letter: i for i, letter in enumerate(profile.alphabet)}
+    cannot be (the wrong players drawing, a tile the set lacks, a round after the decision).
+
+    `nearest` ("start" or "end") is the end of the alphabet that wins: the ruleset's own unless
+    it offers the other (`draw.nearest_option`). `winner` is the winner of a draw the players
+    made their own way, where the ruleset takes one (`draw.given_winner_option`); tiles drawn
+    as well must then make the same player the winner."""
+    reading = _reading(rules, nearest)
+    if winner is not None:
+        _check_given_winner(rules, players, winner)
+        if not rounds:
+            return DrawResult(rules.ruleset_id, True, winner, [], [], reading, "given")
+    result = _settle(rules, profile, players, rounds, reading)
+    if winner is not None and (not result.decided or result.winner != winner):
+        found = (
+            f"make {result.winner} the winner"
+            if result.decided
+            else f"do not settle the draw yet ({', '.join(result.next_draw)} to draw next)"
+        )
+        raise GameInputError(f"the tiles drawn {found}, not {winner}", "winner")
+    return result
+
+
+def _reading(rules: Rules, nearest: str | None) -> str:
+    """The end of the alphabet that wins this draw; another than the ruleset's own only where
+    it offers one (004's "højeste bogstav" reads either way; 000 §3.3a says "tættest på A")."""
+    own = rules.draw.nearest
+    if nearest is None or nearest == own:
+        return own
+    if not rules.draw.nearest_option:
+        raise GameInputError(
+            f"{rules.ruleset_id} has one reading of the draw: nearest the {own} of the alphabet"
+            f" ({rules.draw.source})",
+            "nearest",
+        )
+    return nearest
+
+
+def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
+    if not rules.draw.given_winner_option:
+        raise GameInputError(
+            f"{rules.ruleset_id} settles who starts by the tiles drawn ({rules.draw.source});"
+            " give the 'draws', not a winner",
+            "winner",
+        )
+    if winner not in players:
+        raise GameInputError(f"{winner!r} is not in 'players'", "winner", "unknown_player")
+
+
+def _settle(
+    rules: Rules,
+    profile: LanguageProfile,
+    players: list[str],
+    rounds: list[Mapping[str, str]],
+    nearest: str,
+) -> DrawResult:
+    """The draw as the tiles settle it, round by round."""
+    alphabet = profile.alphabet if nearest == "start" else profile.alphabet[::-1]
+    order = {letter: i for i, letter in enumerate(alphabet)}
     standing: dict[str, int] = {}  # each contender's counted draw: the letter's place, −1 blank
     contenders = list(players)
     due = list(players)  # who draws in the next round
-    result = DrawResult(rules.ruleset_id, False, None, due)
+    result = DrawResult(rules.ruleset_id, False, None, due, nearest=nearest)
     for i, drawn in enumerate(rounds):
         where = f"draws[{i}]"
         if not due:
@@ -86,7 +154,7 @@ def draw_order(
             tied = [p for p in contenders if standing[p] == best]
             if len(tied) == 1:
                 result.decided, result.winner, due = True, tied[0], []
-                entry["why"] = f"{tied[0]} drew nearest the start of the alphabet" + (
+                entry["why"] = f"{tied[0]} drew nearest the {nearest} of the alphabet" + (
                     " (a blank beats every letter)" if best == -1 else ""
                 )
             else:

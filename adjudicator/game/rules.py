@@ -91,6 +91,9 @@ class DrawRule:
     """Who starts (docs/rules.md §12)."""
 
     blank: str  # "beats_all" (004) or "not_counted": drawn again (003)
+    nearest: str  # "start": nearest A wins (000 §3.3a, 003); "end": nearest the last letter
+    nearest_option: bool  # dk-home: a request may take the other reading of 004's "højeste"
+    given_winner_option: bool  # SSF: 002 names no draw method, so the winner may be given
     winner_chooses: bool  # SSF: the winner chooses between `choices` (002)
     choices: tuple[str, ...]
     tiles_go_back: bool
@@ -191,6 +194,9 @@ class Rules:
             ),
             draw=DrawRule(
                 blank=draw.get("blank", "beats_all"),
+                nearest=draw.get("nearest", "start"),
+                nearest_option=draw.get("nearest_option", False),
+                given_winner_option=draw.get("given_winner_option", False),
                 winner_chooses=draw.get("winner_chooses", False),
                 choices=tuple(draw.get("choices", ())),
                 tiles_go_back=draw.get("tiles_go_back", True),

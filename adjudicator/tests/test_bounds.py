@@ -41,6 +41,7 @@ def test_the_document_states_the_code_s_bounds():
     draw = s["DrawOrderRequest"]["properties"]
     assert draw["players"]["items"]["maxLength"] == bounds.MAX_NAME_CHARS
     assert draw["draws"]["maxItems"] == bounds.MAX_DRAW_ROUNDS
+    assert draw["winner"]["maxLength"] == bounds.MAX_NAME_CHARS
 
 
 def _final(score=1, **extra):

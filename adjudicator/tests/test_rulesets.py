@@ -87,6 +87,23 @@ def test_invalid_ruleset_names_file_and_field(tmp_path, old, new, field):
     assert "naspa.toml" in str(info.value) and field in str(info.value)
 
 
+def test_draw_reading_and_given_winner_are_ruleset_data(tmp_path):
+    """docs/rules.md §12: which end of the alphabet wins the draw (`draw.nearest`), whether a
+    request may ask for the other one, and whether a winner drawn otherwise may be given."""
+    path = _copy(tmp_path, "naspa")
+    text = path.read_text(encoding="utf-8")
+    old = 'blank = "beats_all"'
+    assert old in text
+    extra = 'nearest = "end"\nnearest_option = true\ngiven_winner_option = true'
+    path.write_text(text.replace(old, f"{old}\n{extra}", 1), encoding="utf-8")
+    draw = load_rulesets(tmp_path)["naspa"].rules.draw
+    assert (draw.nearest, draw.nearest_option, draw.given_winner_option) == ("end", True, True)
+    path.write_text(text.replace(old, f'{old}\nnearest = "middle"', 1), encoding="utf-8")
+    with pytest.raises(RulesetError, match="start, end") as info:
+        load_rulesets(tmp_path)
+    assert info.value.field == "draw.nearest"
+
+
 def test_broken_toml_and_misnamed_file(tmp_path):
     (tmp_path / "bad.toml").write_text("id = \n")
     with pytest.raises(RulesetError, match="bad.toml"):

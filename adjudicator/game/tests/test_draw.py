@@ -10,8 +10,8 @@ from adjudicator.game.errors import GameInputError
 from .helpers import profile, rules
 
 
-def settle(ruleset: str, rounds: list[dict[str, str]], players=("Ann", "Bo")):
-    return draw_order(rules(ruleset), profile(ruleset), list(players), rounds)
+def settle(ruleset: str, rounds: list[dict[str, str]], players=("Ann", "Bo"), **options):
+    return draw_order(rules(ruleset), profile(ruleset), list(players), rounds, **options)
 
 
 def test_dsf_nearest_a_starts_000_3_3a():
@@ -65,3 +65,79 @@ def test_impossible_draws_name_the_round(rounds, field):
     with pytest.raises(GameInputError) as e:
         settle("dsf-2015", rounds)
     assert e.value.field == field
+
+
+def test_home_default_reading_is_nearest_a_with_the_end_on_offer_004_forberedelse():
+    """004 Forberedelse: "højeste bogstav først" names no end of the alphabet: dk-home reads it
+    as nearest A (docs/rules.md §12) and offers nearest Å as a per-request option."""
+    draw = rules("dk-home").draw
+    assert draw.nearest == "start" and draw.nearest_option
+    d = settle("dk-home", [{"Ann": "Å", "Bo": "B"}]).to_dict(rules("dk-home"))
+    assert d["starts"] == "Bo" and d["nearest"] == "start"
+
+
+def test_home_nearest_end_reading_004_forberedelse():
+    """The other reading of "højeste bogstav først": the letter nearest Å starts."""
+    r = settle("dk-home", [{"Ann": "Å", "Bo": "Ø", "Cy": "A"}], ("Ann", "Bo", "Cy"), nearest="end")
+    d = r.to_dict(rules("dk-home"))
+    assert d["starts"] == "Ann" and d["nearest"] == "end"
+    assert "end of the alphabet" in d["rounds"][0]["why"]
+
+
+@pytest.mark.parametrize("nearest", ["start", "end"])
+def test_home_blank_beats_all_in_both_readings_004_forberedelse(nearest):
+    """004 Forberedelse: "blanke slår alt", whichever end of the alphabet counts as highest."""
+    r = settle(
+        "dk-home", [{"Ann": "A", "Bo": "?", "Cy": "Å"}], ("Ann", "Bo", "Cy"), nearest=nearest
+    )
+    assert r.winner == "Bo"
+
+
+def test_home_end_reading_ties_draw_again_004():
+    r = settle("dk-home", [{"Ann": "Å", "Bo": "Å"}, {"Ann": "Z", "Bo": "Æ"}], nearest="end")
+    assert r.winner == "Bo"  # Danish order: Z Æ Ø Å
+
+
+def test_a_ruleset_without_the_option_keeps_its_reading_000_3_3a():
+    """000 §3.3a says "tættest på A" outright: dsf-2015 offers no other reading."""
+    assert settle("dsf-2015", [{"Ann": "E", "Bo": "C"}], nearest="start").winner == "Bo"
+    with pytest.raises(GameInputError) as e:
+        settle("dsf-2015", [{"Ann": "E", "Bo": "C"}], nearest="end")
+    assert e.value.field == "nearest" and e.value.code == "inconsistent_input"
+
+
+def test_ssf_given_winner_chooses_002():
+    """002 names no draw method: the players' draw, done however they chose, gives a winner,
+    who chooses between starting and how the board faces."""
+    d = draw_order(rules("ssf-1999"), profile("ssf-1999"), ["Eva", "Olle"], [], winner="Eva")
+    d = d.to_dict(rules("ssf-1999"))
+    assert d["decided"] and d["chooses"] == "Eva" and d["starts"] is None
+    assert d["choices"] == ["start", "board_orientation"] and d["next_draw"] == []
+    assert d["settled_by"] == "given" and d["rounds"] == [] and d["source"].startswith("002")
+
+
+def test_ssf_tiles_still_settle_the_draw_002():
+    d = settle("ssf-1999", [{"Ann": "Ö", "Bo": "Å"}]).to_dict(rules("ssf-1999"))
+    assert d["settled_by"] == "tiles" and d["chooses"] == "Bo"
+
+
+def test_ssf_given_winner_must_agree_with_the_tiles_drawn_002():
+    assert settle("ssf-1999", [{"Ann": "Ö", "Bo": "Å"}], winner="Bo").winner == "Bo"
+    for rounds in ([{"Ann": "Ö", "Bo": "Å"}], [{"Ann": "K", "Bo": "K"}]):  # other, undecided
+        with pytest.raises(GameInputError) as e:
+            settle("ssf-1999", rounds, winner="Ann")
+        assert e.value.field == "winner"
+
+
+@pytest.mark.parametrize(
+    "ruleset, winner, code",
+    [
+        ("ssf-1999", "Cy", "unknown_player"),  # not among the players
+        ("dsf-2015", "Ann", "inconsistent_input"),  # 000 §3.3a: the tiles decide
+        ("dk-home", "Ann", "inconsistent_input"),  # 004 Forberedelse: the tiles decide
+    ],
+)
+def test_a_given_winner_only_where_the_ruleset_takes_one(ruleset, winner, code):
+    with pytest.raises(GameInputError) as e:
+        draw_order(rules(ruleset), profile(ruleset), ["Ann", "Bo"], [], winner=winner)
+    assert e.value.field == "winner" and e.value.code == code
