@@ -60,15 +60,16 @@ class AuditHead(Base):
     hash: Mapped[str] = mapped_column(String(SHA256_HEX))
 
 
-class JuryCount(Base):
-    """Jury queries counted per (event, game, player), for the ruleset's per-game limit."""
+class JuryWords(Base):
+    """Words put to the jury per (event, game, player), for the ruleset's per-game limit: each
+    label in its canonical form (`audit.labels.canonical`), the event the service's own."""
 
-    __tablename__ = "jury_counts"
+    __tablename__ = "jury_words"
 
     event: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)  # "" when none
     game: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
     player: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
-    count: Mapped[int] = mapped_column(Integer)
+    words: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime())
 
 

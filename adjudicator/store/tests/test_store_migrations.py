@@ -129,3 +129,23 @@ def test_a_forked_child_opens_its_own_connections(database_url):
 def test_bad_synchronous_setting_is_named():
     with pytest.raises(StoreError, match="ADJUDICATOR_SQLITE_SYNCHRONOUS"):
         Store("sqlite:///x.db", "OFF")
+
+
+def test_jury_counts_are_carried_over_as_words_under_canonical_labels(store):
+    """0004: counts kept apart only by a label's spelling are added up, as words."""
+    migrate.upgrade(store, "0003_rate_hits")
+    with store.connection(write=True) as conn:
+        for event, player, count in (("NK", "Anna", 4), ("nk", " ANNA", 3), ("", "Bo", 1)):
+            conn.execute(
+                text(
+                    "INSERT INTO jury_counts (event, game, player, count, updated_at)"
+                    " VALUES (:e, 'R3-T12', :p, :c, '2026-12-01 10:00:00')"
+                ),
+                {"e": event, "p": player, "c": count},
+            )
+    migrate.upgrade(store)
+    with store.connection() as conn:
+        rows = conn.execute(
+            text("SELECT event, game, player, words FROM jury_words ORDER BY player")
+        ).all()
+    assert [tuple(r) for r in rows] == [("nk", "r3-t12", "anna", 7), ("", "r3-t12", "bo", 1)]

@@ -1,0 +1,77 @@
+"""The jury limit counts words, per (event, game, player) in the labels' canonical form:
+`jury_words` replaces `jury_counts` (queries, per label as typed). Existing counts are carried
+over as words (a query was at least one word) under their labels' canonical form, so counts
+kept apart only by spelling (`Anna`, `ANNA`) are added up.
+
+Revision ID: 0004_jury_words
+Revises: 0003_rate_hits
+Create Date: 2026-12-10
+"""
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+
+import sqlalchemy as sa
+from alembic import op
+
+from adjudicator.audit.labels import canonical
+
+revision = "0004_jury_words"
+down_revision = "0003_rate_hits"
+branch_labels = None
+depends_on = None
+
+KEY = ("event", "game", "player")
+
+
+def _key_columns() -> list[sa.Column]:
+    return [sa.Column(name, sa.String(64), primary_key=True) for name in KEY]
+
+
+def _carry(source: str, amount: str, target: sa.Table, fold: Callable[[str], str]) -> None:
+    """Copy `source`'s counts (its column `amount`) into `target`, each key folded and the counts
+    of one key added up."""
+    old = sa.table(
+        source,
+        *(sa.column(name, sa.String()) for name in KEY),
+        sa.column(amount, sa.Integer()),
+        sa.column("updated_at", sa.DateTime()),  # typed: SQLite keeps it as text
+    )
+    counts: Counter[tuple[str, ...]] = Counter()
+    latest: dict[tuple[str, ...], datetime] = {}
+    for row in op.get_bind().execute(sa.select(old)).mappings():
+        key = tuple(fold(row[name]) for name in KEY)
+        counts[key] += row[amount]
+        latest[key] = max(latest.get(key, row["updated_at"]), row["updated_at"])
+    new_amount = next(c.name for c in target.c if c.name in ("words", "count"))
+    op.bulk_insert(
+        target,
+        [
+            {**dict(zip(KEY, key, strict=True)), new_amount: n, "updated_at": latest[key]}
+            for key, n in counts.items()
+        ],
+    )
+
+
+def upgrade() -> None:
+    words = op.create_table(
+        "jury_words",
+        *_key_columns(),
+        sa.Column("words", sa.Integer(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(), nullable=False),
+    )
+    # canonical() can only lengthen a label past 64 characters in rare NFKC expansions: cut.
+    _carry("jury_counts", "count", words, lambda label: canonical(label)[:64])
+    op.drop_table("jury_counts")
+
+
+def downgrade() -> None:
+    counts = op.create_table(
+        "jury_counts",
+        *_key_columns(),
+        sa.Column("count", sa.Integer(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(), nullable=False),
+    )
+    _carry("jury_words", "words", counts, lambda label: label)
+    op.drop_table("jury_words")
