@@ -23,11 +23,13 @@ from typing import Any
 import orjson
 from sqlalchemy import JSON, Connection, select
 
+from adjudicator.audit.labels import canonical_columns
 from adjudicator.store import utcnow
-from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling
+from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling, RulingLabels
 
 RULINGS = Ruling.__table__
 HEAD = AuditHead.__table__
+LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 COLUMNS = tuple(c.name for c in RULINGS.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
 
@@ -136,7 +138,8 @@ def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
 
 def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     """Insert `rows` (linked in order after the locked head) and move the head row to the last,
-    in the transaction that took the lock: one statement for all rows, one for the head."""
+    in the transaction that took the lock: one statement for all rows, one for the head (and
+    one for the canonical labels of those that have any, `ruling_labels`)."""
     if not rows:
         return
     sql = _sql(conn)
@@ -147,6 +150,13 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         cursor.executemany(sql.insert, [sql.params(row) for row in rows])
     cursor.execute(sql.move_head, (head.seq, head.hash))
     cursor.close()
+    labels = [
+        {"seq": row["seq"], **found}
+        for row in rows
+        if (found := canonical_columns(row)) is not None
+    ]
+    if labels:  # in the same transaction: an entry is never without its searched labels
+        conn.execute(LABELS.insert(), labels)
 
 
 @dataclass

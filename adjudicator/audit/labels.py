@@ -19,6 +19,7 @@ from adjudicator.errors import ApiError
 from adjudicator.store.models import LABEL_MAX
 
 FIELDS = ("event", "round", "table", "game", "player")
+COLUMNS = ("event", "round", "table_label", "game", "player")  # the entry's, in FIELDS order
 
 # Scripts that are written together (Unicode TS #39, "highly restrictive"): Japanese, Chinese
 # with Bopomofo, Korean, each with Latin. Any other mix of two scripts is refused.
@@ -76,6 +77,13 @@ class Labels:
 
 
 NONE = Labels()
+
+
+def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None] | None:
+    """An entry's label columns in their canonical form, as searched; None when it has none."""
+    if all(entry[name] is None for name in COLUMNS):
+        return None
+    return {name: None if entry[name] is None else canonical(entry[name]) for name in COLUMNS}
 
 
 def read_labels(data: dict[str, Any]) -> Labels:

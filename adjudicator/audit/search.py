@@ -7,7 +7,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Text, cast, or_, select
 
-from adjudicator.audit.chain import RULINGS, timestamp
+from adjudicator.audit.chain import LABELS, RULINGS, timestamp
+from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
+from adjudicator.audit.labels import canonical
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
@@ -17,11 +19,13 @@ PAGE_MAX = 200
 PAGE_DEFAULT = 50
 QUERY_MAX = 64
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
+CANONICAL = {"event"}  # of those, labels: matched in their canonical form (`ruling_labels`)
 PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
 CHOICES = {"kind": KINDS, "verdict": VERDICTS}
-# Columns a free-text search looks in (case-insensitive substring), the words included.
-SEARCHED = ("ruling_id", "event", "round", "table_label", "game", "player", "caller_name", "play")
+# Columns a free-text search looks in (case-insensitive substring), the words included; and the
+# labels, in their canonical form (the text too), as the jury count compares them.
+SEARCHED = ("ruling_id", "caller_name", "play")
 
 
 @dataclass(frozen=True)
@@ -73,12 +77,21 @@ def item(row: Any) -> dict[str, Any]:
 def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
     """A page of matching entries, newest first, and the `before` of the next page (None when
     this is the last)."""
-    stmt = select(RULINGS)
+    stmt = select(RULINGS).outerjoin(LABELS, LABELS.c.seq == RULINGS.c.seq)
     for name, value in query.exact:
-        stmt = stmt.where(RULINGS.c[name] == value)
+        if name in CANONICAL:
+            stmt = stmt.where(LABELS.c[name] == canonical(value))
+        else:
+            stmt = stmt.where(RULINGS.c[name] == value)
     if query.text:
         columns = [RULINGS.c[name] for name in SEARCHED] + [cast(RULINGS.c.words, Text)]
-        stmt = stmt.where(or_(*(c.icontains(query.text, autoescape=True) for c in columns)))
+        key = canonical(query.text)
+        stmt = stmt.where(
+            or_(
+                *(c.icontains(query.text, autoescape=True) for c in columns),
+                *(LABELS.c[name].contains(key, autoescape=True) for name in LABEL_COLUMNS),
+            )
+        )
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     rows = conn.execute(stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1)).all()

@@ -1,9 +1,14 @@
-"""The jury limit counts words, per (event, game, player) in the labels' canonical form:
-`jury_words` replaces `jury_counts` (queries, per label as typed). Existing counts are carried
-over as words (a query was at least one word) under their labels' canonical form, so counts
-kept apart only by spelling (`Anna`, `ANNA`) are added up.
+"""Labels are compared in one canonical form (`adjudicator.audit.labels.canonical`).
 
-Revision ID: 0004_jury_words
+The jury limit counts words, per (event, game, player) in that form: `jury_words` replaces
+`jury_counts` (queries, per label as typed). Existing counts are carried over as words (a query
+was at least one word) under their labels' canonical form, so counts kept apart only by
+spelling (`Anna`, `ANNA`) are added up.
+
+The directors' search looks labels up in that form too: `ruling_labels` holds each entry's
+labels canonical (the entry keeps them as typed, hashed), filled here for the entries so far.
+
+Revision ID: 0004_canonical_labels
 Revises: 0003_rate_hits
 Create Date: 2026-12-10
 """
@@ -15,14 +20,16 @@ from datetime import datetime
 import sqlalchemy as sa
 from alembic import op
 
+from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
 from adjudicator.audit.labels import canonical
 
-revision = "0004_jury_words"
+revision = "0004_canonical_labels"
 down_revision = "0003_rate_hits"
 branch_labels = None
 depends_on = None
 
 KEY = ("event", "game", "player")
+SEQ = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def _key_columns() -> list[sa.Column]:
@@ -62,11 +69,36 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(), nullable=False),
     )
     # canonical() can only lengthen a label past 64 characters in rare NFKC expansions: cut.
-    _carry("jury_counts", "count", words, lambda label: canonical(label)[:64])
+    _carry("jury_counts", "count", words, _key)
     op.drop_table("jury_counts")
+    labels = op.create_table(
+        "ruling_labels",
+        sa.Column("seq", SEQ, primary_key=True, autoincrement=False),
+        *(sa.Column(name, sa.String(64), nullable=True) for name in LABEL_COLUMNS),
+    )
+    op.create_index("ix_ruling_labels_event", "ruling_labels", ["event"])
+    rulings = sa.table("rulings", sa.column("seq"), *map(sa.column, LABEL_COLUMNS))
+    labelled = sa.or_(*(rulings.c[name].isnot(None) for name in LABEL_COLUMNS))
+    found = op.get_bind().execute(sa.select(rulings).where(labelled)).mappings()
+    op.bulk_insert(
+        labels,
+        [
+            {"seq": row["seq"]}
+            | {name: None if row[name] is None else _key(row[name]) for name in LABEL_COLUMNS}
+            for row in found
+        ],
+    )
+
+
+def _key(label: str) -> str:
+    """A stored label's canonical form; cut to the column (an NFKC expansion of a label stored
+    before this revision can outgrow it; read_labels refuses such labels from now on)."""
+    return canonical(label)[:64]
 
 
 def downgrade() -> None:
+    op.drop_index("ix_ruling_labels_event", table_name="ruling_labels")
+    op.drop_table("ruling_labels")
     counts = op.create_table(
         "jury_counts",
         *_key_columns(),
