@@ -114,6 +114,8 @@ def init_app(app: Flask) -> None:
             f"ADJUDICATOR_JURY_LIMIT must be one of {', '.join(SETTINGS)}, not {setting!r}"
         )
     event = app.config.setdefault("EVENT", "")
+    if isinstance(event, int) and not isinstance(event, bool):  # `2027`, read by Flask as JSON
+        event = str(event)
     if not isinstance(event, str) or len(canonical(event)) > LABEL_MAX:
         raise ConfigError(f"ADJUDICATOR_EVENT must be text of at most {LABEL_MAX} characters")
     app.config["EVENT_KEY"] = canonical(event)

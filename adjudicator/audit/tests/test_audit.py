@@ -297,6 +297,9 @@ def test_the_limit_applies_where_the_ruleset_and_the_event_say(make_app):
 def test_an_unknown_jury_limit_setting_stops_the_start(make_app):
     with pytest.raises(ConfigError, match="ADJUDICATOR_JURY_LIMIT"):
         make_app(JURY_LIMIT="sometimes")
+    with pytest.raises(ConfigError, match="ADJUDICATOR_EVENT"):
+        make_app(EVENT="x" * 65)
+    assert make_app(EVENT=2027).config["EVENT_KEY"] == "2027"  # ADJUDICATOR_EVENT=2027, as JSON
 
 
 def test_jury_query_without_game_open_and_tournament_mode(make_app):
