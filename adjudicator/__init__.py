@@ -73,4 +73,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     audit_record.init_app(app)
     audit_views.init_app(app)
+
+    # The jury's limit (issue 27): the event counts are kept under, and whether it applies.
+    from adjudicator import jury
+
+    jury.init_app(app)
     return app

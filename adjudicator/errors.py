@@ -40,6 +40,7 @@ class ApiError(Exception):
         message: str,
         field: str | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, object] | None = None,
     ):
         super().__init__(message)
         self.status = status
@@ -47,6 +48,7 @@ class ApiError(Exception):
         self.message = message
         self.field = field
         self.headers = headers or {}  # e.g. Retry-After on a 429, WWW-Authenticate on a 401
+        self.extra = extra or {}  # further members a client acts on (`queries_remaining`)
 
     def to_dict(self) -> dict:
         """The problem document (RFC 9457) with the `code` and `field` extension members."""
@@ -59,7 +61,7 @@ class ApiError(Exception):
         }
         if self.field is not None:
             body["field"] = self.field
-        return body
+        return body | self.extra
 
     def response(self) -> Response:
         return self.dressed(Response(orjson.dumps(self.to_dict()), mimetype=PROBLEM_MIMETYPE))

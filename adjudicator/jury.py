@@ -1,32 +1,54 @@
-"""The jury's per-game limit (SBNL 003: at most N words put to the jury per player and game,
-`challenge.jury_submissions_per_player` in the ruleset), counted in the store.
+"""The jury's per-game limit (SBNL 003: "ten hoogste 10 woorden per speler" put to the jury in a
+game, at national tournaments; `challenge.jury_submissions_per_player` in the ruleset), counted
+in words, in the store.
 
-Under a ruleset in jury mode (`challenge.mode = "jury"`) with a limit, a query naming its `game`
-and `player` (and optionally its `event`) is counted per (event, game, player), in the same
-transaction as its audit entry; past the limit it is refused (409 `jury_limit_reached`, in
-Dutch and English) and the answer otherwise says how many remain (`queries_remaining`). A query
-without game and player is refused in tournament mode; in open mode (home and club) it is
-answered uncounted, with `queries_remaining: null`.
+Whether the limit applies is the ruleset's `challenge.jury_limit_applies` ("tournament": only
+when the service runs a tournament, `ADJUDICATOR_MODE=tournament`; "always"), unless the event's
+setting `ADJUDICATOR_JURY_LIMIT` says "on" or "off" (the service cannot tell a national
+tournament from another). Where it applies, a query naming its `game` and `player` is counted
+per (event, game, player), each label in its canonical form (`audit.labels.canonical`), the
+event being the service's own (`ADJUDICATOR_EVENT`), never the request's: a caller cannot start
+a count afresh by spelling a label another way or naming another event. A query of N words uses
+N, in the same transaction as its audit entry; one that would pass the limit is refused whole
+(409 `jury_limit_reached`, in Dutch and English, with `queries_remaining`), and the answer
+otherwise says how many words remain (`queries_remaining`). A query without game and player is
+refused in tournament mode; in open mode it is answered uncounted, with `queries_remaining: null`.
 """
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import Connection, select
 
-from adjudicator.audit.labels import Labels
+from adjudicator.audit.labels import Labels, canonical
+from adjudicator.auth.settings import ConfigError
 from adjudicator.errors import ApiError
 from adjudicator.rulesets import Ruleset
 from adjudicator.store import utcnow
-from adjudicator.store.models import JuryCount
+from adjudicator.store.models import LABEL_MAX, JuryWords
 
-COUNTS = JuryCount.__table__
+WORDS = JuryWords.__table__
+SETTINGS = ("ruleset", "on", "off")  # ADJUDICATOR_JURY_LIMIT
+
+
+def _tournament() -> bool:
+    return current_app.config.get("MODE", "open") == "tournament"
+
+
+def applies(ruleset: Ruleset) -> bool:
+    """Whether this event counts jury queries: the event's setting, else the ruleset's rule."""
+    setting = current_app.config.get("JURY_LIMIT", "ruleset")
+    if setting != "ruleset":
+        return setting == "on"
+    return ruleset.data["challenge"].get("jury_limit_applies", "always") == "always" or (
+        _tournament()
+    )
 
 
 def limit_for(ruleset: Ruleset) -> int | None:
-    """The ruleset's per-player, per-game jury limit; None when it has none."""
+    """The ruleset's per-player, per-game jury limit in words; None when it has none here."""
     challenge = ruleset.data["challenge"]
-    if challenge["mode"] != "jury":
+    if challenge["mode"] != "jury" or not applies(ruleset):
         return None
     return challenge.get("jury_submissions_per_player")
 
@@ -39,37 +61,61 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     missing = [name for name in ("game", "player") if getattr(labels, name) is None]
     if not missing:
         return limit
-    if current_app.config.get("MODE", "open") == "tournament":
+    if _tournament():
         name = missing[0]
         raise ApiError(
             400,
             "missing_field",
             f"a jury query under {ruleset.id} names its 'game' and 'player' (the limit is"
-            f" {limit} per player and game)",
+            f" {limit} words per player and game)",
             name,
         )
     return None
 
 
-def count(conn: Connection, ruleset: Ruleset, labels: Labels, limit: int) -> int:
-    """Count one query for (event, game, player); the number left after it. Refuses the query
-    past the limit. Runs under the audit log's append lock, so counts never race."""
-    key = {"event": labels.event or "", "game": labels.game, "player": labels.player}
-    where = [COUNTS.c[name] == value for name, value in key.items()]
-    used = conn.execute(select(COUNTS.c.count).where(*where)).scalar_one_or_none()
-    if used is not None and used >= limit:
+def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
+    """Count a query of `words` words for (event, game, player); the words left after it.
+    Refuses the whole query when it would pass the limit. Runs under the audit log's append
+    lock, so counts never race."""
+    key = {
+        "event": current_app.config.get("EVENT_KEY", ""),
+        "game": labels.key("game"),
+        "player": labels.key("player"),
+    }
+    where = [WORDS.c[name] == value for name, value in key.items()]
+    used = conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+    left = limit - (used or 0)
+    if words > left:
         raise ApiError(
             409,
             "jury_limit_reached",
-            f"Limiet bereikt: speler {labels.player} heeft in partij {labels.game} al {used}"
-            f" woorden aan de jury voorgelegd (maximaal {limit}). / Limit reached: player"
-            f" {labels.player} has already put {used} queries to the jury in game"
-            f" {labels.game} (at most {limit}).",
+            f"Limiet bereikt: speler {labels.player} heeft in partij {labels.game} al"
+            f" {used or 0} van de {limit} woorden aan de jury voorgelegd; er mogen nog {left}"
+            f" worden voorgelegd, niet {words}. / Limit reached: player {labels.player} has"
+            f" already put {used or 0} of {limit} words to the jury in game {labels.game};"
+            f" {left} may still be put, not {words}.",
             "player",
+            extra={"queries_remaining": left},
         )
     now = utcnow()
     if used is None:
-        conn.execute(COUNTS.insert(), {**key, "count": 1, "updated_at": now})
+        conn.execute(WORDS.insert(), {**key, "words": words, "updated_at": now})
     else:
-        conn.execute(COUNTS.update().where(*where), {"count": used + 1, "updated_at": now})
-    return limit - (used or 0) - 1
+        conn.execute(WORDS.update().where(*where), {"words": used + words, "updated_at": now})
+    return left - words
+
+
+def init_app(app: Flask) -> None:
+    """Check the event's settings once, at start-up: the event counts are kept under (its
+    canonical form), and whether the limit applies."""
+    setting = app.config.setdefault("JURY_LIMIT", "ruleset")
+    if setting not in SETTINGS:
+        raise ConfigError(
+            f"ADJUDICATOR_JURY_LIMIT must be one of {', '.join(SETTINGS)}, not {setting!r}"
+        )
+    event = app.config.setdefault("EVENT", "")
+    if isinstance(event, int) and not isinstance(event, bool):  # `2027`, read by Flask as JSON
+        event = str(event)
+    if not isinstance(event, str) or len(canonical(event)) > LABEL_MAX:
+        raise ConfigError(f"ADJUDICATOR_EVENT must be text of at most {LABEL_MAX} characters")
+    app.config["EVENT_KEY"] = canonical(event)

@@ -18,6 +18,9 @@ from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import Rules
 
 CHALLENGE_MODES = ("challenge", "jury")
+# Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
+# landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.jury.applies`).
+JURY_LIMIT_APPLIES = ("always", "tournament")
 CONSEQUENCE_KINDS = (
     "none",
     "challenger_loses_turn",
@@ -59,6 +62,7 @@ _SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
     ("challenge", "free_challenge_option"): (bool, False),
     ("challenge", "free_challenge_text"): (dict, False),
     ("challenge", "jury_submissions_per_player"): (int, False),
+    ("challenge", "jury_limit_applies"): (str, False),  # "always" unless said (JURY_LIMIT_APPLIES)
     ("challenge", "source"): (str, False),
     ("exchange", "source"): (str, False),
     ("exchange", "min_bag"): (int, True),
@@ -182,6 +186,10 @@ def _check(data: dict[str, Any], file: str) -> None:
         raise fail("disclosure.policy", f"must be one of {', '.join(POLICIES)}")
     if data["challenge"]["mode"] not in CHALLENGE_MODES:
         raise fail("challenge.mode", f"must be one of {', '.join(CHALLENGE_MODES)}")
+    if data["challenge"].get("jury_limit_applies", "always") not in JURY_LIMIT_APPLIES:
+        raise fail(
+            "challenge.jury_limit_applies", f"must be one of {', '.join(JURY_LIMIT_APPLIES)}"
+        )
     if not 1 <= data["challenge"]["max_words"] <= 8:
         raise fail("challenge.max_words", "must be 1 to 8")
     for key in ("valid", "invalid"):

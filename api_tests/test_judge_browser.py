@@ -569,9 +569,8 @@ def test_jury_mode(browser_context, judge_server, viewport):
     open_kiosk(page, judge_server, "sbnl-punten")
     expect(page.locator("#enter-title")).to_have_text("Woord voorleggen aan de jury")
     expect(page.locator("#enter-hint")).to_contain_text("aan de jury voorleggen ter goedkeuring")
-    expect(page.locator(".jury-limit")).to_have_text(
-        "Ten hoogste 10 opgevraagde woorden per speler per spel."
-    )
+    # open mode (home, club): sbnl-punten's limit is for tournaments, so the page names none
+    expect(page.locator(".jury-limit")).to_have_count(0)
     expect(page.locator("#judge")).to_have_text("CONTROLEER")
     page.fill("#jury-player", "Anna de Vries")
     page.fill("#jury-game", "ronde 3, tafel 7")
@@ -620,3 +619,34 @@ def test_jury_mode(browser_context, judge_server, viewport):
     # the query is not counted (open mode), so nothing says how many remain
     assert sent == [{"words": ["HALLO"], "player": "7"}]
     expect(page.locator(".jury-remaining")).to_have_count(0)
+
+
+def test_jury_mode_counts_words_where_the_event_counts(page, tmp_path):
+    """An event that counts (`ADJUDICATOR_JURY_LIMIT=on`): a query of three words uses three of
+    the player's ten, so the tablet says seven remain (it said nine: the store counted queries),
+    and the same player and game spelt another way go on from there."""
+    url = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    srv = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url, ADJUDICATOR_JURY_LIMIT="on")
+    try:
+        open_kiosk(page, srv, "sbnl-punten")
+        expect(page.locator(".jury-limit")).to_have_text(
+            "Ten hoogste 10 opgevraagde woorden per speler per spel."
+        )
+        page.fill("#jury-player", "Anna")
+        page.fill("#jury-game", "r3-t12")
+        enter_words(page, ["hallo", "woord", "boom"])
+        page.click("#judge")
+        expect(page.locator(".verdict-word")).to_have_text("GOEDGEKEURD")
+        expect(page.locator(".jury-remaining")).to_have_text(
+            "Deze speler mag in dit spel nog 7 woorden opvragen."
+        )
+        dismiss(page)
+        page.fill("#jury-player", "ANNA")
+        page.fill("#jury-game", "R3-T12")
+        enter_words(page, ["hallo"])
+        page.click("#judge")
+        expect(page.locator(".jury-remaining")).to_have_text(
+            "Deze speler mag in dit spel nog 6 woorden opvragen."
+        )
+    finally:
+        srv.stop()

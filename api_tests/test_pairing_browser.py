@@ -109,7 +109,9 @@ def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
 ):
     """sbnl-punten in tournament mode: the store counts each player's queries per game. A query
     without the game goes back to the words, asking for it; past the limit of 10 the tablet says
-    so (who, which game), with no verdict and no RETRY, since the same query would be refused."""
+    so (who, which game), with no verdict and no RETRY, since the same query would be refused.
+    The limit is in words: a query of more words than remain goes back to the words, kept,
+    saying how many remain, and a ruling shows the words left after it."""
     nl = strings("nl")
     session = director(tournament_server)
     code, _ = pairing_code(tournament_server, session, "Jury 1", "sbnl-punten")
@@ -133,15 +135,29 @@ def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
 
     made = store_cli(database, "keys", "create", "--role", "app", "--name", "nk-scorer")
     assert made.returncode == 0, made.stderr
-    for _ in range(10):  # the player's ten queries in this game, asked through another client
+
+    def asked_elsewhere(words: list[str], player: str = "ANNA") -> int:
+        """A query through another client (a label spelt another way is the same player)."""
         asked = requests.post(
             f"{tournament_server.url}/api/v1/rulesets/sbnl-punten/challenge",
-            json={"words": ["hallo"], "game": "r3-t7", "player": "Anna"},
+            json={"words": words, "game": "R3-T7", "player": player},
             headers={"Authorization": f"Bearer {made.stdout.strip()}"},
             timeout=10,
         )
         assert asked.status_code == 200, asked.text
+        return asked.json()["queries_remaining"]
+
+    assert asked_elsewhere(["hallo"] * 8) == 2  # the limit is in words: 8 of Anna's 10
+    enter_words(page, ["", "woord", "boom"])  # after the kept HALLO: three words, two remain
     page.fill("#jury-game", "r3-t7")
+    page.click("#judge")
+    expect(page.locator("#screen-enter")).to_be_visible()
+    expect(page.locator("#enter-message")).to_have_text(
+        fill(nl["jury_too_many_words"], player="Anna", game="r3-t7", left=2, words=3)
+    )
+    expect(page.locator("#words .word-text")).to_have_text(["HALLO", "WOORD", "BOOM"])
+    assert nl["jury_valid"] not in page.inner_text("body")
+    assert asked_elsewhere(["hallo", "woord"], player=" anna ") == 0
     page.click("#judge")
     expect(page.locator("#screen-error")).to_be_visible()
     expect(page.locator("#error-title")).to_have_text(nl["jury_limit_title"])
@@ -158,10 +174,14 @@ def test_the_jury_tablet_asks_for_the_labels_and_says_when_the_limit_is_reached(
     assert page.input_value("#jury-player") == "" and page.input_value("#jury-game") == ""
     page.fill("#jury-player", "Bram")  # another player in the same game is not limited
     page.fill("#jury-game", "r3-t7")
-    enter_words(page, ["hallo"])
+    enter_words(page, ["hallo", "woord", "boom"])
     page.click("#judge")
     expect(page.locator("#screen-result .verdict-word")).to_have_text(nl["jury_valid"])
-    expect(page.locator(".jury-remaining")).to_have_text(fill(nl["jury_remaining"], n=9))
+    # three words of Bram's ten: seven remain (the store counted one query, 9, before)
+    expect(page.locator(".jury-remaining")).to_have_text(fill(nl["jury_remaining"], n=7))
+    expect(page.locator(".jury-remaining")).to_have_text(
+        "Deze speler mag in dit spel nog 7 woorden opvragen."
+    )
 
 
 # Per language: the headings of login, the director's screen, the rulings and the pairing page,

@@ -31,7 +31,10 @@ def upgrade(url: str) -> None:
 @pytest.fixture
 def served(database_url, tmp_path) -> Iterator[tuple[Server, str]]:
     upgrade(database_url)
-    server = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=database_url)
+    # an event that counts jury queries (sbnl-punten's own rule: at tournaments only)
+    server = start_server(
+        tmp_path, ADJUDICATOR_DATABASE_URL=database_url, ADJUDICATOR_JURY_LIMIT="on"
+    )
     yield server, database_url
     server.stop()
 

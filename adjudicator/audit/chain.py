@@ -30,11 +30,13 @@ import orjson
 from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
 from sqlalchemy.engine.processors import str_to_datetime
 
+from adjudicator.audit.labels import canonical_columns
 from adjudicator.store import utcnow
-from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling
+from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling, RulingLabels
 
 RULINGS = Ruling.__table__
 HEAD = AuditHead.__table__
+LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 COLUMNS = tuple(c.name for c in RULINGS.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
 
@@ -142,16 +144,24 @@ def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
 def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     """Insert `rows` (linked in order after the locked head, which has moved on to the last) in
     the transaction that took the lock, in one statement: the database's INSERT trigger moves
-    the head row with each row it takes, so it ends at `head` too."""
+    the head row with each row it takes, so it ends at `head` too. The canonical labels of those
+    that have any go to `ruling_labels` in the same transaction."""
     if not rows:
         return
     if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
         conn.execute(_insert, rows)
-        return
-    sql = _sql(conn)
-    cursor = _cursor(conn)
-    cursor.executemany(sql.insert, [sql.params(row) for row in rows])
-    cursor.close()
+    else:
+        sql = _sql(conn)
+        cursor = _cursor(conn)
+        cursor.executemany(sql.insert, [sql.params(row) for row in rows])
+        cursor.close()
+    labels = [
+        {"seq": row["seq"], **found}
+        for row in rows
+        if (found := canonical_columns(row)) is not None
+    ]
+    if labels:  # in the same transaction: an entry is never without its searched labels
+        conn.execute(LABELS.insert(), labels)
 
 
 @dataclass

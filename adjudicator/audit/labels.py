@@ -1,9 +1,17 @@
 """What a caller may attach to a ruling so a director can find it later: the event, round,
 table, game and player. Free text, bounded, printable; never interpreted, only recorded (and
-`game` + `player` key the jury count)."""
+`game` + `player` key the jury count).
+
+A label is recorded as typed (trimmed), for the director to read; wherever labels are compared
+(the jury count) they are compared in one canonical form (`canonical`), so `Anna`, `ANNA`,
+` Anna `, `Ａnna` and `anna` are one player and `R3-T12` is game `r3-t12`. A label that mixes
+scripts (a Cyrillic `а` among Latin letters) is refused: it could only be a look-alike of
+another label, made to start a count afresh.
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +19,44 @@ from adjudicator.errors import ApiError
 from adjudicator.store.models import LABEL_MAX
 
 FIELDS = ("event", "round", "table", "game", "player")
+COLUMNS = ("event", "round", "table_label", "game", "player")  # the entry's, in FIELDS order
+
+# Scripts that are written together (Unicode TS #39, "highly restrictive"): Japanese, Chinese
+# with Bopomofo, Korean, each with Latin. Any other mix of two scripts is refused.
+_WRITTEN_TOGETHER = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+# Character-name words that are not the script's own name.
+_SCRIPT_ALIASES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN"}
+
+
+def canonical(value: str) -> str:
+    """The form labels are compared in: NFKC, case-folded (NFKC again, since folding can undo
+    it), every decimal digit as its ASCII digit (NFKC leaves Arabic-Indic ٣ alone), inner
+    whitespace collapsed to one space, trimmed."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+    digits = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in folded)
+    return " ".join(digits.split())
+
+
+def _script(ch: str) -> str | None:
+    """The script of a letter, from its Unicode name; None for what every script uses (digits,
+    punctuation, marks, modifier letters)."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    if not name or name.startswith("MODIFIER LETTER"):
+        return None
+    word = name.split(" ", 1)[0].split("-", 1)[0]  # KATAKANA-HIRAGANA PROLONGED SOUND MARK
+    return _SCRIPT_ALIASES.get(word, word)
+
+
+def mixes_scripts(value: str) -> bool:
+    """Whether `value` (in its NFKC form) has letters of scripts not written together."""
+    scripts = {s for s in map(_script, unicodedata.normalize("NFKC", value)) if s is not None}
+    return len(scripts) > 1 and not any(scripts <= group for group in _WRITTEN_TOGETHER)
 
 
 @dataclass(frozen=True)
@@ -24,13 +70,26 @@ class Labels:
     def to_dict(self) -> dict[str, str | None]:
         return {name: getattr(self, name) for name in FIELDS}
 
+    def key(self, name: str) -> str | None:
+        """The label `name` in its canonical form, as it is compared and counted."""
+        value = getattr(self, name)
+        return None if value is None else canonical(value)
+
 
 NONE = Labels()
 
 
+def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None] | None:
+    """An entry's label columns in their canonical form, as searched; None when it has none."""
+    if all(entry[name] is None for name in COLUMNS):
+        return None
+    return {name: None if entry[name] is None else canonical(entry[name]) for name in COLUMNS}
+
+
 def read_labels(data: dict[str, Any]) -> Labels:
     """The label fields of a request body, checked: strings of 1 to LABEL_MAX printable
-    characters (surrounding space trimmed). Absent fields are None."""
+    characters (surrounding space trimmed; the canonical form within LABEL_MAX too, since that
+    is what the store counts by), in one script. Absent fields are None."""
     if not any(name in data for name in FIELDS):
         return NONE
     values: dict[str, str] = {}
@@ -41,11 +100,19 @@ def read_labels(data: dict[str, Any]) -> Labels:
         if not isinstance(value, str):
             raise ApiError(400, "wrong_shape", f"'{name}' must be a string", name)
         value = value.strip()
-        if not 1 <= len(value) <= LABEL_MAX:
+        if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
             raise ApiError(
                 400, "label_length", f"'{name}' must be 1 to {LABEL_MAX} characters", name
             )
         if not value.isprintable():
             raise ApiError(400, "label_not_printable", f"'{name}' has a control character", name)
+        if mixes_scripts(value):
+            raise ApiError(
+                400,
+                "label_mixed_scripts",
+                f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
+                " 'а' among Latin letters)",
+                name,
+            )
         values[name] = value
     return Labels(**values)

@@ -79,7 +79,9 @@ def answer(
             bookkeeping.settle(conn, charge)
         if kind == "jury":
             body["queries_remaining"] = (
-                None if jury_limit is None else jury.count(conn, ruleset, labels, jury_limit)
+                None
+                if jury_limit is None
+                else jury.count(conn, labels, jury_limit, len(body["words"]))
             )
         batch.append(entry)
         payload = orjson.dumps(body)

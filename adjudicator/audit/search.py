@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Text, cast, or_
+from sqlalchemy import Connection, Text, cast, or_, select
 
-from adjudicator.audit.chain import RAW, RULINGS, read, stored_time
+from adjudicator.audit.chain import LABELS, RAW, RULINGS, read, stored_time
+from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
+from adjudicator.audit.labels import canonical
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
@@ -18,11 +20,13 @@ PAGE_MAX = 200
 PAGE_DEFAULT = 50
 QUERY_MAX = 64
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
+CANONICAL = {"event"}  # of those, labels: matched in their canonical form (`ruling_labels`)
 PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
 CHOICES = {"kind": KINDS, "verdict": VERDICTS}
-# Columns a free-text search looks in (case-insensitive substring), the words included.
-SEARCHED = ("ruling_id", "event", "round", "table_label", "game", "player", "caller_name", "play")
+# Columns a free-text search looks in (case-insensitive substring), the words included; and the
+# labels, in their canonical form (the text too), as the jury count compares them.
+SEARCHED = ("ruling_id", "caller_name", "play")
 
 
 @dataclass(frozen=True)
@@ -77,10 +81,30 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
     this is the last)."""
     stmt = RAW
     for name, value in query.exact:
-        stmt = stmt.where(RULINGS.c[name] == value)
+        if name in CANONICAL:  # the labels as searched, beside the chain (`ruling_labels`)
+            stmt = stmt.where(
+                RULINGS.c.seq.in_(select(LABELS.c.seq).where(LABELS.c[name] == canonical(value)))
+            )
+        else:
+            stmt = stmt.where(RULINGS.c[name] == value)
     if query.text:
         columns = [RULINGS.c[name] for name in SEARCHED] + [cast(RULINGS.c.words, Text)]
-        stmt = stmt.where(or_(*(c.icontains(query.text, autoescape=True) for c in columns)))
+        key = canonical(query.text)
+        stmt = stmt.where(
+            or_(
+                *(c.icontains(query.text, autoescape=True) for c in columns),
+                RULINGS.c.seq.in_(
+                    select(LABELS.c.seq).where(
+                        or_(
+                            *(
+                                LABELS.c[name].contains(key, autoescape=True)
+                                for name in LABEL_COLUMNS
+                            )
+                        )
+                    )
+                ),
+            )
+        )
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))

@@ -17,6 +17,7 @@ from typing import Any
 from flask import current_app
 from markupsafe import Markup, escape
 
+from adjudicator import jury
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.catalogue import rulesets
@@ -159,11 +160,9 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         ),
         "word_characters": word_characters(normaliser.profile) if normaliser else "",
         "word_capitals": word_capitals(normaliser.profile) if normaliser else {},
-        "jury": (
-            {"submissions_per_player": challenge.get("jury_submissions_per_player")}
-            if mode == "jury"
-            else None
-        ),
+        # The words a player may put to the jury in a game, where this event counts them (None
+        # where it does not: a home or club game in open mode), as the service enforces it.
+        "jury": {"submissions_per_player": jury.limit_for(ruleset)} if mode == "jury" else None,
         # The fields the challenge endpoint takes: the page sends the jury's player and game
         # once the endpoint accepts them (the tournament store), and only then.
         "challenge_fields": sorted(CHALLENGE_FIELDS),

@@ -53,6 +53,22 @@ class Ruling(Base):
     hash: Mapped[str] = mapped_column(String(SHA256_HEX), unique=True)
 
 
+class RulingLabels(Base):
+    """A ruling's labels in their canonical form (`audit.labels.canonical`), for the directors'
+    search, which must find `ANNA` when asked for `Anna` as the jury count does. The entry
+    keeps them as typed; this is derived from it, outside the hash chain. Only entries with a
+    label have a row."""
+
+    __tablename__ = "ruling_labels"
+
+    seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=False)
+    event: Mapped[str | None] = mapped_column(String(LABEL_MAX), index=True)
+    round: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    table_label: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    game: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    player: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+
+
 class AuditHead(Base):
     """The chain's head, one row: appends lock it (`FOR UPDATE`), so concurrent writers on any
     box take turns, and it names the last entry, so a deleted tail shows."""
@@ -64,15 +80,16 @@ class AuditHead(Base):
     hash: Mapped[str] = mapped_column(String(SHA256_HEX))
 
 
-class JuryCount(Base):
-    """Jury queries counted per (event, game, player), for the ruleset's per-game limit."""
+class JuryWords(Base):
+    """Words put to the jury per (event, game, player), for the ruleset's per-game limit: each
+    label in its canonical form (`audit.labels.canonical`), the event the service's own."""
 
-    __tablename__ = "jury_counts"
+    __tablename__ = "jury_words"
 
     event: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)  # "" when none
     game: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
     player: Mapped[str] = mapped_column(String(LABEL_MAX), primary_key=True)
-    count: Mapped[int] = mapped_column(Integer)
+    words: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime())
 
 

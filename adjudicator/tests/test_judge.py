@@ -189,13 +189,21 @@ def test_jury_mode_page(client):
     html = client.get("/judge/sbnl-punten").get_data(as_text=True)
     config = page_config(html)
     assert config["ruleset"]["mode"] == "jury"
-    assert config["jury"] == {"submissions_per_player": 10}
+    # open mode, a home or club game: sbnl-punten's limit is for tournaments, so none is shown
+    assert config["jury"] == {"submissions_per_player": None}
     assert "Woord voorleggen aan de jury" in html
     assert 'id="jury-player"' in html and 'id="jury-game"' in html
-    assert "Ten hoogste 10 opgevraagde woorden per speler per spel." in html
+    assert "jury-limit" not in html
     shown = re.sub(r'<script type="application/json".*?</script>', "", html, flags=re.S)
     assert "Tegenstander" not in shown and "BEOORDEEL" not in shown  # no challenge wording
     assert "CONTROLEER" in shown
+
+
+def test_jury_mode_page_where_the_event_counts(lexicon_dir):
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "JURY_LIMIT": "on"})
+    html = app.test_client().get("/judge/sbnl-punten").get_data(as_text=True)
+    assert page_config(html)["jury"] == {"submissions_per_player": 10}
+    assert "Ten hoogste 10 opgevraagde woorden per speler per spel." in html
 
 
 def test_security_headers(client):

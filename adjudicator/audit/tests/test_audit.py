@@ -15,6 +15,7 @@ from adjudicator import create_app, store
 from adjudicator.audit import chain
 from adjudicator.auth import clock, keys
 from adjudicator.auth.caller import Caller
+from adjudicator.auth.settings import ConfigError
 from adjudicator.catalogue import rulesets
 from adjudicator.cli import main
 from adjudicator.store import Store, migrate
@@ -188,19 +189,117 @@ def _parsed(item: dict) -> dict:
 # --- jury limits --------------------------------------------------------------------------------
 
 
-def test_jury_queries_are_counted_per_game_and_player(app, client):
+@pytest.fixture
+def jury(make_app):
+    """A client of an event that counts jury queries (`ADJUDICATOR_JURY_LIMIT=on`), and a
+    shorthand for a query: words, then labels."""
+    client = make_app(JURY_LIMIT="on").test_client()
+
+    def ask(words=("woord",), **labels):
+        return client.post(JURY, json={"words": list(words), **labels})
+
+    return ask
+
+
+def test_jury_queries_are_counted_per_game_and_player(app, make_app):
+    client = make_app(JURY_LIMIT="on").test_client()
     ask = lambda **labels: client.post(JURY, json={"words": ["woord"], **labels})  # noqa: E731
     remaining = [ask(game="g1", player="Anna").json["queries_remaining"] for _ in range(10)]
     assert remaining == [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
     refused = ask(game="g1", player="Anna")
     assert refused.status_code == 409 and refused.json["code"] == "jury_limit_reached"
     assert "Limiet bereikt" in refused.json["detail"] and "Limit reached" in refused.json["detail"]
+    assert refused.json["queries_remaining"] == 0
     assert "ruling" not in refused.json and "GELDIG" not in refused.get_data(as_text=True)
     assert ask(game="g1", player="Bo").json["queries_remaining"] == 9  # another player
     assert ask(game="g2", player="Anna").json["queries_remaining"] == 9  # another game
-    assert ask(event="e2", game="g1", player="Anna").json["queries_remaining"] == 9
     log = entries(app)
-    assert len(log) == 13 and {e["kind"] for e in log} == {"jury"}  # the refusal left none
+    assert len(log) == 12 and {e["kind"] for e in log} == {"jury"}  # the refusal left none
+
+
+def test_a_query_uses_one_of_the_limit_per_word(jury):
+    """SBNL 003 counts words ("10 woorden per speler"), not queries."""
+    assert jury(["hallo", "woord", "boom"], game="g1", player="Anna").json["queries_remaining"] == 7
+    refused = jury(["woord"] * 8, game="g1", player="Anna")  # would pass the limit: refused whole
+    assert refused.status_code == 409 and refused.json["code"] == "jury_limit_reached"
+    assert refused.json["queries_remaining"] == 7
+    assert "nog 7" in refused.json["detail"] and "7 may still" in refused.json["detail"]
+    assert jury(["woord"] * 7, game="g1", player="Anna").json["queries_remaining"] == 0
+    assert jury(game="g1", player="Anna").status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("field", "first", "again"),
+    [
+        ("player", "Anna", "anna"),  # case
+        ("player", "Anna", "ANNA"),
+        ("player", "Anna", "Ａnna"),  # a fullwidth letter (NFKC)
+        ("player", "Anna de Vries", "Anna  de   Vries"),  # inner whitespace
+        ("game", "r3-t12", "R3-T12"),
+        ("game", "r3-t12", "r\u0663-t12"),  # an Arabic-Indic digit three
+    ],
+    ids=["lower", "upper", "fullwidth", "inner-space", "game-case", "game-digit"],
+)
+def test_a_label_spelt_another_way_counts_as_the_same(jury, field, first, again):
+    labels = {"game": "r3-t12", "player": "Anna"}
+    for _ in range(10):
+        assert jury(**labels | {field: first}).status_code == 200
+    refused = jury(**labels | {field: again})
+    assert refused.status_code == 409 and refused.json["code"] == "jury_limit_reached"
+
+
+def test_another_event_named_in_the_request_starts_no_new_count(jury):
+    """The count is the service's event's (`ADJUDICATOR_EVENT`), never the request's."""
+    for _ in range(10):
+        jury(event="NK 2027", game="g1", player="Anna")
+    for event in ("NK 2028", "nk 2027"):
+        assert jury(event=event, game="g1", player="Anna").status_code == 409
+    assert jury(game="g1", player="Anna").status_code == 409  # no event at all
+
+
+def test_the_event_setting_keeps_each_events_counts(make_app):
+    def ask(event: str):
+        client = make_app(JURY_LIMIT="on", EVENT=event).test_client()
+        return client.post(JURY, json={"words": ["woord"] * 8, "game": "g1", "player": "Anna"})
+
+    assert ask("NK 2027").json["queries_remaining"] == 2
+    assert ask("NK 2028").json["queries_remaining"] == 2  # another event: its own count
+    assert ask(" nk  2027").status_code == 409  # the same event, spelt another way
+
+
+@pytest.mark.parametrize("field", ["player", "game", "event", "table"])
+def test_a_label_mixing_scripts_is_refused(app, jury, field):
+    labels = {"game": "g1", "player": "Anna"} | {field: "\u0410nna"}  # Cyrillic А + Latin
+    refused = jury(**labels)
+    assert refused.status_code == 400 and refused.json["code"] == "label_mixed_scripts"
+    assert refused.json["field"] == field
+    assert entries(app) == []
+    assert jury(game="g1", player="東京タワー").status_code == 200  # Japanese: written together
+    assert jury(game="g1", player="Ωμέγα").status_code == 200  # one script, not Latin
+
+
+def test_the_limit_applies_where_the_ruleset_and_the_event_say(make_app):
+    """sbnl-punten: at tournaments (003: "op landelijke Scrabbletoernooien"); an event's
+    ADJUDICATOR_JURY_LIMIT says otherwise."""
+    body = {"words": ["woord"], "game": "g1", "player": "Anna"}
+    home = make_app().test_client().post(JURY, json=body).json
+    assert home["queries_remaining"] is None  # open mode: a home or club game is not counted
+    assert (
+        make_app(JURY_LIMIT="on").test_client().post(JURY, json=body).json["queries_remaining"] == 9
+    )
+    strict = make_app(MODE="tournament", JURY_LIMIT="off")
+    with strict.app_context(), store.connection(write=True) as conn:
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+    answer = strict.test_client().post(JURY, json=body, headers={"Authorization": f"Bearer {key}"})
+    assert answer.json["queries_remaining"] is None
+
+
+def test_an_unknown_jury_limit_setting_stops_the_start(make_app):
+    with pytest.raises(ConfigError, match="ADJUDICATOR_JURY_LIMIT"):
+        make_app(JURY_LIMIT="sometimes")
+    with pytest.raises(ConfigError, match="ADJUDICATOR_EVENT"):
+        make_app(EVENT="x" * 65)
+    assert make_app(EVENT=2027).config["EVENT_KEY"] == "2027"  # ADJUDICATOR_EVENT=2027, as JSON
 
 
 def test_jury_query_without_game_open_and_tournament_mode(make_app):
@@ -214,9 +313,9 @@ def test_jury_query_without_game_open_and_tournament_mode(make_app):
     refused = strict.test_client().post(JURY, json={"words": ["woord"], "game": "g1"}, headers=auth)
     assert refused.status_code == 400 and refused.json["field"] == "player"
     counted = strict.test_client().post(
-        JURY, json={"words": ["woord"], "game": "g1", "player": "Anna"}, headers=auth
+        JURY, json={"words": ["woord", "boom"], "game": "g1", "player": "Anna"}, headers=auth
     )
-    assert counted.json["queries_remaining"] == 9
+    assert counted.json["queries_remaining"] == 8  # two words
     assert (entries(strict)[-1]["caller_kind"], entries(strict)[-1]["caller_name"]) == (
         "app",
         "scorer",
@@ -231,7 +330,9 @@ def test_challenges_outside_jury_mode_carry_no_count(client):
 # --- idempotency ------------------------------------------------------------------------------
 
 
-def test_a_retry_gets_the_original_answer_once(app, client):
+def test_a_retry_gets_the_original_answer_once(make_app):
+    app = make_app(JURY_LIMIT="on")
+    client = app.test_client()
     body = {"words": ["woord"], "game": "g1", "player": "Anna"}
     headers = {"Idempotency-Key": "tablet-7-0001"}
     first = client.post(JURY, json=body, headers=headers)

@@ -76,6 +76,33 @@ def test_the_director_lists_and_searches_rulings(app, director):
     assert director.get("/api/v1/audit/rulings?x=1").json["code"] == "unknown_parameter"
 
 
+def test_the_search_finds_a_label_however_it_is_spelt(app, director):
+    """Labels are searched in their canonical form, as the jury count compares them; the log
+    shows each as typed."""
+    player = app.test_client()
+    ids = [
+        rule(player, "sbnl-punten", ["woord"], event="NK 2027", game="R3-T12", player="Ａnna").json[
+            "ruling_id"
+        ],
+        rule(player, "sbnl-punten", ["hallo"], event="nk  2027", game="r3-t12", player="ANNA").json[
+            "ruling_id"
+        ],
+    ]
+    rule(player, "ssf-1999", ["ord"], event="SM 2027", player="Bo")
+
+    def found(query: str) -> list[str]:
+        return [
+            r["ruling_id"] for r in director.get(f"/api/v1/audit/rulings?{query}").json["rulings"]
+        ]
+
+    newest_first = ids[::-1]
+    assert found("event=NK%202027") == found("event=nk%20%202027") == newest_first
+    assert found("q=anna") == found("q=%EF%BC%A1NNA") == newest_first  # Ａ, fullwidth
+    assert found("q=R3-T12") == found("q=r3-t12") == newest_first
+    listed = director.get("/api/v1/audit/rulings?q=anna").json["rulings"]
+    assert [(r["player"], r["game"]) for r in listed] == [("ANNA", "r3-t12"), ("Ａnna", "R3-T12")]
+
+
 @pytest.mark.parametrize("path", ["/api/v1/audit/rulings", "/director/rulings"])
 def test_a_search_that_cannot_mean_one_thing_is_refused(app, director, path):
     """Not an empty list, which would read as "no such rulings": a filter given twice, or a

@@ -4,7 +4,7 @@
 import { cfg, fmt, limits, t, timers } from './config.js';
 import { $ } from './dom.js';
 import { restore } from './entry.js';
-import { JURY_FIELDS, context, payload } from './jury.js';
+import { JURY_FIELDS, context, payload, remaining } from './jury.js';
 import { postJson } from './net.js';
 import { isRuling, showResult } from './result.js';
 import { show } from './screens.js';
@@ -95,7 +95,15 @@ function handle(response, body, list, jury) {
     return;
   }
   if (error && error.code === 'jury_limit_reached' && jury) {
-    pending = null; // the same query would be refused again: no RETRY
+    // The store counts words: the problem says how many the player may still put to the jury.
+    const left = remaining(error);
+    if (left) {
+      // fewer words would be judged: back to the words, kept, to keep at most `left` of them
+      const text = fmt(t.jury_too_many_words, { ...jury, left, words: list.length });
+      backToWords(list, 0, text);
+      return;
+    }
+    pending = null; // none left: the same query would be refused again, so no RETRY
     const n = cfg.jury.submissions_per_player;
     showError('jury_limit', fmt(t.jury_limit_reached, { player: jury.player, game: jury.game, n }));
   } else if (error && error.code === 'rate_limited') {

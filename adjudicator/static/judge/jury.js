@@ -25,7 +25,9 @@ export function payload(words, ctx) {
   return body;
 }
 
-/* What the service says is left, under either name the store may use; null when it says nothing. */
+/* The words the service says the player may still put to the jury (in a ruling, or in the
+ * problem refusing a query that would pass the limit), under either name the store may use;
+ * null when it says nothing. */
 export function remaining(body) {
   const n = body && (body.queries_remaining ?? body.remaining);
   return Number.isInteger(n) && n >= 0 ? n : null;

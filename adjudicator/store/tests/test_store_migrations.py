@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
@@ -129,3 +130,44 @@ def test_a_forked_child_opens_its_own_connections(database_url):
 def test_bad_synchronous_setting_is_named():
     with pytest.raises(StoreError, match="ADJUDICATOR_SQLITE_SYNCHRONOUS"):
         Store("sqlite:///x.db", "OFF")
+
+
+def test_0005_carries_counts_as_words_and_labels_in_canonical_form(store):
+    """0005: counts kept apart only by a label's spelling are added up, as words; the entries
+    so far get their labels in canonical form for the search; and it goes back down."""
+    migrate.upgrade(store, "0003_rate_hits")
+    with store.connection(write=True) as conn:
+        _insert_ruling(conn)
+        conn.execute(
+            text(
+                "INSERT INTO rulings (ruling_id, created_at, kind, ruleset, lexicon_id,"
+                " lexicon_sha256, caller_kind, caller_id, caller_name, words, prev_hash, hash,"
+                " event, game, player) VALUES ('r2', '2026-01-01 00:00:00', 'jury', 'x', 'l',"
+                " 's', 'anonymous', '', 'anonymous', '[]', 'h', 'h2', 'NK', 'R3-T12', 'Ａnna')"
+            )
+        )
+        for event, player, count in (("NK", "Anna", 4), ("nk", " ANNA", 3), ("", "Bo", 1)):
+            conn.execute(
+                text(
+                    "INSERT INTO jury_counts (event, game, player, count, updated_at)"
+                    " VALUES (:e, 'R3-T12', :p, :c, '2026-12-01 10:00:00')"
+                ),
+                {"e": event, "p": player, "c": count},
+            )
+    migrate.upgrade(store)
+    with store.connection() as conn:
+        rows = conn.execute(
+            text("SELECT event, game, player, words FROM jury_words ORDER BY player")
+        ).all()
+        labels = conn.execute(text("SELECT * FROM ruling_labels")).mappings().all()
+    assert [tuple(r) for r in rows] == [("nk", "r3-t12", "anna", 7), ("", "r3-t12", "bo", 1)]
+    assert [dict(r) for r in labels] == [
+        {"seq": 2, "event": "nk", "round": None, "table_label": None, "game": "r3-t12",
+         "player": "anna"}
+    ]  # fmt: skip
+    command.downgrade(migrate._config(store), "0003_rate_hits")
+    with store.connection() as conn:
+        counts = conn.execute(text("SELECT player, count FROM jury_counts ORDER BY player")).all()
+    assert [tuple(r) for r in counts] == [("anna", 7), ("bo", 1)]
+    migrate.upgrade(store)
+    assert migrate.current(store) == migrate.heads()
