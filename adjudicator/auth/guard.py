@@ -87,7 +87,8 @@ def caller() -> Caller:
 
 
 def client_id() -> str:
-    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx).
+    """The client a lockout counts against, and whose `Idempotency-Key`s an anonymous caller's
+    are: its address (set TRUSTED_PROXIES behind nginx).
 
     An IPv6 client is its /64: one device may pick any address in its network's /64 (privacy
     addresses, or at will), so counting single addresses would give it a fresh count per try.
