@@ -2,11 +2,11 @@
 
 A tablet on flaky Wi-Fi, or nginx retrying an upstream, may send the same ruling request twice.
 With the same key (per caller: a credential, or in open mode an anonymous client's address), the
-same method, path and body, the second gets the first's
-answer byte for byte (the same ruling id) and `Idempotent-Replayed: true`, and nothing is logged
-or counted again. The same key with another request is refused (422, as the IETF draft
-"The Idempotency-Key HTTP Header Field" says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS`
-(default 24 hours: a tournament day); after that the key is free again.
+same method, path and body, the second gets the first's answer byte for byte (the same ruling
+id) and `Idempotent-Replayed: true`, and nothing is logged or counted again. The same key with
+another request is refused (422, as the IETF draft "The Idempotency-Key HTTP Header Field"
+says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS` (default 24 hours: a tournament day); after
+that the key is free again.
 
 The lookup and the record happen in the ruling's own transaction, under the audit log's append
 lock, so two copies of one request racing on two workers or boxes still rule once.
