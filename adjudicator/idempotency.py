@@ -1,11 +1,12 @@
 """`Idempotency-Key`: a retried request gets the original answer, recorded once.
 
 A tablet on flaky Wi-Fi, or nginx retrying an upstream, may send the same ruling request twice.
-With the same key (per caller), the same method, path and body, the second gets the first's
-answer byte for byte (the same ruling id) and `Idempotent-Replayed: true`, and nothing is logged
-or counted again. The same key with another request is refused (422, as the IETF draft
-"The Idempotency-Key HTTP Header Field" says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS`
-(default 24 hours: a tournament day); after that the key is free again.
+With the same key (per caller: a credential, or in open mode an anonymous client's address), the
+same method, path and body, the second gets the first's answer byte for byte (the same ruling
+id) and `Idempotent-Replayed: true`, and nothing is logged or counted again. The same key with
+another request is refused (422, as the IETF draft "The Idempotency-Key HTTP Header Field"
+says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS` (default 24 hours: a tournament day); after
+that the key is free again.
 
 The lookup and the record happen in the ruling's own transaction, under the audit log's append
 lock, so two copies of one request racing on two workers or boxes still rule once.
@@ -22,6 +23,7 @@ from flask import Response, current_app, request
 from sqlalchemy import Connection, delete, select
 
 from adjudicator.auth.caller import Caller
+from adjudicator.auth.guard import client_id
 from adjudicator.errors import ApiError
 from adjudicator.store import utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
@@ -63,6 +65,15 @@ def _parse(raw: str) -> str:
     return value
 
 
+def namespace(caller: Caller) -> str:
+    """Whose keys a request's key is among: its credential's, or for an anonymous caller (open
+    mode) its address as the guard derives it (behind TRUSTED_PROXIES too), so that one client
+    cannot replay another's key and body and be handed the other's ruling."""
+    if caller.anonymous:
+        return f"{caller.kind}:{client_id()}"
+    return caller.key
+
+
 def from_request(caller: Caller) -> Key | None:
     """The request's key, or None when it has none."""
     raw = request.headers.get(HEADER)
@@ -72,7 +83,7 @@ def from_request(caller: Caller) -> Key | None:
     digest = hashlib.sha256()
     digest.update(f"{request.method} {request.path}\n".encode())
     digest.update(request.get_data(cache=True))
-    return Key(caller.key, key, digest.hexdigest())
+    return Key(namespace(caller), key, digest.hexdigest())
 
 
 def _ttl() -> timedelta:

@@ -216,6 +216,49 @@ def test_a_device_is_rate_limited(server):
     assert statuses == [200] * RATE + [429]
 
 
+def verify(server, record: dict, session=requests, headers=None) -> requests.Response:
+    return session.post(
+        server.api("/rulesets/ssf-1999/games/verify"),
+        json=record,
+        headers=headers or {},
+        timeout=10,
+    )
+
+
+# A word and its withdrawal, then a string the lexicon lacks and its withdrawal: a record of
+# such pairs would be a ruling per play for one request (issue 27, break 5).
+PHONIES = {
+    "players": ["A", "B"],
+    "turns": [
+        {"player": "A", "type": "play", "move": "8H HEJ", "score": 20},
+        {"player": "A", "type": "withdrawn", "score": -20},
+        {"player": "B", "type": "play", "move": "8H JEH", "score": 20},
+        {"player": "B", "type": "withdrawn", "score": -20},
+    ],
+}
+
+
+def test_a_record_rules_on_words_for_a_director_only(server, database):
+    """Issue 27, break 5: a key's or a device's verification gives scores and the rules check
+    but no word's validity, is counted once answered, and costs nothing when refused."""
+    key = store_cli(database, "keys", "create", "--role", "app", "--name", "verifier")
+    auth = {"Authorization": f"Bearer {key.stdout.strip()}"}
+    director = director_session(server)
+    tablet = pair_tablet(server, director, "Table 15")
+    for session, headers in ((requests, auth), (tablet, JUDGE)):
+        for _ in range(RATE):  # malformed records: refused, and no ruling used up
+            assert verify(server, {"players": ["A", "B"]}, session, headers).status_code == 400
+        answers = [verify(server, PHONIES, session, headers) for _ in range(RATE + 1)]
+        assert [a.status_code for a in answers] == [200] * RATE + [429]
+        report = answers[0].json()
+        assert report["lexicon"] is None
+        assert [t["ruling"] for t in report["turns"]] == [None] * 4
+        assert [t["computed_score"] for t in report["turns"]] == [20, -20, 20, -20]
+    ruled = verify(server, PHONIES, director, JUDGE).json()
+    assert ruled["lexicon"] == "wswedish"
+    assert [t["ruling"] for t in ruled["turns"]] == ["valid", None, "invalid", None]
+
+
 # On SQLite only: it waits for a minute to end (30 s on average), and the count is the same code
 # on both stores, pinned at the boundary on each by adjudicator/auth/tests/test_ratelimit.py.
 @pytest.mark.parametrize("database", ["sqlite"], indirect=True)

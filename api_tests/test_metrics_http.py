@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from adjudicator.tests.test_metrics import value
+from adjudicator.tests.test_metrics import rulings, value
 from api_tests.conftest import start_server
 
 WORDS = [["hej", "ord"], ["hej", "zyxqvw"]]  # zyxqvw: a phony, to be found in no log line
@@ -57,6 +57,24 @@ def test_counts_add_up_across_workers(served):
             before, "adjudicator_requests_total", status="200", **endpoint
         ) == (REQUESTS)
         assert "zyxqvw" not in text.lower()
+
+
+def test_only_rulings_given_are_counted_whichever_worker_answers(served):
+    """Issue 27, break 6: a jury query past the limit (409) and the replays of a retried
+    request gave no ruling, so no verdict is counted for them."""
+    before = requests.get(served.url + "/metrics", timeout=10).text
+    query = {"words": ["woord"], "game": "metrics-1", "player": "Anna"}
+    jury = served.api("/rulesets/sbnl-punten/challenge")
+    statuses = [requests.post(jury, json=query, timeout=10).status_code for _ in range(11)]
+    assert statuses == [200] * 10 + [409]
+    retried = {"Idempotency-Key": "metrics-retry-1"}
+    challenge = served.api("/rulesets/ssf-1999/challenge")
+    for _ in range(3):
+        answer = requests.post(challenge, json={"words": ["hej"]}, headers=retried, timeout=10)
+        assert answer.status_code == 200
+    after = requests.get(served.url + "/metrics", timeout=10).text
+    assert rulings(after, "sbnl-punten") - rulings(before, "sbnl-punten") == 10
+    assert rulings(after, "ssf-1999") - rulings(before, "ssf-1999") == 1
 
 
 def test_json_logs_never_hold_a_word(served):

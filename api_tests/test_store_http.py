@@ -4,6 +4,7 @@ of an acknowledged ruling through SIGKILL of the workers and of the database."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ import pytest
 import requests
 
 from adjudicator.store.pgcluster import Cluster
-from api_tests.conftest import Server, start_server, store_cli
+from api_tests.conftest import Server, address, start_server, store_cli
 from conftest import new_cluster
 
 JURY = "/rulesets/sbnl-punten/challenge"
@@ -142,6 +143,35 @@ def test_a_retry_returns_the_original_ruling_once(served):
     assert other.headers["Content-Type"] == "application/problem+json"
     nxt = post(server, JURY, body, **{"Idempotency-Key": "tablet-3-18"}).json()
     assert nxt["queries_remaining"] == first.json()["queries_remaining"] - 1
+
+
+def post_from(server: Server, source: str, path: str, body: dict, **headers: str) -> dict:
+    """POST from the loopback address `source` (all of 127/8 reaches the server): another
+    client as the server sees it, with no proxy in front."""
+    host, port = address(server.url)
+    connection = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+    try:
+        sent = {"Content-Type": "application/json", **headers}
+        connection.request("POST", f"/api/v1{path}", json.dumps(body), sent)
+        answer = connection.getresponse()
+        assert answer.status == 200, answer.read()
+        return {"body": answer.read(), "replayed": answer.getheader("Idempotent-Replayed")}
+    finally:
+        connection.close()
+
+
+def test_anonymous_clients_do_not_share_idempotency_keys(served):
+    """Issue 27, break 8: in open mode a client sending another's key and body gets a ruling of
+    its own (logged), never the other's ruling id; its own retry is still a replay."""
+    server, url = served
+    path, body, key = "/rulesets/ssf-1999/challenge", {"words": ["HEJ"]}, {"Idempotency-Key": "k"}
+    mine = post_from(server, "127.0.0.1", path, body, **key)
+    theirs = post_from(server, "127.0.0.2", path, body, **key)
+    again = post_from(server, "127.0.0.1", path, body, **key)
+    ids = [json.loads(a["body"])["ruling_id"] for a in (mine, theirs)]
+    assert ids[0] != ids[1] and theirs["replayed"] is None
+    assert again["body"] == mine["body"] and again["replayed"] == "true"
+    assert [e["ruling_id"] for e in export(url)] == ids
 
 
 def test_the_jury_limit_holds_across_workers(served):

@@ -27,7 +27,6 @@ from adjudicator.catalogue import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.jury import counted
-from adjudicator.metrics import count_ruling
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
@@ -102,7 +101,6 @@ def challenge(ruleset_id: str):
         canonical_order=lambda item: (item["word"], item["input"]),
     )
     ruling = disclosure.play_ruling(verdicts)
-    count_ruling(ruleset.id, "challenge", ruling)
     consequence = ruleset.consequence(ruling == "valid", len(words), free)
     body = {
         "ruling_id": new_ruling_id(),

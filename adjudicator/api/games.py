@@ -3,6 +3,11 @@
 The rules live in `adjudicator.game` as functions of the ruleset data; this layer only reads
 the request strictly and maps the game's `GameInputError` (input that cannot be true, such as
 more Z tiles than the set has) to a 422 naming the field.
+
+A verification rules on every play of the record at once, in one request. In tournament mode a
+device's or key's rulings are counted one by one against its rate limit and recorded in the
+audit log (`challenge`, `moves/validate`), so there a verification consults the lexicon for a
+director only: anyone else gets the scores and the rules check, with no word's validity.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from flask import Blueprint, current_app, g, jsonify, request
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
-from adjudicator.auth.guard import lexicon_dependent, public
+from adjudicator.auth.caller import current_caller
+from adjudicator.auth.guard import counted_when_answered, lexicon_dependent, public, settle_deferred
+from adjudicator.auth.settings import settings
 from adjudicator.budget import CpuBudget
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.errors import ApiError
@@ -357,8 +364,16 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
     return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
 
 
+def _rules_on_words() -> bool:
+    """Whether this verification may say which plays form words: always in open mode, where
+    anyone may challenge any word; in tournament mode only for a director, since for a device
+    or key one record would be a ruling per play outside its rate limit and the audit log."""
+    return not settings().tournament or current_caller().kind == "director"
+
+
 @bp.post("/rulesets/<ruleset_id>/games/verify")
 @lexicon_dependent
+@counted_when_answered  # a refused verification uses up none of a device's or key's rulings
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
@@ -388,7 +403,8 @@ def verify_game(ruleset_id: str):
             )
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
-        verdict = walk(record, rules, lexicon.profile, lexicon, free)
+        consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
+        verdict = walk(record, rules, lexicon.profile, consulted, free)
     except GameInputError as exc:
         raise _game_error(exc) from None
     except GcgError as exc:
@@ -405,4 +421,5 @@ def verify_game(ruleset_id: str):
             f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
             "turns" if "turns" in data else "gcg",
         )
+    settle_deferred()
     return current_app.response_class(answer, mimetype="application/json")

@@ -28,7 +28,6 @@ from adjudicator.engine import (
     evaluate_move,
 )
 from adjudicator.errors import ApiError
-from adjudicator.metrics import count_ruling
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulings import new_ruling_id
 from lexicon.limits import BOARD_SIZE
@@ -129,7 +128,6 @@ def validate(ruleset_id: str):
         valid = [v.valid for v in verdicts]
         words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
         ruling, score, bingo = disclosure.play_ruling(valid), result.score, result.bingo
-    count_ruling(ruleset.id, "move", ruling)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,

@@ -6,7 +6,8 @@ stored answer and nothing else happens; a device or key is counted against its r
 its last use noted (refused past the limit; `auth.bookkeeping`); a jury query is counted (or
 refused past its limit); the entry is appended to the hash chain; the answer is stored under its
 idempotency key. Any error rolls all of it back, so a count never exists without its entry or
-the other way round.
+the other way round. Only once that has committed is the ruling counted in `/metrics`: a ruling
+refused on the way (jury limit, rate limit, the store down) or replayed was not given.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from adjudicator.auth.caller import current_caller
 from adjudicator.rulesets import Ruleset
 
 KINDS = ("challenge", "jury", "move")
+METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values
 
 
 def ruling_kind(ruleset: Ruleset) -> str:
@@ -91,7 +93,8 @@ def answer(
 
     done = current_app.extensions["group_commit"].submit(work)
     if isinstance(done, Response):
-        return done
+        return done  # a replay: ruled, recorded and counted the first time
+    metrics.count_ruling(ruleset.id, METRICS_KIND[kind], verdict)
     return current_app.response_class(done, mimetype="application/json")
 
 

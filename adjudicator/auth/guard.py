@@ -66,6 +66,17 @@ def rules(target: V) -> V:
     return target
 
 
+COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"
+
+
+def counted_when_answered(target: V) -> V:
+    """Marks a view that is no recorded ruling but is counted against a device's or key's rate
+    limit only once it has answered (`settle_deferred`), not before it runs: a request refused
+    on the way (a malformed body, a busy worker) uses up nothing."""
+    setattr(target, COUNTED_WHEN_ANSWERED, True)
+    return target
+
+
 def public_blueprint(bp: Blueprint) -> Blueprint:
     setattr(bp, ACCESS, PUBLIC)
     return bp
@@ -87,7 +98,8 @@ def caller() -> Caller:
 
 
 def client_id() -> str:
-    """The client a lockout counts against: its address (set TRUSTED_PROXIES behind nginx).
+    """The client a lockout counts against, and whose `Idempotency-Key`s an anonymous caller's
+    are: its address (set TRUSTED_PROXIES behind nginx).
 
     An IPv6 client is its own address, not its /64: every device on a venue's Wi-Fi shares one
     /64, and a player's wrong tries must not hold back the director's laptop beside them. The
@@ -250,8 +262,9 @@ def check_request():
     charge = bookkeeping.owed(found, limit, at)
     if charge is None:
         return None
-    if getattr(current_app.view_functions[endpoint], RULES, False):
-        bookkeeping.defer(charge)  # settled in the ruling's own transaction
+    view = current_app.view_functions[endpoint]
+    if getattr(view, RULES, False) or getattr(view, COUNTED_WHEN_ANSWERED, False):
+        bookkeeping.defer(charge)  # settled in the ruling's own transaction, or once answered
         return None
     _settle_now(charge)
     return None
@@ -263,6 +276,12 @@ def _settle_now(charge: bookkeeping.Pending | None) -> None:
     if charge is not None:
         with store.connection(write=True, durable=False) as conn:
             bookkeeping.settle(conn, charge)
+
+
+def settle_deferred() -> None:
+    """Settle the bookkeeping the guard left to a `counted_when_answered` view, as it answers
+    (past the rate limit this refuses the request after all: 429)."""
+    _settle_now(bookkeeping.pending())
 
 
 def identify() -> Caller:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from adjudicator import create_app
 
 CHALLENGE = "/api/v1/rulesets/{}/challenge"
+MOVE = "/api/v1/rulesets/dsf-2015/moves/validate"
 
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:
@@ -93,6 +96,87 @@ def test_moves_count_only_legal_plays(metrics_client):
         == 1
     )
     assert "path" not in after and "8H" not in after
+
+
+def rulings(text: str, ruleset: str) -> float:
+    """Every ruling counted under `ruleset`, whatever its kind and verdict."""
+    return sum(
+        s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "adjudicator_rulings_total" and s.labels["ruleset"] == ruleset
+    )
+
+
+@pytest.fixture
+def make_metrics_app(lexicon_dir, tmp_path):
+    def make(**config):
+        settings = {
+            "TESTING": True,
+            "LEXICON_DIR": str(lexicon_dir),
+            "METRICS": "1",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'store.db'}",
+        }
+        return create_app(settings | config)
+
+    return make
+
+
+# Issue 27, break 6: a ruling refused on its way to the audit log was never given, so no verdict
+# is counted for it: past the jury's limit (409), past the rate limit (429), or with the store
+# down (503).
+
+
+def test_a_jury_query_past_the_limit_is_not_counted(make_metrics_app):
+    client = make_metrics_app().test_client()
+    before = scrape(client)
+    query = {"words": ["woord"], "game": "g1", "player": "Anna"}
+    url = CHALLENGE.format("sbnl-punten")
+    statuses = [client.post(url, json=query).status_code for _ in range(11)]
+    assert statuses == [200] * 10 + [409]
+    assert rulings(scrape(client), "sbnl-punten") - rulings(before, "sbnl-punten") == 10
+
+
+def test_a_ruling_past_the_rate_limit_is_not_counted(make_metrics_app):
+    from adjudicator.auth.tests.conftest import add_key, bearer
+
+    app = make_metrics_app(MODE="tournament", RATE_RULINGS_PER_MINUTE=1)
+    client, key = app.test_client(), add_key(app)
+    before = scrape(client)
+    challenged = [
+        client.post(CHALLENGE.format("dsf-2015"), json={"words": ["ord"]}, headers=bearer(key))
+        for _ in range(2)
+    ]
+    assert [answer.status_code for answer in challenged] == [200, 429]
+    moved = client.post(MOVE, json={"play": "8H KAT"}, headers=bearer(key))
+    assert moved.status_code == 429
+    assert rulings(scrape(client), "dsf-2015") - rulings(before, "dsf-2015") == 1
+
+
+def test_a_ruling_the_store_cannot_record_is_not_counted(make_metrics_app, monkeypatch):
+    app = make_metrics_app()
+    client = app.test_client()
+
+    def store_down(work):
+        raise sqlite3.OperationalError("disk I/O error")  # one of the store's outages
+
+    monkeypatch.setattr(app.extensions["group_commit"], "submit", store_down)
+    before = scrape(client)
+    assert client.post(CHALLENGE.format("dsf-2015"), json={"words": ["ord"]}).status_code == 503
+    assert client.post(MOVE, json={"play": "8H KAT"}).status_code == 503
+    assert rulings(scrape(client), "dsf-2015") == rulings(before, "dsf-2015")
+
+
+def test_a_replayed_ruling_is_not_counted_again(metrics_client):
+    """A retry with the same Idempotency-Key gets the recorded answer: no second ruling."""
+    before = scrape(metrics_client)
+    headers = {"Idempotency-Key": "table-3-0001"}
+    for _ in range(3):
+        answer = metrics_client.post(
+            CHALLENGE.format("ssf-1999"), json={"words": ["hej"]}, headers=headers
+        )
+        assert answer.status_code == 200
+    assert rulings(scrape(metrics_client), "ssf-1999") - rulings(before, "ssf-1999") == 1
 
 
 def test_unmatched_paths_are_one_label(metrics_client):

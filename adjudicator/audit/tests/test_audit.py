@@ -380,6 +380,40 @@ def test_keys_are_per_caller(app, client):
     ]
 
 
+def _from(address: str, **headers: str) -> dict:
+    """A challenge's keyword arguments as sent from `address` with an Idempotency-Key."""
+    return {
+        "json": {"words": ["ord"]},
+        "headers": {"Idempotency-Key": "same", **headers},
+        "environ_base": {"REMOTE_ADDR": address},
+    }
+
+
+def test_open_mode_keys_are_per_client_address(app, client):
+    """Issue 27, break 8: an anonymous caller replaying another's key and body gets a ruling of
+    its own, never the other's ruling id; the same client still gets its replay."""
+    url = CHALLENGE.format("ssf-1999")
+    a = client.post(url, **_from("192.0.2.1"))
+    b = client.post(url, **_from("192.0.2.2"))
+    again = client.post(url, **_from("192.0.2.1"))
+    assert a.status_code == b.status_code == 200
+    assert b.json["ruling_id"] != a.json["ruling_id"]
+    assert "Idempotent-Replayed" not in b.headers
+    assert again.get_data() == a.get_data() and again.headers["Idempotent-Replayed"] == "true"
+    assert len(entries(app)) == 2
+
+
+def test_behind_a_proxy_keys_are_per_forwarded_client_address(make_app):
+    """The address the service derives (TRUSTED_PROXIES), as lockouts count it."""
+    client = make_app(TRUSTED_PROXIES=1).test_client()
+    url = CHALLENGE.format("ssf-1999")
+    a = client.post(url, **_from("127.0.0.1", **{"X-Forwarded-For": "10.0.0.1"}))
+    b = client.post(url, **_from("127.0.0.1", **{"X-Forwarded-For": "10.0.0.2"}))
+    again = client.post(url, **_from("127.0.0.1", **{"X-Forwarded-For": "10.0.0.1"}))
+    assert b.json["ruling_id"] != a.json["ruling_id"]
+    assert again.json["ruling_id"] == a.json["ruling_id"]
+
+
 def test_an_expired_key_rules_again(make_app):
     app = make_app(IDEMPOTENCY_TTL_SECONDS=0)
     client = app.test_client()

@@ -341,10 +341,90 @@ def test_a_retried_ruling_is_not_counted_again(tournament):
     assert statuses == [200, 200, 429]
 
 
-def test_a_verification_is_counted_before_it_runs(tournament):
+def test_a_verification_is_counted_once_answered(tournament):
     key = add_key(tournament)
     client = tournament.test_client()
     assert [verify(client, bearer(key)).status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+class Busy:
+    """A worker's budget for records that is spent: every verification is refused."""
+
+    def retry_after(self) -> int:
+        return 7
+
+    def spend(self, seconds: float) -> None:
+        raise AssertionError("a refused verification runs nothing")
+
+
+def test_a_refused_verification_uses_up_no_ruling(tournament):
+    """Issue 27, break 5: a verification refused (its worker busy, or its body malformed) gave
+    nothing, so it leaves the credential's rulings for the minute untouched."""
+    key = add_key(tournament)  # 3 rulings a minute
+    client = tournament.test_client()
+    url = "/api/v1/rulesets/ssf-1999/games/verify"
+    for _ in range(3):
+        malformed = client.post(url, json={"players": ["A", "B"]}, headers=bearer(key))
+        assert malformed.status_code == 400
+    tournament.extensions["verify_budget"] = Busy()
+    for _ in range(3):
+        busy = verify(client, bearer(key))
+        assert busy.status_code == 429 and busy.json["code"] == "verify_busy"
+    tournament.extensions["verify_budget"] = None
+    assert [verify(client, bearer(key)).status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+# A play and its withdrawal, twice: first a word the test lexicon holds, then one it lacks. A
+# record of many such pairs would be as many rulings for one request (issue 27, break 5).
+PHONIES = {
+    "players": ["A", "B"],
+    "turns": [
+        {"player": "A", "type": "play", "move": "8H KAT", "score": 12},
+        {"player": "A", "type": "withdrawn", "score": -12},
+        {"player": "B", "type": "play", "move": "8H TAK", "score": 12},
+        {"player": "B", "type": "withdrawn", "score": -12},
+    ],
+}
+VERIFY_WORD_POLICY = "/api/v1/rulesets/dsf-2015/games/verify"
+
+
+def _verified(client, headers: dict) -> dict:
+    answer = client.post(VERIFY_WORD_POLICY, json=PHONIES, headers=headers)
+    assert answer.status_code == 200, answer.json
+    return answer.json
+
+
+def test_in_tournament_mode_only_a_director_learns_from_verify_which_plays_are_words(tournament):
+    """Issue 27, break 5: games/verify gives a device or an app key the scores and the rules
+    check but no word's validity (no lexicon consulted), so it is no ruling oracle outside the
+    rate limit and the audit log; a director, who may see the log anyway, gets the rulings."""
+    add_director(tournament)
+    director = tournament.test_client()
+    login(director)
+    tablet = tournament.test_client()
+    assert pair(tablet, pairing_code(director, "Table 9", "dsf-2015")).status_code == 303
+    key = add_key(tournament)
+    for report in (
+        _verified(tournament.test_client(), bearer(key)),
+        _verified(tablet, JUDGE_HEADER),
+    ):
+        assert report["lexicon"] is None
+        assert [t["ruling"] for t in report["turns"]] == [None] * 4
+        assert [t["not_in_lexicon"] for t in report["turns"]] == [None] * 4
+        assert [t["computed_score"] for t in report["turns"]] == [12, -12, 12, -12]
+        assert [t["words"] for t in report["turns"]] == [["KAT"], [], ["TAK"], []]
+    ruled = _verified(director, JUDGE_HEADER)
+    assert ruled["lexicon"] == "wdanish"
+    assert [t["ruling"] for t in ruled["turns"]] == ["valid", None, "invalid", None]
+    assert ruled["turns"][2]["not_in_lexicon"] == ["TAK"]
+
+
+def test_in_open_mode_verify_still_rules_on_the_words(make_app):
+    app = make_app()
+    key = add_key(app)
+    for headers in ({}, bearer(key)):
+        report = _verified(app.test_client(), headers)
+        assert [t["ruling"] for t in report["turns"]] == ["valid", None, "invalid", None]
 
 
 @pytest.mark.parametrize("mode", ["open", "tournament"])
