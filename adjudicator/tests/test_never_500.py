@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from adjudicator import create_app
+from adjudicator.bounds import MAX_JSON_DEPTH
 
 POSTS = [
     "/api/v1/rulesets/{}/challenge",
     "/api/v1/rulesets/{}/moves/validate",
     "/api/v1/rulesets/{}/games/final-score",
+    "/api/v1/rulesets/{}/games/draw-order",
     "/api/v1/rulesets/{}/games/verify",
     "/api/v1/judge/unlock",
 ]
@@ -20,6 +25,10 @@ FIELDS = [
     "gcg", "turns", "pin", "name", "score", "overtime_minutes", "row", "col", "letter",
 ]  # fmt: skip
 
+# Letters whose capital is two letters (ß → SS, ﬁ → FI, ǰ → J̌ …): the engine once read them as
+# one two-letter tile, and scoring failed (issue 27).
+TWO_LETTER_CAPITALS = "".join(c for c in map(chr, range(0x110000)) if len(c.upper()) > 1)
+capital_words = st.text(st.sampled_from(TWO_LETTER_CAPITALS + "CAT.?"), min_size=1, max_size=7)
 scalars = st.one_of(
     st.none(),
     st.booleans(),
@@ -27,6 +36,8 @@ scalars = st.one_of(
     st.floats(allow_nan=False),
     st.text(max_size=20),
     st.sampled_from(["8H HEJ", "H8 ord", "?", "QXZ", "." * 15, "-", "ÆØÅ", "#player1 a b"]),
+    capital_words,
+    st.builds("{} {}".format, st.sampled_from(["8H", "H8", "9G"]), capital_words),
 )
 values = st.recursive(
     scalars,
@@ -42,6 +53,13 @@ bodies = st.dictionaries(st.sampled_from(FIELDS), values, max_size=6)
 def _ok(response) -> None:
     assert response.status_code < 500, response.get_data(as_text=True)
     assert response.is_json, response.get_data(as_text=True)[:200]
+
+
+@pytest.fixture
+def pin_client(lexicon_dir):
+    """judge/unlock reads its body only when a PIN is configured."""
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "JUDGE_PIN": "4711"})
+    return app.test_client()
 
 
 @settings(
@@ -73,3 +91,54 @@ def test_random_bytes(client, path, raw):
 )
 def test_random_exchange_queries(client, ruleset, params):
     _ok(client.get(f"/api/v1/rulesets/{ruleset}/exchange-allowed", query_string=params))
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(POSTS),
+    st.sampled_from(FIELDS),
+    st.integers(MAX_JSON_DEPTH, 3000),
+    st.sampled_from(["[", '[{"a":']),
+)
+def test_deep_nesting(pin_client, path, field, depth, opener):
+    """Lists, or lists of objects, nested past the bound, up to past the parser's own limit:
+    about 600 levels were a RecursionError (issue 27)."""
+    closer = "]" if opener == "[" else "}]"
+    body = f'{{"{field}": {opener * depth}1{closer * depth}}}'
+    response = pin_client.post(path.format("naspa"), data=body, content_type="application/json")
+    _ok(response)
+    if response.status_code != 413:  # past an endpoint's body limit
+        assert response.status_code == 400 and response.json["code"] == "too_deep", response.json
+
+
+def _letter_bodies(text: str, char: str) -> list[tuple[str, dict]]:
+    """Every place a tile or notation is read, spelling `char` (in `text`, a word with it)."""
+    board = ["." * 15] * 7 + [f".......{char}A......"] + ["." * 15] * 7
+    gcg = "#player1 a a\n#player2 b b\n>a: {} 8H {} +10 10\n"
+    turn = {"player": "a", "type": "play", "move": f"8H {text}", "rack": f"CAT{char}"}
+    return [
+        ("moves/validate", {"play": f"8H {text}"}),
+        ("moves/validate", {"play": {"tiles": [{"row": 7, "col": 7, "letter": char}]}}),
+        ("moves/validate", {"play": "8H CAT", "rack": text}),
+        ("moves/validate", {"play": "8H CAT", "plays": [f"8H {text}"]}),
+        ("moves/validate", {"play": "9H CAT", "board": board}),
+        ("games/verify", {"gcg": gcg.format("CATDOGS", text)}),
+        ("games/verify", {"gcg": gcg.format(f"CATDOG{char}", "CAT")}),
+        ("games/verify", {"players": ["a", "b"], "turns": [turn]}),
+        ("games/final-score", {"players": [{"name": "a", "score": 1, "rack": text}]}),
+        ("games/draw-order", {"players": ["a", "b"], "draws": [{"a": char, "b": "A"}]}),
+    ]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.sampled_from(RULESETS[:-1]), st.sampled_from(TWO_LETTER_CAPITALS), st.integers(0, 2))
+def test_two_letter_capitals_wherever_a_letter_is_read(client, ruleset, char, at):
+    text = "CA"[:at] + char + "CA"[at:]
+    for path, body in _letter_bodies(text, char):
+        url = f"/api/v1/rulesets/{ruleset}/{path}"
+        response = client.post(url, data=json.dumps(body), content_type="application/json")
+        _ok(response)
