@@ -17,6 +17,7 @@ from confusable_homoglyphs import confusables
 
 from adjudicator.judge import word_capitals, word_characters
 from adjudicator.tests.conftest import TEST_WORDS
+from adjudicator.tests.letters import SAMPLE, TWO_LETTER_CAPITALS
 from lexicon.languages import load_profile
 from lexicon.normalise import Normaliser
 
@@ -162,11 +163,8 @@ def test_judge_page_accepts_exactly_what_the_query_check_does(language):
 
 # --- letters whose capital is two letters (issue 27) -------------------------------------------
 
-# ß → SS, ﬁ → FI, ŉ → ʼN, ǰ → J̌, ẗ (t + U+0308, once composed) → T̈ …: about a hundred. The
-# challenge refuses each (`word_has_foreign_letter`); the engine read their two-letter capital
-# as one tile, and scoring failed (500).
-TWO_LETTER_CAPITALS = [c for c in map(chr, range(0x110000)) if len(c.upper()) > 1]
-SAMPLE = ["ß", "ﬁ", "ŉ", "ǰ", "t\u0308"]
+# The challenge refuses each (`word_has_foreign_letter`); the engine read their two-letter
+# capital as one tile, and scoring failed (500).
 GCG_LINE = "#player1 a a\n#player2 b b\n>a: CATDOGS 8H {} +10 10\n"
 
 
@@ -174,7 +172,7 @@ def test_there_are_about_a_hundred():
     assert 90 <= len(TWO_LETTER_CAPITALS) <= 120 and "ß" in TWO_LETTER_CAPITALS
 
 
-@pytest.mark.parametrize("char", TWO_LETTER_CAPITALS)
+@pytest.mark.parametrize("char", list(TWO_LETTER_CAPITALS))
 def test_a_two_letter_capital_in_a_play_is_a_400_naming_the_field(client, char):
     url = "/api/v1/rulesets/naspa/moves/validate"
     for body, field in (
