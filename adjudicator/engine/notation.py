@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from adjudicator.engine.board import COLUMNS, SIZE, Board
-from adjudicator.engine.tiles import BLANK, normaliser_for
+from adjudicator.engine.tiles import BLANK, tile_letter
 from lexicon.languages import LanguageProfile
 
 # Every spelling of every square, read once: `8H`/`8h` across, `H8`/`h8` down (row numbers
@@ -99,16 +99,12 @@ def format_coordinate(row: int, col: int, horizontal: bool) -> str:
 
 
 def _fold(profile: LanguageProfile, ch: str, tile: int | None = None) -> str:
-    """The one letter of the language `ch` stands for, by the challenge's own query check: a
-    character a player's word may not hold is refused here, as the challenge refuses it (no
-    look-alike: `ſ` is not an S, `Ｃ` not a C). Its upper case is never read on its own: `ß`
-    would be `SS`, two letters on one square, which no score can be given for."""
-    folded = normaliser_for(profile).query_fold(ch)
-    if folded is None:
+    """The letter `ch` puts on a tile; a character the challenge would refuse (`Ж`, `ſ`, `ß`)
+    is refused here too (`tile_letter`), never read as its upper case."""
+    letter = tile_letter(profile, ch)
+    if letter is None:
         raise NotationError(f"{ch!r} is not a letter of {profile.english_name}", tile)
-    if len(folded) != 1:
-        raise NotationError(f"{ch!r} is {len(folded)} letters ({folded}): one a square", tile)
-    return folded
+    return letter
 
 
 def parse(text: str, profile: LanguageProfile, board: Board | None = None) -> Play:
