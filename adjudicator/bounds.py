@@ -27,6 +27,12 @@ MAX_RACK_CHARS = 16  # rack text: at most RACK_SIZE tiles, room for spaces
 
 MAX_DRAW_ROUNDS = 20  # draw-order: equal draws repeat; twenty rounds settle any real draw
 
+# Nesting of a JSON body: objects and lists within each other, the body's own object the first
+# level. The deepest body read is moves/validate's structured tiles (object, object, list,
+# object: 4); deeper is refused before anything walks the body (a walk recursing through ~600
+# levels had failed with a 500).
+MAX_JSON_DEPTH = 8
+
 MAX_WORD_CHARS = 64  # a challenged word as typed (NFD and folding make it longer than 15)
 
 # Query numbers (exchange-allowed) and small counts.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import requests
 
+from adjudicator.tests.letters import SAMPLE, letter_bodies
 from api_tests.conftest import exchange
 
 
@@ -76,6 +77,37 @@ def test_numbers_past_their_bounds_are_a_400(server, http, path, body):
 def test_query_numbers_past_their_bounds_are_a_400(server, http, bag):
     r = http.get(server.api("/rulesets/naspa/exchange-allowed"), params={"bag": bag})
     assert r.status_code == 400 and r.json()["field"] == "bag", r.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/rulesets/naspa/challenge",
+        "/rulesets/naspa/moves/validate",
+        "/rulesets/naspa/games/verify",
+        "/rulesets/naspa/games/final-score",
+        "/rulesets/naspa/games/draw-order",
+    ],
+)
+def test_deep_nesting_is_a_400_not_a_recursion_error(server, http, path):
+    """About 600 lists deep was a RecursionError in a gunicorn worker (a 500 and a 150 KB
+    traceback in the log, issue 27); beyond the parser's 1024 it is refused the same way."""
+    for depth, field in ((600, "words"), (2000, "$")):
+        body = b'{"words": ' + b"[" * depth + b"]" * depth + b"}"
+        r = http.post(server.api(path), data=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert r.json()["code"] == "too_deep" and r.json()["field"] == field, r.text
+
+
+@pytest.mark.parametrize("char", SAMPLE)
+def test_letters_whose_capital_is_two_letters_are_refused(server, http, char):
+    """ß, ﬁ, ŉ, ǰ, t + U+0308: a 4xx naming the field wherever a tile or notation is read,
+    never a 500 (issue 27)."""
+    for path, body in letter_bodies(f"CA{char}", char):
+        r = http.post(server.api(f"/rulesets/naspa/{path}"), json=body, timeout=10)
+        assert r.status_code < 500, (path, body, r.text)
+        if r.status_code >= 400:
+            assert r.json()["field"], r.text
 
 
 def test_the_server_log_holds_no_traceback(server):

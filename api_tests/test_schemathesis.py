@@ -7,6 +7,10 @@ request that is ruled on goes through the credential lookup, the rate count, the
 store and the audit log's group commit, with whatever labels and `Idempotency-Key` values
 schemathesis makes up; the hash chain must still verify afterwards.
 
+Beside the documented examples, `schemathesis_hooks.py` sends what no schema describes: a body
+nested far past the bound, and letters whose capital is two letters wherever a tile or notation is
+read (issue 27).
+
 A fixed seed and a bounded number of examples per operation keep it reproducible and under a
 minute a mode on two cores. A deeper run by hand takes another seed, more examples and the
 tournament store on PostgreSQL too (each setting read from the environment):
@@ -44,6 +48,8 @@ SKIPPED_CHECKS = (
 )
 AUTH_CHECKS = ("ignored_auth", "object_level_authorization")
 PASSWORD = "fuzzing-director-password"
+# Cases the schema cannot describe: deep nesting, letters whose capital is two letters.
+HOOKS = Path(__file__).with_name("schemathesis_hooks.py")
 
 
 @pytest.fixture(scope="module", params=STORES)
@@ -106,8 +112,9 @@ def schemathesis(server: Server, cwd: Path, *, skipped: tuple[str, ...], config:
         "30",
     ]
     timeout = max(240, 6 * EXAMPLES)  # a deeper run by hand takes longer
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": str(HOOKS)}
     run = subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
     )
     report = run.stdout[-6000:] + run.stderr[-2000:]
     assert run.returncode == 0, report

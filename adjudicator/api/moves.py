@@ -115,7 +115,8 @@ def validate(ruleset_id: str):
     try:
         result = evaluate_move(profile, board, _play(data), rack)
     except NotationError as exc:
-        raise ApiError(400, "bad_notation", str(exc), "play") from None
+        field = "play" if exc.tile is None else f"play.tiles[{exc.tile}].letter"
+        raise ApiError(400, "bad_notation", str(exc), field) from None
 
     if not result.legal:
         # No ruling and no score for a play that cannot be made: the placement errors are the

@@ -86,7 +86,8 @@ def evaluate_move(
     """Check and score one play on `board` (the board before it; left unchanged).
 
     `play` is a Play, notation text (`8H CAFé`), or structured tiles ((row, col, letter,
-    blank) or dicts; 0-based). Raises NotationError only for text that is not notation."""
+    blank) or dicts; 0-based). Raises NotationError only for text that is not notation, or a
+    letter the challenge's query check refuses (a tile's `NotationError.tile` names it)."""
     if isinstance(play, str):
         play = parse(play, profile, board)
     elif not isinstance(play, Play):

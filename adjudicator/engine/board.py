@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from adjudicator.engine.tiles import normaliser_for
+from adjudicator.engine.tiles import tile_letter
 from lexicon.languages import LanguageProfile
 from lexicon.limits import BOARD_SIZE as SIZE
 
@@ -84,15 +84,15 @@ class Cell:
 _known_squares: dict[int, tuple[LanguageProfile | None, dict[str, Cell]]] = {}
 
 
-def _read_square(ch: str, profile: LanguageProfile | None, normaliser) -> Cell | str:
+def _read_square(ch: str, profile: LanguageProfile | None) -> Cell | str:
     """The tile a board character stands for, or what is wrong with it."""
     if not ch.isalpha():
         return f"{ch!r} is neither '.' nor a letter"
     blank = ch.islower()
     letter = ch.upper()
-    if normaliser is not None:
-        folded = normaliser.query_fold(ch)
-        if folded is None or len(folded) != 1:
+    if profile is not None:
+        folded = tile_letter(profile, ch)
+        if folded is None:
             return f"{ch!r} is not a letter of {profile.english_name}"
         letter = folded
         if not blank and letter in profile.blank_only:
@@ -209,8 +209,7 @@ class Board:
                     continue
                 cell = known.get(ch)
                 if cell is None:
-                    normaliser = None if profile is None else normaliser_for(profile)
-                    read = _read_square(ch, profile, normaliser)
+                    read = _read_square(ch, profile)
                     if isinstance(read, str):
                         raise BoardError(f"square {COLUMNS[c]}{r}: {read}", r)
                     cell = known[ch] = read

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from adjudicator.engine.board import COLUMNS, SIZE, Board
-from adjudicator.engine.tiles import BLANK, normaliser_for
+from adjudicator.engine.tiles import BLANK, tile_letter
 from lexicon.languages import LanguageProfile
 
 # Every spelling of every square, read once: `8H`/`8h` across, `H8`/`h8` down (row numbers
@@ -34,7 +34,12 @@ for _r in range(SIZE):
 
 
 class NotationError(ValueError):
-    """The text is not a play in game-record notation at all (bad coordinate, bad character)."""
+    """The text is not a play in game-record notation at all (bad coordinate, bad character).
+    `tile` is the position of the structured tile whose letter is at fault, when there is one."""
+
+    def __init__(self, message: str, tile: int | None = None):
+        super().__init__(message)
+        self.tile = tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +98,13 @@ def format_coordinate(row: int, col: int, horizontal: bool) -> str:
     return f"{row + 1}{COLUMNS[col]}" if horizontal else f"{COLUMNS[col]}{row + 1}"
 
 
-def _fold(profile: LanguageProfile, ch: str) -> str:
-    """A letter of the language, or a character placement then rejects: only the characters a
-    player's query may hold are read (no look-alike: `ſ` is not an S, `Ｃ` not a C)."""
-    folded = normaliser_for(profile).query_fold(ch)
-    if folded is not None and len(folded) == 1:
-        return folded
-    upper = ch.upper()
-    return ch if upper in profile.letters else upper
+def _fold(profile: LanguageProfile, ch: str, tile: int | None = None) -> str:
+    """The letter `ch` puts on a tile; a character the challenge would refuse (`Ж`, `ſ`, `ß`)
+    is refused here too (`tile_letter`), never read as its upper case."""
+    letter = tile_letter(profile, ch)
+    if letter is None:
+        raise NotationError(f"{ch!r} is not a letter of {profile.english_name}", tile)
+    return letter
 
 
 def parse(text: str, profile: LanguageProfile, board: Board | None = None) -> Play:
@@ -170,7 +174,7 @@ def play_from_tiles(
     keys — to a Play. The direction follows the tiles; a single tile takes the direction in
     which it extends a word on the board (across when both or neither)."""
     tiles: list[NewTile] = []
-    for spec in specs:
+    for i, spec in enumerate(specs):
         if isinstance(spec, NewTile):
             row, col, letter, blank = spec.row, spec.col, spec.letter, spec.blank
         elif isinstance(spec, Mapping):
@@ -182,14 +186,14 @@ def play_from_tiles(
         if not isinstance(row, int) or not isinstance(col, int):
             raise NotationError("a tile's row and col must be whole numbers")
         if not isinstance(letter, str) or len(letter) > 1:
-            raise NotationError(f"a tile's letter must be one character, got {letter!r}")
+            raise NotationError(f"a tile's letter must be one character, got {letter!r}", i)
         letter = unicodedata.normalize("NFC", letter)
         if letter in ("", BLANK):
             letter = BLANK
             blank = True
         else:
             blank = blank or letter.islower()
-            letter = _fold(profile, letter)
+            letter = _fold(profile, letter, i)
         tiles.append(NewTile(row, col, letter, blank))
     tiles.sort(key=lambda t: (t.row, t.col))
     if not tiles:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
-from adjudicator.engine.tiles import BLANK, TileSet, normaliser_for, tileset
+from adjudicator.engine.tiles import BLANK, TileSet, tile_letter, tileset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
 
@@ -82,13 +82,12 @@ def parse_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], lis
     """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
     counts: dict[str, int] = {}
     bad: list[str] = []
-    fold = normaliser_for(profile).query_fold  # a player's letters: no look-alikes
     for ch in rack:
         if ch == BLANK:
             key: str | None = BLANK
         else:
-            key = fold(ch)
-            if key is None or len(key) != 1:
+            key = tile_letter(profile, ch)  # a player's letters: no look-alikes
+            if key is None:
                 bad.append(ch)
                 continue
         counts[key] = counts.get(key, 0) + 1

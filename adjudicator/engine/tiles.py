@@ -68,3 +68,12 @@ def normaliser_for(profile: LanguageProfile) -> Normaliser:
     if hit is None or hit[0] is not profile:
         hit = _normalisers[id(profile)] = (profile, Normaliser(profile))
     return hit[1]
+
+
+def tile_letter(profile: LanguageProfile, ch: str) -> str | None:
+    """The one letter of the language a tile written `ch` bears, by the challenge's own query
+    check (`Normaliser.query_fold`); None for any character a player's word may not hold, and
+    for one that stands for two letters (Dutch ĳ is I and J: two tiles). The upper case is never
+    read on its own: `ß` would be `SS`, two letters on one square, which no score exists for."""
+    folded = normaliser_for(profile).query_fold(ch)
+    return folded if folded is not None and len(folded) == 1 else None

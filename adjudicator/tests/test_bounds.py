@@ -4,10 +4,11 @@ naming the field: no number past it reaches the rules or the answer (issue 9: no
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from adjudicator import bounds
+from adjudicator import bounds, create_app
 from adjudicator.api.meta import openapi_document
 
 
@@ -116,3 +117,82 @@ def test_duplicate_keys_are_refused_even_inside_text_with_colons(client):
         "/api/v1/rulesets/naspa/games/verify", data=body, content_type="application/json"
     )
     assert r.status_code == 400 and r.json["code"] == "duplicate_key" and r.json["field"] == "gcg"
+
+
+# --- nesting (issue 27): a deep body was a 500 on every JSON route, anonymously ----------------
+
+JSON_ROUTES = [
+    "/api/v1/rulesets/naspa/challenge",
+    "/api/v1/rulesets/naspa/moves/validate",
+    "/api/v1/rulesets/naspa/games/verify",
+    "/api/v1/rulesets/naspa/games/final-score",
+    "/api/v1/rulesets/naspa/games/draw-order",
+    "/api/v1/judge/unlock",
+]
+
+
+@pytest.fixture
+def pin_client(lexicon_dir):
+    """A client of an app with a judge PIN, so that judge/unlock reads its body."""
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "JUDGE_PIN": "4711"})
+    return app.test_client()
+
+
+def _nested(depth: int, inner: str = "") -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+@pytest.mark.parametrize("path", JSON_ROUTES)
+@pytest.mark.parametrize("depth", [bounds.MAX_JSON_DEPTH, 600, 1000, 5000])
+def test_a_body_nested_past_the_bound_is_a_400_naming_it(pin_client, path, depth):
+    """The top-level object is one level: `{"words": [...]}` nests the list at two. Past the
+    parser's own limit (1024) the answer is the same."""
+    body = '{"words": ' + _nested(depth) + "}"
+    r = pin_client.post(path, data=body, content_type="application/json")
+    assert r.status_code == 400, r.json
+    assert r.json["code"] == "too_deep", r.json
+    assert f"{bounds.MAX_JSON_DEPTH} levels" in r.json["detail"]
+    assert r.json["field"] == ("$" if depth > 1000 else "words")
+
+
+@pytest.mark.parametrize("path", JSON_ROUTES)
+def test_a_body_at_the_bound_is_read(pin_client, path):
+    """As deep as the bound allows is not refused for its depth (the field is then wrong)."""
+    deepest = bounds.MAX_JSON_DEPTH
+    for words in (_nested(deepest - 1), _nested(deepest - 2, "{}"), _nested(deepest - 1, "1")):
+        body = '{"words": ' + words + "}"
+        r = pin_client.post(path, data=body, content_type="application/json")
+        assert r.status_code < 500 and r.json["code"] != "too_deep", r.json
+
+
+def test_objects_count_as_levels_and_the_field_is_the_top_key(client):
+    inner = '{"a": ' * bounds.MAX_JSON_DEPTH + "1" + "}" * bounds.MAX_JSON_DEPTH
+    body = '{"words": ["ok"], "free_challenge": ' + inner + "}"
+    r = client.post(JSON_ROUTES[0], data=body, content_type="application/json")
+    assert r.status_code == 400 and r.json["code"] == "too_deep", r.json
+    assert r.json["field"] == "free_challenge"
+
+
+def test_the_deepest_body_the_service_reads_is_within_the_bound(client):
+    """moves/validate's structured tiles are the deepest: object, object, list, object."""
+    tiles = [{"row": 7, "col": 7 + i, "letter": ch} for i, ch in enumerate("CAT")]
+    r = client.post(JSON_ROUTES[1], json={"play": {"tiles": tiles}})
+    assert r.status_code == 200, r.json
+    assert bounds.MAX_JSON_DEPTH >= 4
+
+
+def test_the_document_states_the_nesting_bound():
+    """JSON Schema has no keyword for depth: each operation that reads a JSON body says it."""
+    stated = f"more than {bounds.MAX_JSON_DEPTH} levels deep is `too_deep`"
+    doc = openapi_document()
+    read = 0
+    for item in doc["paths"].values():
+        for method, op in item.items():
+            if method != "parameters" and "application/json" in op.get("requestBody", {}).get(
+                "content", {}
+            ):
+                read += 1
+                assert stated in op["responses"]["400"]["description"], op["operationId"]
+    assert read == len(JSON_ROUTES)
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+    assert f"| nesting of a JSON body | {bounds.MAX_JSON_DEPTH} levels" in readme

@@ -17,6 +17,7 @@ from confusable_homoglyphs import confusables
 
 from adjudicator.judge import word_capitals, word_characters
 from adjudicator.tests.conftest import TEST_WORDS
+from adjudicator.tests.letters import SAMPLE, TWO_LETTER_CAPITALS
 from lexicon.languages import load_profile
 from lexicon.normalise import Normaliser
 
@@ -158,3 +159,64 @@ def test_judge_page_accepts_exactly_what_the_query_check_does(language):
             assert normaliser.query(f"a{char}b") == "AB"
             continue
         assert normaliser.query(char * 2) == normaliser.fold(char) * 2
+
+
+# --- letters whose capital is two letters (issue 27) -------------------------------------------
+
+# The challenge refuses each (`word_has_foreign_letter`); the engine read their two-letter
+# capital as one tile, and scoring failed (500).
+GCG_LINE = "#player1 a a\n#player2 b b\n>a: CATDOGS 8H {} +10 10\n"
+
+
+def test_there_are_about_a_hundred():
+    assert 90 <= len(TWO_LETTER_CAPITALS) <= 120 and "ß" in TWO_LETTER_CAPITALS
+
+
+@pytest.mark.parametrize("char", list(TWO_LETTER_CAPITALS))
+def test_a_two_letter_capital_in_a_play_is_a_400_naming_the_field(client, char):
+    url = "/api/v1/rulesets/naspa/moves/validate"
+    for body, field in (
+        ({"play": f"8H CA{char}"}, "play"),
+        ({"play": "8H CAT", "plays": [f"8H CA{char}"]}, "plays[0]"),
+        ({"play": {"tiles": [{"row": 7, "col": 7, "letter": char}]}}, "play.tiles[0].letter"),
+    ):
+        r = client.post(url, json=body)
+        assert r.status_code == 400, (body, r.json)
+        assert r.json["code"] == "bad_notation" and r.json["field"] == field, (body, r.json)
+        assert repr(unicodedata.normalize("NFC", char)) in r.json["detail"], r.json
+    # The board and the rack already read through the query check: refused, never scored.
+    board = ["." * 15] * 7 + [f".......{char}A......"] + ["." * 15] * 7
+    r = client.post(url, json={"play": "9H CAT", "board": board})
+    assert r.status_code == 400 and r.json["field"] == "board[7]", r.json
+    r = client.post(url, json={"play": "8H CAT", "rack": f"CAT{char}"})
+    assert r.status_code == 200 and [e["code"] for e in r.json["errors"]] == ["bad-rack"]
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@pytest.mark.parametrize("char", SAMPLE)
+def test_a_two_letter_capital_in_a_record_names_the_line_or_turn(client, language, char):
+    url = f"/api/v1/rulesets/{LANGUAGES[language]}/games/verify"
+    r = client.post(url, json={"gcg": GCG_LINE.format(f"CA{char}")})
+    assert r.status_code == 422 and r.json["code"] == "bad_record", r.json
+    assert r.json["field"] == "gcg" and r.json["detail"].startswith("line 3: "), r.json
+    turns = [
+        {"player": "a", "type": "pass"},
+        {"player": "b", "type": "play", "move": f"8H {char}A", "score": 4},
+    ]
+    r = client.post(url, json={"players": ["a", "b"], "turns": turns})
+    assert r.status_code == 422 and r.json["code"] == "bad_record", r.json
+    assert r.json["field"] == "turns[1]", r.json
+    # A rack on the line is read as racks are: a deviation in the report, never a 500.
+    r = client.post(url, json={"gcg": GCG_LINE.format("CAT").replace("CATDOGS", f"CATDOG{char}")})
+    assert r.status_code == 200, r.json
+
+
+def test_a_letter_the_query_check_refuses_is_refused_in_notation(client):
+    """One check for a player's letters: what the challenge refuses, a play cannot spell."""
+    url = "/api/v1/rulesets/naspa/moves/validate"
+    for char in ("Ж", "ſ", "Ｃ"):
+        r = client.post(url, json={"play": f"8H CA{char}"})
+        assert r.status_code == 400 and r.json["code"] == "bad_notation", r.json
+        assert r.json["field"] == "play" and repr(char) in r.json["detail"]
+        challenge = client.post("/api/v1/rulesets/naspa/challenge", json={"words": [f"CA{char}"]})
+        assert challenge.status_code == 400, challenge.json

@@ -1,5 +1,9 @@
+import dataclasses
+
+import pytest
+
 from adjudicator.engine.board import SIZE, Board
-from adjudicator.engine.notation import parse, play_from_tiles
+from adjudicator.engine.notation import NewTile, NotationError, Play, parse, play_from_tiles
 from adjudicator.engine.placement import ERROR_CODES, check_placement
 from lexicon.languages import load_profile
 
@@ -54,7 +58,12 @@ def test_too_many_tiles():
 
 def test_letter_errors():
     assert codes(Board(), "8H A?") == ["blank-undesignated"]
-    assert codes(Board(), play_from_tiles([(7, 7, "Ж"), (7, 8, "A")], EN)) == ["unknown-letter"]
+    # A letter the query check refuses never becomes a tile (issue 27); a Play built in code
+    # with one is still reported.
+    with pytest.raises(NotationError, match="'Ж' is not a letter of English"):
+        play_from_tiles([(7, 7, "Ж"), (7, 8, "A")], EN)
+    foreign = Play((NewTile(7, 7, "Ж"), NewTile(7, 8, "A")), True, 7, 7)
+    assert codes(Board(), foreign) == ["unknown-letter"]
     # Danish has no Q or W tile; Swedish no Q, W, Ü or Æ tile: only blanks may be those letters.
     assert codes(Board(), "8H QI", DA) == ["blank-only-letter"]
     assert codes(Board(), "8H qI", DA) == []
@@ -83,10 +92,11 @@ def test_rack():
 
 def test_all_errors_reported_at_once():
     play = play_from_tiles(
-        [(0, 0, "Q"), (7, 7, "?"), (1, 1, "Ж"), (7, 16, "A"), (2, 2, "B"), (3, 3, "C"),
+        [(0, 0, "Q"), (7, 7, "?"), (7, 16, "A"), (2, 2, "B"), (3, 3, "C"),
          (4, 4, "D"), (5, 5, "E"), (6, 6, "F")],
         DA,
     )  # fmt: skip
+    play = dataclasses.replace(play, tiles=(*play.tiles, NewTile(1, 1, "Ж")))  # built in code
     found = codes(Board(), play, DA, rack="ABC")
     for code in ("too-many-tiles", "off-board", "blank-undesignated", "unknown-letter",
                  "blank-only-letter", "not-in-line", "not-on-rack"):  # fmt: skip
