@@ -23,6 +23,7 @@ def served(tmp_path_factory):
         ADJUDICATOR_METRICS="1",
         ADJUDICATOR_WORKERS="2",
         ADJUDICATOR_LOG_FORMAT="json",
+        ADJUDICATOR_JURY_LIMIT="on",  # the jury limit counts at this event
     )
     try:
         yield server

@@ -128,7 +128,7 @@ def make_metrics_app(lexicon_dir, tmp_path):
 
 
 def test_a_jury_query_past_the_limit_is_not_counted(make_metrics_app):
-    client = make_metrics_app().test_client()
+    client = make_metrics_app(JURY_LIMIT="on").test_client()  # counted at this event
     before = scrape(client)
     query = {"words": ["woord"], "game": "g1", "player": "Anna"}
     url = CHALLENGE.format("sbnl-punten")
