@@ -82,6 +82,16 @@ def game_svg(profile: LanguageProfile, boards: Sequence[Board], *, title: str) -
     return _svg(profile, tiles, lambda t: t.start == last, title, None, last)
 
 
+def new_squares(before: Board, after: Board) -> set[tuple[int, int]]:
+    """The squares a turn put a tile on (none for a pass; none for a withdrawal, which only
+    takes tiles off): those the picture of the turn outlines."""
+    return {
+        divmod(i, SIZE)
+        for i, (old, new) in enumerate(zip(before.cells, after.cells, strict=True))
+        if new is not None and new != old
+    }
+
+
 def spans(boards: Sequence[Board]) -> list[Placed]:
     """The tiles of a sequence of boards, each with the turns it lay there."""
     open_: dict[tuple[int, int], Placed] = {}
