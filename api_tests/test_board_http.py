@@ -98,6 +98,7 @@ def test_json_turns_draw_the_same_picture_as_the_gcg(server, http):
         ({"gcg": GCG, "turn": 5}, 400, "out_of_range", "turn"),
         ({"gcg": GCG, "turn": -1}, 400, "out_of_range", "turn"),
         ({"gcg": GCG, "turn": "2"}, 400, "wrong_shape", "turn"),
+        ({"gcg": GCG, "turn": None}, 400, "wrong_shape", "turn"),  # absent is the last; null no
         ({"gcg": "no record"}, 422, "bad_record", "gcg"),
         ({"board": ["." * 15] * 14}, 400, "bad_board", "board"),
         ({"plays": ["H7 CAT", "A1 ZZZ"]}, 400, "illegal_earlier_play", "plays[1]"),

@@ -461,12 +461,11 @@ def board_picture(ruleset_id: str):
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:
         record = {k: v for k, v in data.items() if k != "turn"}
-        turn = data.get("turn")
-        if turn is not None:
-            _number(turn, "turn", 0, bounds.MAX_TURNS)
+        if "turn" in data:  # absent: the last turn; null is no number
+            _number(data["turn"], "turn", 0, bounds.MAX_TURNS)
         checked = check_game(ruleset, record)
         turns, boards = checked.report["turns"], checked.boards
-        k = len(turns) if turn is None else turn
+        k = data.get("turn", len(turns))
         if k > len(turns):
             raise ApiError(
                 400, "out_of_range", f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
