@@ -100,6 +100,7 @@ def test_json_turns_draw_the_same_picture_as_the_gcg(server, http):
         ({"gcg": GCG, "turn": "2"}, 400, "wrong_shape", "turn"),
         ({"gcg": GCG, "turn": None}, 400, "wrong_shape", "turn"),  # absent is the last; null no
         ({"gcg": "no record"}, 422, "bad_record", "gcg"),
+        ({"gcg": GCG, "players": ["A", "B", "C", "D", "E"]}, 400, "wrong_shape", "players"),
         ({"board": ["." * 15] * 14}, 400, "bad_board", "board"),
         ({"plays": ["H7 CAT", "A1 ZZZ"]}, 400, "illegal_earlier_play", "plays[1]"),
         ({"plays": ["H7 CAT"], "turn": 1}, 400, "unknown_field", "turn"),

@@ -366,6 +366,8 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
     free = free_challenge(ruleset, data)
     if ("gcg" in data) == ("turns" in data):
         raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+    if "gcg" in data and "players" in data:  # the record's #player lines name them
+        raise ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
     rules = ruleset.rules
     try:
         if "gcg" in data:
