@@ -473,11 +473,10 @@ def board_picture(ruleset_id: str):
                 400, "out_of_range", f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
             )
         profile = profile_for(ruleset)
-        shown = picture.new_squares(boards[k - 1], boards[k]) if k else set()
         svg = picture.position_svg(
             profile,
             boards[k],
-            highlight=shown,
+            highlight=picture.last_move(boards[: k + 1]),
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
             caption=turn_caption(turns[k - 1], k, len(turns)) if k else None,
         )

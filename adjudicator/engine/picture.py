@@ -4,7 +4,7 @@ One renderer for the API (`games/board`, one position) and the directors' "Check
 (every position of a game in one picture, each tile marked with the turns it lay on the board,
 which the page's script shows turn by turn). Premium squares come from the board layout
 (`board.LAYOUT`, docs/rules.md §3), tile values from the language profile; a blank shows its
-letter in red in a dashed ring and no value; the tiles of the move shown are outlined.
+letter in red in a dashed ring and no value; the last move on the board is outlined.
 
 Only presentation attributes, never `style`: the pages' Content-Security-Policy allows no inline
 style, and an SVG inlined in a page is held to it. Nothing here knows about words or lexicons.
@@ -75,21 +75,27 @@ def position_svg(
 def game_svg(profile: LanguageProfile, boards: Sequence[Board], *, title: str) -> str:
     """Every position of a game in one picture: `boards[k]` is the board after turn k
     (`boards[0]` the empty board). Each tile carries `data-from` (its turn) and, when a later
-    turn took it off, `data-until`; the last turn is shown, its tiles outlined. A page's script
-    shows turn k by hiding the tiles outside [from, until) and outlining those from k."""
+    turn took it off, `data-until`; the last turn is shown, its last move outlined. A page's
+    script shows turn k by hiding the tiles outside [from, until) and outlining the newest of
+    the others (`last_move`)."""
     tiles = spans(boards)
-    last = len(boards) - 1
-    return _svg(profile, tiles, lambda t: t.start == last, title, None, last)
+    latest = _latest(tiles)
+    outlined = lambda t: t.end is None and t.start == latest  # noqa: E731
+    return _svg(profile, tiles, outlined, title, None, len(boards) - 1)
 
 
-def new_squares(before: Board, after: Board) -> set[tuple[int, int]]:
-    """The squares a turn put a tile on (none for a pass; none for a withdrawal, which only
-    takes tiles off): those the picture of the turn outlines."""
-    return {
-        divmod(i, SIZE)
-        for i, (old, new) in enumerate(zip(before.cells, after.cells, strict=True))
-        if new is not None and new != old
-    }
+def last_move(boards: Sequence[Board]) -> set[tuple[int, int]]:
+    """The squares of the last move still on the last of `boards`, which the picture outlines:
+    after a pass, a challenge or an end-of-game line, the play before it; after a withdrawal,
+    the play before the one taken back."""
+    tiles = spans(boards)
+    latest = _latest(tiles)
+    return {(t.row, t.col) for t in tiles if t.end is None and t.start == latest}
+
+
+def _latest(tiles: Iterable[Placed]) -> int | None:
+    """The turn of the newest tiles still on the board."""
+    return max((t.start for t in tiles if t.end is None and t.start), default=None)
 
 
 def spans(boards: Sequence[Board]) -> list[Placed]:

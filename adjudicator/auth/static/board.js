@@ -1,7 +1,8 @@
 /* "Check a game": the board at any turn. The server drew every tile of the game once, each with
  * the turns it lay on the board (data-from, data-until); showing turn k hides the tiles outside
- * [from, until) and outlines those put down at turn k. The slider, the arrow keys (Home, End)
- * and the links to a turn (the table's numbers, the list of deviations) all go through show().
+ * [from, until) and outlines the newest move of the others (last_move in engine/picture.py).
+ * The slider, the arrow keys (Home, End) and the links to a turn (the table's numbers, the list
+ * of deviations) all go through show().
  * Nothing is fetched: the page holds the whole game. */
 (function () {
   'use strict';
@@ -18,12 +19,17 @@
     k = Math.max(0, Math.min(last, k));
     slider.value = String(k);
     number.textContent = String(k);
-    tiles.forEach(function (tile) {
+    var latest = 0; // the newest move still on the board: a pass leaves the play before it
+    var on = tiles.map(function (tile) {
       var from = Number(tile.getAttribute('data-from'));
       var until = tile.hasAttribute('data-until') ? Number(tile.getAttribute('data-until')) : Infinity;
-      var on = from <= k && k < until;
-      var now = on && from === k;
-      tile.setAttribute('visibility', on ? 'visible' : 'hidden');
+      var there = from <= k && k < until;
+      if (there) latest = Math.max(latest, from);
+      return there;
+    });
+    tiles.forEach(function (tile, i) {
+      var now = on[i] && Number(tile.getAttribute('data-from')) === latest;
+      tile.setAttribute('visibility', on[i] ? 'visible' : 'hidden');
       tile.classList.toggle('last', now);
       var outline = tile.querySelector('.outline');
       if (outline) outline.setAttribute('visibility', now ? 'visible' : 'hidden');

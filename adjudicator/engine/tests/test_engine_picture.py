@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from adjudicator.engine.api import apply_play, evaluate_move
 from adjudicator.engine.board import LAYOUT, SIZE, Board
-from adjudicator.engine.picture import game_svg, position_svg, spans
+from adjudicator.engine.picture import game_svg, last_move, position_svg, spans
 from lexicon.languages import load_profile
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -125,3 +125,14 @@ def test_the_whole_game_picture_knows_each_tiles_turns():
     last = {g.get("data-square") for g in tiles if "last" in g.get("class").split()}
     assert last == {"I9", "I10"}
     assert [t.start for t in spans(boards)] == sorted(t.start for t in spans(boards))
+    assert last_move(boards) == {(8, 8), (9, 8)}
+    assert last_move(boards[:4]) == {(7, 7), (7, 8), (7, 9)}  # AT taken back: CAT again
+
+
+def test_after_a_pass_the_play_before_it_stays_outlined():
+    _, boards, last = _played("8H CAT", "H9 AT")
+    boards.append(boards[-1].copy())  # turn 3: a pass, or a challenge line
+    assert last_move(boards) == last == {(8, 7), (9, 7)}
+    tiles = _tiles(_tree(game_svg(EN, boards, title="Game")))
+    assert {sq for sq, g in tiles.items() if "last" in g.get("class").split()} == {"H9", "H10"}
+    assert last_move(boards[:1]) == set()
