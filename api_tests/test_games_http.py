@@ -275,6 +275,7 @@ def test_verify_json_turns(server, http):
         ({"gcg": "#player1 a a\n#player2 b b\n>a: ABC 8H +10\n"}, 422, "gcg"),
         ({"gcg": 5}, 400, "gcg"),
         ({"gcg": "x", "turns": []}, 400, "gcg"),
+        ({"gcg": "#player1 a a\n>a: ABC 8H ABC +10 10\n", "players": ["a", "b"]}, 400, "players"),
         (
             {"players": ["a", "b"], "turns": [{"player": "c", "type": "pass"}]},
             422,

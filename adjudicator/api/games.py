@@ -13,6 +13,7 @@ director only: anyone else gets the scores and the rules check, with no word's v
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -21,11 +22,14 @@ from flask import Blueprint, current_app, g, jsonify, request
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
+from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import counted_when_answered, lexicon_dependent, public, settle_deferred
 from adjudicator.auth.settings import settings
 from adjudicator.budget import CpuBudget
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
+from adjudicator.engine import picture
+from adjudicator.engine.board import Board
 from adjudicator.errors import ApiError
 from adjudicator.game.draw import draw_order
 from adjudicator.game.errors import GameInputError
@@ -49,9 +53,9 @@ from adjudicator.game.gcg import (
     resolve_language,
 )
 from adjudicator.game.racks import parse_rack
-from adjudicator.game.walk import walk
+from adjudicator.game.walk import walk_with_boards
 from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
-from adjudicator.rulesets import DRAW_NEAREST
+from adjudicator.rulesets import DRAW_NEAREST, Ruleset
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
@@ -73,6 +77,7 @@ TURN_TYPES = {
 
 
 VERIFY = "games.verify_game"
+RECORDS = {VERIFY, "games.board_picture"}  # the endpoints that walk a whole record
 
 
 @bp.record_once
@@ -86,7 +91,7 @@ def _verify_budget(state) -> None:
 
 @bp.before_request
 def _records_within_their_budget():
-    if request.endpoint != VERIFY:
+    if request.endpoint not in RECORDS:
         return
     request.max_content_length = bounds.MAX_RECORD_BYTES
     budget: CpuBudget | None = current_app.extensions.get("verify_budget")
@@ -364,6 +369,9 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
     return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
 
 
+RECORD_FIELDS = {"gcg", "players", "turns", "free_challenge"}
+
+
 def _rules_on_words() -> bool:
     """Whether this verification may say which plays form words: always in open mode, where
     anyone may challenge any word; in tournament mode only for a director, since for a device
@@ -371,16 +379,25 @@ def _rules_on_words() -> bool:
     return not settings().tournament or current_caller().kind == "director"
 
 
-@bp.post("/rulesets/<ruleset_id>/games/verify")
-@lexicon_dependent
-@counted_when_answered  # a refused verification uses up none of a device's or key's rulings
-def verify_game(ruleset_id: str):
-    ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, {"gcg", "players", "turns", "free_challenge"})
+@dataclass
+class CheckedGame:
+    """A record walked under a ruleset: games/verify's answer, already through the disclosure
+    gate, and the board after every turn (`boards[0]` the empty board)."""
+
+    report: dict[str, Any]
+    boards: list[Board]
+
+
+def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
+    """games/verify's one path, from its body (a GCG text or JSON turns) to the disclosed
+    report; the directors' "Check a game" page and games/board take it too, so a record reads,
+    fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
+    only_fields(data, RECORD_FIELDS)
     free = free_challenge(ruleset, data)
     if ("gcg" in data) == ("turns" in data):
         raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+    if "gcg" in data and "players" in data:  # the record's #player lines name them
+        raise ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
     rules = ruleset.rules
     try:
         if "gcg" in data:
@@ -404,7 +421,7 @@ def verify_game(ruleset_id: str):
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
-        verdict = walk(record, rules, lexicon.profile, consulted, free)
+        verdict, boards = walk_with_boards(record, rules, lexicon.profile, consulted, free)
     except GameInputError as exc:
         raise _game_error(exc) from None
     except GcgError as exc:
@@ -413,7 +430,16 @@ def verify_game(ruleset_id: str):
         if isinstance(exc, GcgOutOfBounds):
             raise ApiError(400, "out_of_range", where + exc.reason, field) from None
         raise ApiError(422, "bad_record", where + exc.reason, field) from None
-    answer = orjson.dumps(disclosure.game_report(ruleset.policy, verdict.to_dict()))
+    return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
+
+
+@bp.post("/rulesets/<ruleset_id>/games/verify")
+@lexicon_dependent
+@counted_when_answered  # a refused verification uses up none of a device's or key's rulings
+def verify_game(ruleset_id: str):
+    ruleset = ruleset_or_404(ruleset_id)
+    data = json_body()
+    answer = orjson.dumps(check_game(ruleset, data).report)
     if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
         raise ApiError(
             422,
@@ -423,3 +449,70 @@ def verify_game(ruleset_id: str):
         )
     settle_deferred()
     return current_app.response_class(answer, mimetype="application/json")
+
+
+# --- board: the picture of a position ----------------------------------------------------------
+
+
+def _svg_accepted() -> None:
+    """The answer is a picture only: a client that accepts none (JSON only) gets a 406, before
+    any work is done. No Accept header accepts anything (RFC 9110 §12.5.1)."""
+    accept = request.accept_mimetypes
+    if accept and accept.best_match([picture.MIMETYPE]) is None:
+        raise ApiError(
+            406,
+            "not_acceptable",
+            f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
+            "Accept",
+        )
+
+
+def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
+    """One line under the picture of turn k: the move, its scores and what the disclosure gate
+    let through of the ruling (`turn` is a turn of the disclosed report, nothing else)."""
+    parts = [f"{k}/{n} {turn['player']}: {turn['move']} {turn['recorded_score']:+d}"]
+    if turn["computed_score"] != turn["recorded_score"]:
+        parts.append(f"computed {turn['computed_score']:+d}")
+    if turn.get("ruling"):
+        parts.append(turn["ruling"])
+    if turn.get(disclosure.NOT_IN_LEXICON):  # present only where the policy is `word`
+        parts.append("not in the lexicon: " + ", ".join(turn[disclosure.NOT_IN_LEXICON]))
+    return " · ".join(parts)
+
+
+@bp.post("/rulesets/<ruleset_id>/games/board")
+@lexicon_dependent  # a record's picture says what games/verify would, through the same gate
+def board_picture(ruleset_id: str):
+    """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
+    last play outlined), or of a record (as games/verify reads it) after turn `turn`."""
+    ruleset = ruleset_or_404(ruleset_id)
+    _svg_accepted()
+    data = json_body()
+    if "board" in data or "plays" in data:
+        only_fields(data, {"board", "plays"})
+        profile = profile_for(ruleset)
+        board, last = read_position(data, profile)
+        squares = [(t.row, t.col) for t in last.tiles] if last else []
+        svg = picture.position_svg(profile, board, highlight=squares, title="Board")
+    else:
+        record = {k: v for k, v in data.items() if k != "turn"}
+        if "turn" in data:  # absent: the last turn; null is no number
+            _number(data["turn"], "turn", 0, bounds.MAX_TURNS)
+        checked = check_game(ruleset, record)
+        turns, boards = checked.report["turns"], checked.boards
+        k = data.get("turn", len(turns))
+        if k > len(turns):
+            raise ApiError(
+                400, "out_of_range", f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
+            )
+        profile = profile_for(ruleset)
+        svg = picture.position_svg(
+            profile,
+            boards[k],
+            highlight=picture.last_move(boards[: k + 1]),
+            title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
+            caption=turn_caption(turns[k - 1], k, len(turns)) if k else None,
+        )
+    response = current_app.response_class(svg, mimetype=picture.MIMETYPE)
+    response.vary.add("Accept")
+    return response

@@ -23,6 +23,7 @@ from adjudicator.engine import (
     Board,
     BoardError,
     NotationError,
+    Play,
     apply_play,
     check_words,
     evaluate_move,
@@ -37,7 +38,9 @@ bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
 MAX_HISTORY = 100  # a game has far fewer plays; this bounds the work one request can ask for
 
 
-def _board(data: dict[str, Any], profile) -> Board:
+def read_position(data: dict[str, Any], profile) -> tuple[Board, Play | None]:
+    """The position a request gives: `board` (15 rows) or `plays` (earlier plays in notation,
+    each checked); with `plays`, also the last of them (None for a `board`, or no plays)."""
     if "board" in data and "plays" in data:
         raise ApiError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
     if "board" in data:
@@ -45,11 +48,11 @@ def _board(data: dict[str, Any], profile) -> Board:
         if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
             raise ApiError(400, "bad_board", "'board' must be a list of 15 strings", "board")
         try:
-            return Board.from_rows(rows, profile)
+            return Board.from_rows(rows, profile), None
         except BoardError as exc:
             field = f"board[{exc.row - 1}]" if exc.row else "board"
             raise ApiError(400, "bad_board", str(exc), field) from None
-    board = Board()
+    board, last = Board(), None
     plays = data.get("plays", [])
     if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
         raise ApiError(400, "wrong_shape", "'plays' must be a list of notation strings", "plays")
@@ -65,7 +68,8 @@ def _board(data: dict[str, Any], profile) -> Board:
             first = result.errors[0]
             raise ApiError(400, "illegal_earlier_play", f"{text!r}: {first.message}", field)
         apply_play(board, result.play)
-    return board
+        last = result.play
+    return board, last
 
 
 def _play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
@@ -111,7 +115,7 @@ def validate(ruleset_id: str):
     labels = read_labels(data)
     lexicon = lexicon_for(ruleset)
     profile = lexicon.profile
-    board = _board(data, profile)
+    board, _ = read_position(data, profile)
     try:
         result = evaluate_move(profile, board, _play(data), rack)
     except NotationError as exc:

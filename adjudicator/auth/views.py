@@ -1,4 +1,5 @@
-"""The directors' pages (login, logout, devices, pairing) and the tablet's pairing page.
+"""The directors' pages (login, logout, devices, pairing, checking a game) and the tablet's
+pairing page.
 
 Plain HTML forms, no script needed: each state-changing form of a director carries the
 session's CSRF token; the two forms used before there is a session (login, pairing) must come
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
+import orjson
 import segno
 from flask import (
     Blueprint,
@@ -28,9 +30,11 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
+from adjudicator.api.games import check_game
 from adjudicator.auth import clock, devices, directors, keys, lockout
 from adjudicator.auth.guard import (
     DEVICE_COOKIE,
@@ -44,8 +48,10 @@ from adjudicator.auth.guard import (
 from adjudicator.auth.models import NAME_MAX
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
+from adjudicator.engine import picture
 from adjudicator.errors import INTERNAL_CODE, ApiError, error_pages
+from adjudicator.game import gcg
 from adjudicator.judge.config import (
     fill,
     fill_markup,
@@ -54,6 +60,7 @@ from adjudicator.judge.config import (
 )
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 from adjudicator.languages import kept_language, request_language
+from adjudicator.rulesets import Ruleset
 
 bp = Blueprint(
     "auth",
@@ -328,6 +335,87 @@ def revoke_device(device_id: int):
     if not done:
         return _home(404, error=say("dir_home_no_device", id=device_id))
     return redirect(url_for("auth.home", **kept_language()), 303)
+
+
+# --- directors: check a game -------------------------------------------------------------------
+
+
+def _record_body() -> dict[str, Any]:
+    """The form's record as games/verify's body: a GCG text, or the JSON turns it takes. An
+    uploaded file wins over the text box; its bytes are read by the GCG rules unless they are
+    JSON."""
+    upload = request.files.get("file")
+    text = request.form.get("record") or ""
+    if upload is not None and upload.filename:
+        data = upload.read()
+        try:
+            json_file = data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+            text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)
+        except UnicodeDecodeError:
+            raise ApiError(422, "bad_record", "the JSON file is not UTF-8", "file") from None
+        except gcg.GcgError as exc:
+            raise ApiError(422, "bad_record", str(exc), "file") from None
+    if not text.lstrip().startswith("{"):
+        return {"gcg": text}
+    try:
+        body = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "invalid_json", "the record is not valid JSON", "record") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "wrong_shape", "the JSON record must be an object", "record")
+    return body
+
+
+def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows of a record: games/verify's disclosed report (the one path, the one
+    gate), the picture of every turn, and each turn's caption for the slider."""
+    checked = check_game(ruleset, body)
+    report = checked.report
+    n = len(report["turns"])
+    t = strings(request_language())
+    for k, turn in enumerate(report["turns"], start=1):
+        turn["k"] = k
+        turn["caption"] = fill(
+            t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
+        )
+    svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
+    return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
+
+
+def _check_page(status: int = 200, **extra: Any) -> Response:
+    context = {
+        "director": caller(),
+        "csrf": directors.csrf_token(g.session_token),
+        "rulesets": _ruleset_choices(),
+        "chosen": None,
+        "record": "",
+        "game": None,
+        "error": None,
+    }
+    context.update(extra)
+    return page("director_check.html", status, switch="auth.check_game_form", **context)
+
+
+@bp.get("/director/games")
+@directors_only
+def check_game_form():
+    return _check_page()
+
+
+@bp.post("/director/games")
+@directors_only
+def check_game_page():
+    """A record checked as games/verify checks it, for a director: a refusal is shown on the
+    page, beside the record, with the code and field the API would name."""
+    chosen = request.form.get("ruleset") or ""
+    record = request.form.get("record") or ""
+    try:
+        ruleset = ruleset_or_404(chosen)
+        game = _checked_view(ruleset, _record_body())
+    except ApiError as exc:
+        error = {"status": exc.status, "code": exc.code, "field": exc.field, "detail": exc.message}
+        return _check_page(exc.status, chosen=chosen, record=record, error=error)
+    return _check_page(chosen=chosen, record=record, game=game)
 
 
 # --- the tablet: redeeming a pairing code -------------------------------------------------------

@@ -186,6 +186,12 @@ def _decode(data: bytes, file: str) -> tuple[str, str]:
         raise GcgError(f"not valid {encoding}: byte {data[exc.start]:#04x}", file, number) from None
 
 
+def decode(data: bytes, file: str = "<gcg>") -> str:
+    """A GCG file's text by the GCG rules (a BOM, `#character-encoding`, else ISO-8859-1), for
+    a file that arrives as bytes but is handed on as text (a director's upload)."""
+    return _decode(data, file)[0]
+
+
 def read(path: str | Path) -> GameRecord:
     path = Path(path)
     try:

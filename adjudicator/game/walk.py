@@ -57,6 +57,22 @@ def walk(
     return build_report(w)
 
 
+def walk_with_boards(
+    record: GameRecord,
+    rules: Rules,
+    profile: LanguageProfile,
+    lexicon: Lexicon | None = None,
+    free_challenge: bool = False,
+) -> tuple[GameReport, list[Board]]:
+    """`walk`, and the board after each of its turns (first the empty board, so boards[k] is
+    the board after report.turns[k - 1]): the positions a picture of the game shows."""
+    w = Walk(record, rules, profile, lexicon, free_challenge)
+    w.boards = [Board()]
+    for ev in record.events:
+        w.event(ev)
+    return build_report(w), w.boards
+
+
 def positions(
     record: GameRecord, rules: Rules, profile: LanguageProfile
 ) -> list[tuple[Board, Play]]:
@@ -93,6 +109,7 @@ class Walk:
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
         self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
+        self.boards: list[Board] | None = None  # the board after each event, when asked
 
     @property
     def players(self) -> list[str]:
@@ -122,6 +139,8 @@ class Walk:
         self._tally(ev, p, turn)
         self.turns.append(turn)
         self.previous = ev
+        if self.boards is not None:
+            self.boards.append(self.board.copy())
 
     def _no_challenge_of_going_out(self, p: int) -> bool:
         """A pass right after another player went out: no turn, just no challenge."""

@@ -109,6 +109,18 @@ def _verify(path: str) -> list[Req]:
     return [Req("POST", path, {"gcg": GCG}), Req("POST", path, TURNS)]
 
 
+def _board(path: str) -> list[Req]:
+    """The picture: of a record at the play of both words (its caption carries the ruling as
+    games/verify discloses it), at the end, and of positions (no word is looked up)."""
+    return [
+        Req("POST", path, {"gcg": GCG, "turn": 2}),
+        Req("POST", path, {"gcg": GCG}),
+        Req("POST", path, {**TURNS, "turn": 4}),
+        Req("POST", path, {"plays": [FIRST, BOTH]}),
+        Req("POST", path, {"board": BOARD}),
+    ]
+
+
 def _final(path: str) -> list[Req]:
     body = {
         "players": [{"name": "Ann", "score": 300, "rack": "CATS"}, {"name": "Bo", "score": 290}],
@@ -173,6 +185,7 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "games.exchange_allowed": _exchange,
     "games.final_score_route": _final,
     "games.verify_game": _verify,
+    "games.board_picture": _board,
     "games.draw_order_route": _draw,
     "judge.index": _get,
     "judge.kiosk": _get,
@@ -186,6 +199,8 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "auth.home": _get,
     "auth.new_pairing": _form({"csrf": "-", "name": "Table 1", "ruleset": "ssf-1999"}),
     "auth.revoke_device": _form({"csrf": "-"}),
+    "auth.check_game_form": _get,
+    "auth.check_game_page": _form({"csrf": "-", "ruleset": "naspa", "record": GCG}),
     "auth.pair_form": _get,
     "auth.pair": _form({"code": "ABCD-EFGH"}, Origin="http://elsewhere.example"),
     # Directors only: an anonymous request is refused before the log is read.

@@ -18,7 +18,12 @@ from adjudicator.tests.differential import (
     requests_for,
 )
 
-WORD_ENDPOINTS = {"challenge.challenge", "moves.validate", "games.verify_game"}
+WORD_ENDPOINTS = {
+    "challenge.challenge",
+    "moves.validate",
+    "games.verify_game",
+    "games.board_picture",
+}
 
 
 @pytest.fixture(scope="module")

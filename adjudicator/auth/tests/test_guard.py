@@ -25,7 +25,12 @@ from .conftest import (
 
 # The routes whose answer depends on which words are valid. A new one must be added here AND
 # marked `@lexicon_dependent`; a new public route must be listed below with its reason.
-LEXICON_DEPENDENT = {"challenge.challenge", "moves.validate", "games.verify_game"}
+LEXICON_DEPENDENT = {
+    "challenge.challenge",
+    "moves.validate",
+    "games.verify_game",
+    "games.board_picture",  # a record's picture is captioned with verify's disclosed ruling
+}
 PUBLIC = {
     "meta.healthz": "liveness",
     "meta.readyz": "readiness for load balancers",

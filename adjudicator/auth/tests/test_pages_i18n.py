@@ -34,6 +34,12 @@ HEADINGS = {
         "nl": "Uitspraken",
         "en": "Rulings",
     },
+    "/director/games": {
+        "da": "Kontrollér et spil",
+        "sv": "Kontrollera ett parti",
+        "nl": "Een partij controleren",
+        "en": "Check a game",
+    },
     "/judge/pair": {
         "da": "Par denne tablet",
         "sv": "Koppla den här surfplattan",

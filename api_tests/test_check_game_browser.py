@@ -1,0 +1,133 @@
+"""The directors' "Check a game" page in a real browser (Chromium): a record uploaded, the board
+at any turn by the slider, the arrow keys and the links from the deviations, always the board
+games/board draws for that turn; within the pages' CSP, and no serious axe-core violation."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from adjudicator.auth.guard import CSRF_HEADER
+from adjudicator.judge.config import strings
+from api_tests.browser import expect, serious_violations, shot, start_server
+from api_tests.conftest import director_login, store_cli
+
+PASSWORD = "correct horse battery"
+RECORD = Path(__file__).resolve().parents[1] / "adjudicator/engine/tests/records/fivepoint.gcg"
+SVG_G = "{http://www.w3.org/2000/svg}g"
+
+
+@pytest.fixture(scope="module")
+def tournament_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("check-game")
+    database = f"sqlite:///{folder / 'adjudicator.db'}"
+    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    assert add.returncode == 0, add.stderr
+    srv = start_server(folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament")
+    yield srv
+    srv.stop()
+
+
+def api_board(server, turn: int) -> tuple[set[str], set[str]]:
+    """The tiles games/board draws after `turn`, and those it outlines (a director's session)."""
+    session = director_login(server, "anna", PASSWORD, {CSRF_HEADER: "test"})
+    gcg = RECORD.read_bytes().decode("latin-1")  # the record declares no encoding
+    response = session.post(
+        server.api("/rulesets/naspa/games/board"), json={"gcg": gcg, "turn": turn}, timeout=10
+    )
+    assert response.status_code == 200, response.text
+    tiles = list(ET.fromstring(response.content).iter(SVG_G))
+    squares = {g.get("data-square") for g in tiles}
+    return squares, {g.get("data-square") for g in tiles if "last" in g.get("class").split()}
+
+
+def page_board(page) -> tuple[set[str], set[str]]:
+    shown = page.locator('#game svg g.tile[visibility="visible"]')
+    squares = set(shown.evaluate_all("gs => gs.map(g => g.dataset.square)"))
+    last = page.locator("#game svg g.tile.last")
+    return squares, set(last.evaluate_all("gs => gs.map(g => g.dataset.square)"))
+
+
+def turn_shown(page) -> int:
+    return int(page.input_value("#turn-slider"))
+
+
+def test_the_board_at_any_turn(page, tournament_server):
+    en = strings("en")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{tournament_server.url}/director/login?lang=en")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.click("#check-link")
+    expect(page.locator("h1")).to_have_text(en["dir_check_title"])
+    assert serious_violations(page) == []
+
+    page.select_option("#check-ruleset", "naspa")
+    page.set_input_files("#check-file", str(RECORD))
+    page.click('#check-form button[type="submit"]')
+    expect(page.locator("#game")).to_be_visible()
+    n = int(page.get_attribute("#turn-slider", "max"))
+    assert n == page.locator("#turns tbody tr").count() > 20
+    assert turn_shown(page) == n and page_board(page) == api_board(tournament_server, n)
+    expect(page.locator(f"#turn-{n}")).to_have_attribute("aria-current", "step")
+
+    # The arrow keys, from anywhere on the page but a field.
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert turn_shown(page) == n - 2
+    assert page_board(page) == api_board(tournament_server, n - 2)
+    caption = page.get_attribute(f"#turn-{n - 2}", "data-caption")
+    expect(page.locator("#turn-caption")).to_have_text(caption)
+    expect(page.locator("#turn-number")).to_have_text(str(n - 2))
+    page.keyboard.press("Home")
+    assert turn_shown(page) == 0 and page_board(page) == (set(), set())
+    expect(page.locator("#turn-caption")).to_have_text(en["dir_check_start"])
+    page.keyboard.press("ArrowRight")
+    assert turn_shown(page) == 1 and page_board(page) == api_board(tournament_server, 1)
+
+    # The slider itself, by its own keys, and the buttons beside it.
+    page.focus("#turn-slider")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert turn_shown(page) == 5 and page_board(page) == api_board(tournament_server, 5)
+    page.click("#turn-next")
+    page.click("#turn-prev")
+    page.click("#turn-prev")
+    assert turn_shown(page) == 4 and page_board(page) == api_board(tournament_server, 4)
+
+    # Each rule deviation links to its turn: its board, its row marked.
+    links = page.locator("#deviation-list a[data-turn]")
+    assert links.count() >= 1
+    k = int(links.first.get_attribute("data-turn"))
+    links.first.click()
+    assert turn_shown(page) == k and page_board(page) == api_board(tournament_server, k)
+    expect(page.locator(f"#turn-{k}")).to_have_attribute("aria-current", "step")
+    expect(page.locator(f"#turn-{k}")).to_have_class(re.compile(r"\bdeviates current\b"))
+
+    assert serious_violations(page) == []
+    assert errors == []  # no CSP refusal, no script error
+    page.keyboard.press("End")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.evaluate("document.getElementById('game').scrollIntoView(); window.scrollBy(0, -12)")
+    shot(page, "32-director-check-a-game")  # docs/check-a-game.png is one of these
+
+
+def test_a_refusal_stays_on_the_page_in_its_language(page, tournament_server):
+    da = strings("da")
+    page.goto(f"{tournament_server.url}/director/login?lang=da")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.goto(f"{tournament_server.url}/director/games?lang=da")
+    page.fill("#check-record", "#player1 A A\n>B: ABC 8H ABC +10 10\n")
+    page.click('#check-form button[type="submit"]')
+    expect(page.locator("h1")).to_have_text(da["dir_check_title"])
+    expect(page.locator("#check-error")).to_contain_text("Referatet kunne ikke kontrolleres")
+    expect(page.locator("#check-record")).to_have_value("#player1 A A\n>B: ABC 8H ABC +10 10\n")
+    assert serious_violations(page) == []
