@@ -54,6 +54,7 @@ from adjudicator.judge.config import (
 )
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 from adjudicator.languages import kept_language, request_language
+from adjudicator.netaddrs import tablet_bases
 
 bp = Blueprint(
     "auth",
@@ -306,16 +307,19 @@ def new_pairing():
         pairing = devices.new_pairing(
             conn, int(caller().id), name, ruleset, config.pairing_seconds, clock.now()
         )
-    url = url_for("auth.pair_form", _external=True) + "#code=" + pairing.code
-    qr = segno.make(url, error="m")
+    # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
+    bases, loopback = tablet_bases()
+    pair_url = bases[0] + "judge/pair"
+    qr = segno.make(pair_url + "#code=" + pairing.code, error="m")
     shown = {
         "code": show_code(pairing.code),
         "name": name,
         "ruleset": ruleset,
         "expires": when(pairing.expires_at),
         "minutes": config.pairing_seconds // 60,
-        "url": url_for("auth.pair_form", _external=True),
+        "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
+        "loopback": loopback,
     }
     return _home(pairing=shown)
 
