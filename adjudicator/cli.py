@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -206,9 +207,18 @@ def run_serve(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
         env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
-    argv = [sys.executable, "-m", "gunicorn", "-c", "python:adjudicator.gunicorn_conf"]
+    # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.gunicorn_main). SIGINT stays
+    # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
+    argv = [
+        sys.executable,
+        "-m",
+        "adjudicator.gunicorn_main",
+        "-c",
+        "python:adjudicator.gunicorn_conf",
+    ]
     sys.stdout.flush()
     sys.stderr.flush()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     os.execve(sys.executable, [*argv, "adjudicator.wsgi:app"], env)
     return EXIT_OK  # not reached: execve does not return
 
@@ -378,7 +388,6 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 
 
 def run_reload(args: argparse.Namespace) -> int:
-    import signal
     import time
 
     from adjudicator.rundir import default_run_dir, read_last_reload

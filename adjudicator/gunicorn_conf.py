@@ -76,11 +76,14 @@ def pre_fork(server, worker):
     """Move everything the master built (lexicon objects included) out of the GC's reach.
 
     Without this, the first collection in each worker walks and writes every inherited object,
-    turning shared copy-on-write pages into private copies.
+    turning shared copy-on-write pages into private copies. Then hold the stop signals across
+    the fork, so that a Ctrl-C or the master's SIGQUIT reaching the worker before its handlers
+    do stops it instead of being lost (adjudicator.gunicorn_worker.hold_stop_signals).
     """
     import gc
 
     gc.freeze()
+    _worker.hold_stop_signals()
 
 
 def on_reload(server):

@@ -20,12 +20,21 @@ The gthread worker also keeps its keep-alive promise (`ClosingWhenBodyLeft`): gu
 body) only up to 64 KiB, and closes the connection past that. The client, told it could reuse
 the connection, sent its next request into a closed socket and lost it. Such an answer now says
 `Connection: close`, as does the answer to any chunked request (its unread length is unknown).
+
+A worker stops on the stop signals (INT, QUIT, TERM) from its first instant (`StopSignalsHeld`).
+Until it installs its own handlers, a forked worker runs the master's, which only queue the
+signal in the worker's copy of the master's queue, where nothing reads it: a Ctrl-C (or the
+master's SIGQUIT after it) landing there was lost, and the worker served on until the master
+killed it at `graceful_timeout`, logging "was sent SIGKILL! Perhaps out of memory?". So the
+master holds those signals (blocks them) across the fork, and the worker lets them through once
+its handlers are in place: one that came meanwhile is then delivered, and stops it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import ssl
 import threading
 import time
@@ -61,6 +70,52 @@ def worker_class(threads: int) -> str:
     """The worker class for that many threads, each sending an answer in one write."""
     name = "OneWriteThreadWorker" if threads > 1 else "OneWriteSyncWorker"
     return f"{__name__}.{name}"
+
+
+# The signals that stop a worker: INT (a terminal's Ctrl-C reaches the whole process group),
+# QUIT (the master's quick stop), TERM (the master's graceful stop, systemd's stop).
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT, signal.SIGTERM})
+_holding = False  # in the master: stop signals blocked for the fork about to happen
+
+
+def hold_stop_signals() -> None:
+    """In the master, just before it forks a worker (gunicorn's `pre_fork`): block the stop
+    signals, so the new worker inherits them blocked. The master lets them through again as soon
+    as the fork returns (`_release_after_fork`); a signal meanwhile waits, it is not lost."""
+    global _holding
+    _holding = True
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+
+
+def release_stop_signals() -> None:
+    """Deliver any stop signal that came while they were held, to the handlers now in place."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def _release_after_fork() -> None:
+    """After a fork, in the parent: only a fork that `hold_stop_signals` prepared."""
+    global _holding
+    if _holding:
+        _holding = False
+        release_stop_signals()
+
+
+def _forget_hold() -> None:
+    """After a fork, in the child: it releases the signals itself, once it can handle them."""
+    global _holding
+    _holding = False
+
+
+os.register_at_fork(after_in_parent=_release_after_fork, after_in_child=_forget_hold)
+
+
+class StopSignalsHeld:
+    """Mixed into both workers: the stop signals held since the fork (`hold_stop_signals`)
+    are let through once the worker's own handlers are installed."""
+
+    def init_signals(self) -> None:
+        super().init_signals()  # type: ignore[misc]
+        release_stop_signals()
 
 
 class HeldHeaderSocket:
@@ -243,7 +298,7 @@ class ProblemErrors:
             self.log.debug("Failed to send error message.")  # gunicorn's wording and level
 
 
-class OneWriteSyncWorker(ProblemErrors, SyncWorker):
+class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
     def handle_request(self, listener, req, client, addr):
         held = HeldHeaderSocket(client)
         try:
@@ -355,7 +410,7 @@ class ClosingWhenBodyLeft:
         return self.app(environ, start)
 
 
-class OneWriteThreadWorker(ProblemErrors, BalancedAccept, ThreadWorker):
+class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, BalancedAccept, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
     share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and spread over
     the workers (BalancedAccept), and closed only when an answer says so (ClosingWhenBodyLeft)."""

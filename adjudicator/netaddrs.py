@@ -1,4 +1,5 @@
-"""The addresses a tablet on the venue's network can open: for the start-up log and `/`.
+"""The addresses a tablet on the venue's network can open: for the start-up log, `/` and the
+director's pairing code (`tablet_bases`, the one rule for every address a tablet is told).
 
 A service bound to 0.0.0.0 (or ::) listens on every interface, but a tablet needs a concrete
 address; one bound to loopback only cannot be reached from the Wi-Fi at all, and the operator
@@ -12,6 +13,9 @@ import ipaddress
 import socket
 import struct
 import sys
+from urllib.parse import urlsplit
+
+from flask import current_app, request
 
 # Interfaces no tablet reaches: loopback, containers, virtual bridges.
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
@@ -121,3 +125,23 @@ def device_network(address: str) -> str | None:
     if not isinstance(parsed, ipaddress.IPv6Address) or parsed.ipv4_mapped is not None:
         return None
     return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+
+
+def tablet_bases() -> tuple[list[str], str | None]:
+    """Base URLs (ending in "/") to tell a tablet, best first, and the loopback-only bind to warn
+    about (or None), for this request. `ADJUDICATOR_PUBLIC_URL` when the operator published one;
+    else the address this visitor used, unless that is loopback (the director on the laptop
+    itself), which no tablet can open: then this machine's network addresses for the bind."""
+    public = current_app.config.get("PUBLIC_URL")  # the operator's published address wins
+    if public:
+        return [str(public).rstrip("/") + "/"], None
+    own = request.host_url
+    if not is_loopback(urlsplit(own).hostname or ""):
+        return [own], None  # the address this visitor reached: the tablets can too
+    bind = current_app.config.get("BIND")  # ADJUDICATOR_BIND, as gunicorn reads it
+    if not bind:
+        return [own], None
+    bound = parse_bind(str(bind))
+    if loopback_only(bound):
+        return [own], ", ".join(f"{h}:{p}" for h, p in bound)
+    return tablet_urls(bound) or [own], None

@@ -210,6 +210,31 @@ def test_a_paired_tablet_rules_under_its_ruleset_until_revoked(server, database)
     assert challenge(server, second, headers=JUDGE).status_code == 401
 
 
+def test_the_pairing_address_is_one_a_tablet_can_open(server):
+    """Through the venue's proxy, the code and its QR name the host the director reached; on the
+    laptop itself (127.0.0.1, which no tablet can open) the screen says the service is bound to
+    loopback only, as `/` does (adjudicator.netaddrs.tablet_bases)."""
+    director = director_session(server)
+    venue = {**DIRECTOR, "X-Forwarded-Host": "judge.venue.example"}
+
+    def screen(headers: dict[str, str]) -> str:
+        csrf = csrf_token(director.get(f"{server.url}/director/", timeout=10).text)
+        return director.post(
+            f"{server.url}/director/pairings?lang=en",
+            data={"csrf": csrf, "name": "Table 5", "ruleset": "ssf-1999"},
+            headers=headers,
+            timeout=10,
+        ).text
+
+    proxied = screen(venue)
+    assert "<code>http://judge.venue.example/judge/pair</code>" in proxied
+    assert "pairing-unreachable" not in proxied
+    bind = server.url.removeprefix("http://")
+    direct = screen({})  # the director's browser on the laptop, no proxy between
+    assert f"listens on {bind} only: tablets cannot reach it" in direct
+    assert 'id="pairing-unreachable"' in direct
+
+
 def test_a_device_is_rate_limited(server):
     tablet = pair_tablet(server, director_session(server), "Table 14")
     statuses = [challenge(server, tablet, headers=JUDGE).status_code for _ in range(RATE + 1)]

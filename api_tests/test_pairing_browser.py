@@ -275,3 +275,49 @@ def test_a_wide_rulings_log_scrolls_in_its_own_region(page, tournament_server, d
     assert region.get_attribute("tabindex") == "0" and region.get_attribute("aria-label")
     shot(page, "31-director-rulings-wide")
     assert serious_violations(page) == []
+
+
+def test_the_directors_screen_asks_for_a_ruleset_follows_the_tablets_and_asks_before_revoking(
+    page, tournament_server
+):
+    """Issue 29, item 8: the form has no default ruleset (the browser asks for one); the list
+    shows a tablet as soon as it pairs, with the pairing code still on screen; "Revoke" asks,
+    naming the tablet, and only "Yes, revoke" revokes. Bound to loopback, as the tests are, the
+    screen says beside the code that no tablet can reach it (item 1). No serious axe violation."""
+    en = strings("en")
+    page.goto(f"{tournament_server.url}/director/login?lang=en")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    form = page.locator('section[aria-labelledby="pair-title"]')
+    form.locator('input[name="name"]').fill("Bord 5")
+    form.locator('button[type="submit"]').click()
+    assert page.eval_on_selector('select[name="ruleset"]', "e => e.validity.valueMissing")
+    expect(page.locator("#pairing-code")).to_have_count(0)  # not sent: no ruleset chosen
+    page.select_option('select[name="ruleset"]', "ssf-1999")
+    form.locator('button[type="submit"]').click()
+    code = page.locator("#pairing-code").inner_text()
+    expect(page.locator("#pairing-unreachable")).to_be_visible()
+    assert serious_violations(page) == []
+
+    paired = requests.post(
+        f"{tournament_server.url}/judge/pair",
+        data={"code": code},
+        allow_redirects=False,
+        timeout=10,
+    )  # the tablet, elsewhere
+    assert paired.status_code == 303
+    row = page.locator("#devices tr", has_text="Bord 5")
+    expect(row).to_have_attribute("data-state", "active", timeout=10_000)  # no reload
+    expect(page.locator("#pairing-code")).to_have_text(code)  # the screen stayed put
+
+    row.locator("summary").click()
+    question = fill(en["dir_home_revoke_confirm"], name="Bord 5")
+    expect(row.locator("details.confirm p")).to_have_text(question)
+    expect(row).to_have_attribute("data-state", "active")  # asked, not yet revoked
+    shot(page, "32-director-revoke-question")
+    assert serious_violations(page) == []
+    row.get_by_role("button", name=en["dir_home_revoke_yes"]).click()
+    expect(page.locator("#devices tr", has_text="Bord 5")).to_have_attribute(
+        "data-state", "revoked"
+    )

@@ -11,6 +11,7 @@ Accept-Language, else English), from the same strings (`adjudicator/i18n/`).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import datetime
 from typing import Any
@@ -60,6 +61,7 @@ from adjudicator.judge.config import (
 )
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 from adjudicator.languages import kept_language, request_language
+from adjudicator.netaddrs import tablet_bases
 from adjudicator.rulesets import Ruleset
 
 bp = Blueprint(
@@ -271,17 +273,38 @@ def _ruleset_choices() -> list[dict]:
     return [{"id": r.id, "name": r.data["name"]} for _, r in sorted(rulesets().items())]
 
 
+# The ruleset field's value for a tablet that may judge under any ruleset: chosen, never
+# assumed, so a form sent without a choice (the empty "choose…") is refused.
+ANY_RULESET = "*"
+
+
+def _devices(conn, at: datetime) -> list[dict]:
+    """The paired devices as the screen lists them, each with its state at `at`."""
+    listed = devices.listed(conn, at)
+    for row in listed:
+        row["state"] = devices.state(row, at)
+    return listed
+
+
+def devices_state(listed: list[dict]) -> str:
+    """A short digest of the list as the screen shows it (which tablets, in which state): the
+    screen polls it and reloads its list when it changes, so a tablet just paired shows up.
+    Last use is left out: it changes with every ruling and would reload the list all day."""
+    shown = repr([(d["id"], d["state"], d["name"], d["ruleset"]) for d in listed])
+    return hashlib.sha256(shown.encode()).hexdigest()[:16]
+
+
 def _home(status: int = 200, **extra) -> Response:
     at = clock.now()
     with store.connection() as conn:
-        listed = devices.listed(conn, at)
+        listed = _devices(conn, at)
         key_rows = keys.listed(conn)
-    for row in listed:
-        row["state"] = devices.state(row, at)
     context = {
         "director": caller(),
         "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
+        "devices_state": devices_state(listed),
+        "any_ruleset": ANY_RULESET,
         "keys": key_rows,
         "rulesets": _ruleset_choices(),
         "when": when,
@@ -303,9 +326,12 @@ def home():
 @directors_only
 def new_pairing():
     name = (request.form.get("name") or "").strip()
-    ruleset = request.form.get("ruleset") or None
+    chosen = request.form.get("ruleset") or ""
     if not name or len(name) > NAME_MAX or not name.isprintable():
         return _home(400, error=say("dir_home_name_tablet"))
+    if not chosen:
+        return _home(400, error=say("dir_home_choose_ruleset"))
+    ruleset = None if chosen == ANY_RULESET else chosen
     if ruleset is not None and ruleset not in rulesets():
         return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))
     config = settings()
@@ -313,18 +339,32 @@ def new_pairing():
         pairing = devices.new_pairing(
             conn, int(caller().id), name, ruleset, config.pairing_seconds, clock.now()
         )
-    url = url_for("auth.pair_form", _external=True) + "#code=" + pairing.code
-    qr = segno.make(url, error="m")
+    # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
+    bases, loopback = tablet_bases()
+    pair_url = bases[0] + "judge/pair"
+    qr = segno.make(pair_url + "#code=" + pairing.code, error="m")
     shown = {
         "code": show_code(pairing.code),
         "name": name,
         "ruleset": ruleset,
         "expires": when(pairing.expires_at),
         "minutes": config.pairing_seconds // 60,
-        "url": url_for("auth.pair_form", _external=True),
+        "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
+        "loopback": loopback,
     }
     return _home(pairing=shown)
+
+
+@bp.get("/director/devices/state")
+@directors_only
+def devices_state_json():
+    """The devices list's digest (`devices_state`), polled by the director's screen."""
+    with store.connection() as conn:
+        listed = _devices(conn, clock.now())
+    response = jsonify(state=devices_state(listed))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/director/devices/<int:device_id>/revoke")

@@ -94,3 +94,60 @@ def test_child_exit_frees_a_reaped_workers_board_slot(
 
     assert dead._slot is None
     assert live.nr_conns < live.worker_connections
+
+
+# As gunicorn's master forks a worker: its own handlers (which only queue a signal) in place,
+# `pre_fork`, the fork; in the child, the master's SIGQUIT arrives before the worker has set its
+# handlers, then the worker sets them (`init_signals`) and would serve. Exit 3: it stopped.
+FORK = """
+import os, signal, sys, time
+from types import SimpleNamespace
+from gunicorn.config import Config
+from adjudicator import gunicorn_conf
+from adjudicator.gunicorn_worker import {cls}
+
+queued = []
+for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+    signal.signal(sig, lambda s, f: queued.append(s))  # gunicorn's Arbiter.signal
+worker = {cls}(1, os.getpid(), [], None, 30, Config(), SimpleNamespace(info=print))
+gunicorn_conf.pre_fork(SimpleNamespace(), worker)
+pid = os.fork()
+if pid == 0:
+    try:
+        os.kill(os.getpid(), signal.SIGQUIT)
+        time.sleep(0.05)
+        worker.tpool = SimpleNamespace(shutdown=lambda wait: None)
+        worker.PIPE = os.pipe()
+        os.set_blocking(worker.PIPE[1], False)
+        worker.init_signals()
+        time.sleep(2)  # serving
+    except SystemExit:
+        os._exit(3)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+"""
+
+
+@pytest.mark.parametrize("cls", ["OneWriteThreadWorker", "OneWriteSyncWorker"])
+def test_a_stop_signal_before_the_workers_handlers_still_stops_it(tmp_path: Path, cls: str) -> None:
+    """Ctrl-C just after start: the master's SIGQUIT can reach a worker between the fork and its
+    `init_signals`, where the master's handler only queued it in the worker's copy of the queue.
+    The worker then served on until the SIGKILL at `graceful_timeout` ("Perhaps out of
+    memory?"). Held across the fork, the signal now stops it; the master blocks nothing after."""
+    (tmp_path / "metrics").mkdir()
+    env = {
+        **os.environ,
+        "ADJUDICATOR_RUN_DIR": str(tmp_path / "run"),
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+    }
+    code = "import os; os.environ['ADJUDICATOR_METRICS_DIR_OWNER'] = str(os.getpid())\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code + FORK.format(cls=cls)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "3 []", done.stderr

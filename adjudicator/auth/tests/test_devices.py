@@ -34,7 +34,7 @@ def test_the_screen_shows_a_qr_code(tournament):
     director = _director(tournament)
     csrf = form_csrf(director.get("/director/").get_data(as_text=True))
     html = director.post(
-        "/director/pairings", data={"csrf": csrf, "name": "T1", "ruleset": ""}
+        "/director/pairings", data={"csrf": csrf, "name": "T1", "ruleset": "*"}
     ).get_data(as_text=True)
     assert 'src="data:image/svg+xml' in html
     code = re.search(r'id="pairing-code">([^<]+)<', html).group(1)
@@ -119,7 +119,9 @@ def test_a_pairing_needs_a_name_and_a_known_ruleset(tournament):
     for name in ("Table\x0012", "Table\t12", "T" * 65):  # PostgreSQL refuses a NUL in text
         refused = director.post("/director/pairings", data={"csrf": csrf, "name": name})
         assert refused.status_code == 400, name
-    named = director.post("/director/pairings", data={"csrf": csrf, "name": "Bord 12 ø"})
+    named = director.post(
+        "/director/pairings", data={"csrf": csrf, "name": "Bord 12 ø", "ruleset": "ssf-1999"}
+    )
     assert named.status_code == 200
 
 

@@ -184,7 +184,9 @@ def test_a_chosen_language_is_carried_through_forms_and_redirects(app):
         assert f'action="{action}?lang=da"' in home
     assert 'href="/director/rulings?lang=da"' in home
     csrf = form_csrf(home)
-    shown = client.post("/director/pairings?lang=da", data={"csrf": csrf, "name": "Bord 1"})
+    shown = client.post(
+        "/director/pairings?lang=da", data={"csrf": csrf, "name": "Bord 1", "ruleset": "*"}
+    )
     # The page answering the POST switches language at the screen's own (GET) address.
     assert 'href="/director/?lang=sv"' in shown.text
     out = client.post("/director/logout?lang=da", data={"csrf": csrf})
@@ -242,7 +244,7 @@ def test_a_consequence_in_the_directors_language_when_the_ruleset_has_it(app, di
 def test_values_that_look_like_placeholders_are_shown_as_typed(app, director):
     csrf = form_csrf(director.get("/director/").get_data(as_text=True))
     shown = director.post(
-        "/director/pairings?lang=en", data={"csrf": csrf, "name": "{ruleset} <b>", "ruleset": ""}
+        "/director/pairings?lang=en", data={"csrf": csrf, "name": "{ruleset} <b>", "ruleset": "*"}
     )
     assert "Pair “{ruleset} &lt;b&gt;”</h2>" in shown.text
 
