@@ -228,6 +228,7 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
     local = when.astimezone(ZoneInfo("Pacific/Kiritimati")).strftime("%Y-%m-%d %H:%M:%S")
     page = client.get("/director/rulings").text
     assert local in page and when.strftime("%Y-%m-%d %H:%M:%S") not in page
+    assert '<main class="wide">' in page  # the fluid layout (auth.css)
 
 
 @pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", "", 5])
