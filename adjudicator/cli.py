@@ -7,6 +7,7 @@ over several inputs reports each and exits with the worst.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from adjudicator.languages import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from lexicon.console import add_version, closed_pipe_safe
 
@@ -447,6 +449,13 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--format", choices=["csv", "json"], default="csv", help="for export")
     p.add_argument("--out", default="-", help="for export: a file (default: standard output)")
+    p.add_argument(
+        "--lang",
+        choices=sorted(LANGUAGES),
+        default="en",
+        help="for a CSV export: the spreadsheet's locale (da, nl, sv: ';' between fields; en:"
+        " ','), and the language the words' verdicts are written in",
+    )
     add_database_option(p)
     p.set_defaults(handler=run_audit)
 
@@ -462,7 +471,10 @@ def run_audit(args: argparse.Namespace) -> int:
             if args.action == "verify":
                 result = chain.verify(conn)
             else:
-                write = export.write_csv if args.format == "csv" else export.write_json
+                if args.format == "csv":
+                    write = functools.partial(export.write_csv, lang=args.lang)
+                else:
+                    write = export.write_json
                 found = export.noting(chain.stored(conn), faults)
                 try:
                     if args.out == "-":

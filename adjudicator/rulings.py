@@ -34,3 +34,14 @@ def new_ruling_id() -> str:
         chunk = _pool[_next : _next + _ID_BYTES]
         _next += _ID_BYTES
     return chunk.hex()
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def typed_ruling_id(text: str) -> str | None:
+    """A ruling id (or part of one) as a director types it from the tablet, which shows it in
+    groups of four (`groupedId` in static/judge/result.js): spaces dropped, lower case. None when
+    the text is no hex at all, so only a text that can be an id is searched this way."""
+    compact = "".join(text.split()).lower()
+    return compact if compact and set(compact) <= _HEX else None

@@ -144,8 +144,8 @@ def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
 def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     """Insert `rows` (linked in order after the locked head, which has moved on to the last) in
     the transaction that took the lock, in one statement: the database's INSERT trigger moves
-    the head row with each row it takes, so it ends at `head` too. The canonical labels of those
-    that have any go to `ruling_labels` in the same transaction."""
+    the head row with each row it takes, so it ends at `head` too. Their canonical labels and
+    words go to `ruling_labels` in the same transaction."""
     if not rows:
         return
     if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
@@ -155,13 +155,8 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         cursor = _cursor(conn)
         cursor.executemany(sql.insert, [sql.params(row) for row in rows])
         cursor.close()
-    labels = [
-        {"seq": row["seq"], **found}
-        for row in rows
-        if (found := canonical_columns(row)) is not None
-    ]
-    if labels:  # in the same transaction: an entry is never without its searched labels
-        conn.execute(LABELS.insert(), labels)
+    # In the same transaction: an entry is never without its searched labels and words.
+    conn.execute(LABELS.insert(), [{"seq": row["seq"], **canonical_columns(row)} for row in rows])
 
 
 @dataclass

@@ -79,11 +79,20 @@ class Labels:
 NONE = Labels()
 
 
-def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None] | None:
-    """An entry's label columns in their canonical form, as searched; None when it has none."""
-    if all(entry[name] is None for name in COLUMNS):
+def canonical_words(words: Any) -> str | None:
+    """An entry's words (as answered: `[{"word": ...}, ...]`) in their canonical form, one space
+    between, as searched: the JSON around them (its keys, its escapes) is no part of a search.
+    None for a value of another shape (a row written around the service)."""
+    if not isinstance(words, list):
         return None
-    return {name: None if entry[name] is None else canonical(entry[name]) for name in COLUMNS}
+    found = [w.get("word") if isinstance(w, dict) else None for w in words]
+    return " ".join(canonical(w) for w in found if isinstance(w, str)) or None
+
+
+def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None]:
+    """An entry's label columns and words in their canonical form, as searched."""
+    labels = {name: None if entry[name] is None else canonical(entry[name]) for name in COLUMNS}
+    return labels | {"words": canonical_words(entry["words"])}
 
 
 def read_labels(data: dict[str, Any]) -> Labels:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Text, cast, or_, select
+from sqlalchemy import Connection, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, read, stored_time
 from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
@@ -15,6 +15,7 @@ from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
 from adjudicator.requests import int_arg
+from adjudicator.rulings import typed_ruling_id
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
@@ -24,9 +25,10 @@ CANONICAL = {"event"}  # of those, labels: matched in their canonical form (`rul
 PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
 CHOICES = {"kind": KINDS, "verdict": VERDICTS}
-# Columns a free-text search looks in (case-insensitive substring), the words included; and the
-# labels, in their canonical form (the text too), as the jury count compares them.
+# Columns a free-text search looks in (case-insensitive substring); and the labels and words, in
+# their canonical form (the text too: `ruling_labels`), as the jury count compares labels.
 SEARCHED = ("ruling_id", "caller_name", "play")
+SEARCHED_CANONICAL = (*LABEL_COLUMNS, "words")
 
 
 @dataclass(frozen=True)
@@ -88,23 +90,14 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
         else:
             stmt = stmt.where(RULINGS.c[name] == value)
     if query.text:
-        columns = [RULINGS.c[name] for name in SEARCHED] + [cast(RULINGS.c.words, Text)]
         key = canonical(query.text)
-        stmt = stmt.where(
-            or_(
-                *(c.icontains(query.text, autoescape=True) for c in columns),
-                RULINGS.c.seq.in_(
-                    select(LABELS.c.seq).where(
-                        or_(
-                            *(
-                                LABELS.c[name].contains(key, autoescape=True)
-                                for name in LABEL_COLUMNS
-                            )
-                        )
-                    )
-                ),
-            )
-        )
+        found = [RULINGS.c[name].icontains(query.text, autoescape=True) for name in SEARCHED]
+        typed_id = typed_ruling_id(query.text)  # as the tablet shows it, in groups of four
+        if typed_id is not None:
+            found.append(RULINGS.c.ruling_id.contains(typed_id, autoescape=True))
+        canonically = (LABELS.c[name].contains(key, autoescape=True) for name in SEARCHED_CANONICAL)
+        found.append(RULINGS.c.seq.in_(select(LABELS.c.seq).where(or_(*canonically))))
+        stmt = stmt.where(or_(*found))
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))

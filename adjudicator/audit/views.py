@@ -7,15 +7,18 @@ pages do; `lang` is the page's own parameter, never a search filter, and the JSO
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, Flask, Response, jsonify, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 
 from adjudicator import store
 from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.search import PARAMETERS, Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
+from adjudicator.auth.settings import ConfigError
 from adjudicator.auth.views import error_page, page, security_headers
 from adjudicator.catalogue import rulesets
 from adjudicator.errors import error_pages
@@ -32,6 +35,42 @@ def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | Non
         items, next_before = search(conn, query)
         head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
     return query, items, next_before, {"seq": head.seq, "hash": head.hash}
+
+
+def event_zone(app: Flask) -> tzinfo | None:
+    """ADJUDICATOR_TIME_ZONE, an IANA name (`Europe/Copenhagen`), checked once at start-up: the
+    zone the page shows times in, where the event is. Unset or empty: the machine's own zone
+    (None: `astimezone()` follows its daylight-saving rules)."""
+    name = app.config.setdefault("TIME_ZONE", "")
+    if name == "":
+        return None
+    try:
+        if not isinstance(name, str):
+            raise ValueError(name)
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError):  # ValueError: a path, not a zone's name
+        raise ConfigError(
+            f"ADJUDICATOR_TIME_ZONE must be an IANA time zone (Europe/Copenhagen), not {name!r}"
+        ) from None
+
+
+def local_time(created_at: str) -> str:
+    """A stored UTC time (`YYYY-MM-DDTHH:MM:SS.ffffffZ`) as the event's clock shows it, to the
+    second; a malformed one (a row written around the service) as stored."""
+    try:
+        when = datetime.fromisoformat(created_at.removesuffix("Z")).replace(tzinfo=UTC)
+    except ValueError:
+        return created_at
+    return when.astimezone(current_app.extensions["time_zone"]).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def shown(item: dict[str, Any]) -> dict[str, Any]:
+    """An entry as the page shows it: its time in the event's zone, and a paired tablet's name
+    as the table where the request named none (the tablet stands at one table)."""
+    table = item["table"]
+    if table is None and item["caller"]["kind"] == "device":
+        table = item["caller"]["name"]
+    return item | {"local_time": local_time(item["created_at"]), "shown_table": table}
 
 
 @bp.get(f"{API_PREFIX}/audit/rulings")
@@ -56,7 +95,7 @@ def rulings_page() -> Response:
         switch="audit.rulings_page",
         switch_args=args,
         director=caller(),
-        items=items,
+        items=[shown(r) for r in items],
         head=head,
         args=args,
         older=older,
@@ -65,5 +104,6 @@ def rulings_page() -> Response:
 
 
 def init_app(app: Flask) -> None:
+    app.extensions["time_zone"] = event_zone(app)
     app.register_blueprint(bp)
     error_pages(app, [bp.name], API_PREFIX, error_page)

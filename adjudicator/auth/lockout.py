@@ -116,6 +116,11 @@ def record_failure(
     conn.execute(sa.insert(t).values(scope=scope, account=account, client=client, failed_at=now))
 
 
+def clear_scope(conn: sa.Connection, scope: str) -> int:
+    """Forget every failure of `scope` (the director clearing the kiosks' PIN lockouts)."""
+    return conn.execute(sa.delete(AuthFailure).where(AuthFailure.scope == scope)).rowcount
+
+
 def clear(conn: sa.Connection, scope: str, account: str, client: str | None = None) -> int:
     """Forget failures: one client's after it succeeded, or all of an account's (the CLI)."""
     t = AuthFailure

@@ -458,6 +458,18 @@ def check_game_page():
     return _check_page(chosen=chosen, record=record, game=game)
 
 
+@bp.post("/director/pin-lockouts/clear")
+@directors_only
+def clear_pin_lockouts():
+    """Five wrong taps lock a kiosk's PIN for the window: the director, at the screen, need not
+    wait it out (the per-device counts start afresh; the counting itself is unchanged)."""
+    from adjudicator.judge.pin import PIN_SCOPE  # the judge package imports auth: not at the top
+
+    with store.connection(write=True) as conn:
+        lockout.clear_scope(conn, PIN_SCOPE)
+    return redirect(url_for("auth.home", cleared="pin", **kept_language()), 303)
+
+
 # --- the tablet: redeeming a pairing code -------------------------------------------------------
 
 

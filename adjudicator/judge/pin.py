@@ -72,7 +72,8 @@ def unlock():
         raise ApiError(
             429,
             "too_many_attempts",
-            f"too many wrong PINs on this tablet: wait {wait} s",
+            f"too many wrong PINs on this tablet: wait {-(-wait // 60)} min, or ask the director"
+            " to clear the lock (director page)",
             headers={"Retry-After": str(wait)},
         )
     if not matched:

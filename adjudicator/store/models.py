@@ -6,7 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, Integer, LargeBinary, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from adjudicator.store import Base
@@ -54,10 +63,10 @@ class Ruling(Base):
 
 
 class RulingLabels(Base):
-    """A ruling's labels in their canonical form (`audit.labels.canonical`), for the directors'
-    search, which must find `ANNA` when asked for `Anna` as the jury count does. The entry
-    keeps them as typed; this is derived from it, outside the hash chain. Only entries with a
-    label have a row."""
+    """A ruling's labels and words in their canonical form (`audit.labels.canonical`), for the
+    directors' search, which must find `ANNA` when asked for `Anna` as the jury count does, and
+    the ruling on BLÅBÆR when asked for `blåbær`. The entry keeps them as typed; this is derived
+    from it, outside the hash chain. Every entry has a row (migration 0006)."""
 
     __tablename__ = "ruling_labels"
 
@@ -67,6 +76,7 @@ class RulingLabels(Base):
     table_label: Mapped[str | None] = mapped_column(String(LABEL_MAX))
     game: Mapped[str | None] = mapped_column(String(LABEL_MAX))
     player: Mapped[str | None] = mapped_column(String(LABEL_MAX))
+    words: Mapped[str | None] = mapped_column(Text())  # each word canonical, one space between
 
 
 class AuditHead(Base):

@@ -6,11 +6,13 @@ import csv
 import io
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from flask import g
 from sqlalchemy import text
 
+import adjudicator
 from adjudicator import create_app, store
 from adjudicator.audit import chain
 from adjudicator.auth import clock, keys
@@ -435,3 +437,23 @@ def test_an_expired_key_rules_again(make_app):
 def test_the_hashed_timestamp_form(value, text):
     """Part of every entry's hash: a change here would break every chain written before."""
     assert chain.timestamp(value) == text
+
+
+@pytest.mark.parametrize(
+    ("lang", "delimiter"), [("da", ";"), ("sv", ";"), ("nl", ";"), ("en", ",")]
+)
+def test_the_csv_export_opens_right_in_a_spreadsheet(app, client, tmp_path, lang, delimiter):
+    """Issue 29, item 6: a UTF-8 BOM (else Excel reads the file as the locale's code page:
+    BLÅBÆR as BLÃ…BÃ†R), the delimiter the locale's spreadsheet expects, the words as text."""
+    ruled = client.post(CHALLENGE.format("dsf-2015"), json={"words": ["kat", "blåbær"]}).json
+    url = app.extensions["store"].url.render_as_string(hide_password=False)
+    out = tmp_path / "rulings.csv"
+    args = ["audit", "export", "--lang", lang, "--out", str(out), "--database-url", url]
+    assert main(args) == 0
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfseq" + delimiter.encode())
+    with out.open(encoding="utf-8-sig", newline="") as f:
+        (row,) = csv.DictReader(f, delimiter=delimiter)
+    strings = json.loads((Path(adjudicator.__file__).parent / "i18n" / f"{lang}.json").read_text())
+    verdicts = [strings["word_valid" if w["valid"] else "word_invalid"] for w in ruled["words"]]
+    assert row["words"] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
+    assert row["ruleset"] == "dsf-2015" and row["kind"] == "challenge"

@@ -173,3 +173,95 @@ def test_the_director_sees_every_row_as_stored(app, director):
     assert [r["seq"] for r in director.get("/api/v1/audit/rulings?q=forged").json["rulings"]] == [0]
     page = director.get("/director/rulings")
     assert page.status_code == 200 and "forged0" in page.text and "yesterday" in page.text
+
+
+def test_a_word_is_found_whatever_its_case(app, director):
+    """Issue 29, item 5: the words are searched case-folded, beyond ASCII too: `blåbær` finds
+    the ruling on BLÅBÆR (the JSON of the words, escaped or not, is no part of the search)."""
+    player = app.test_client()
+    wanted = rule(player, "dsf-2015", ["blåbær"]).json["ruling_id"]
+    rule(player, "dsf-2015", ["kat"])
+    for query in ("blåbær", "BLÅBÆR", "Blåbær", "åbæ", "BLÅ"):
+        found = director.get("/api/v1/audit/rulings", query_string={"q": query}).json
+        assert [r["ruling_id"] for r in found["rulings"]] == [wanted], query
+    assert (
+        director.get("/api/v1/audit/rulings", query_string={"q": "u00e5"}).json["rulings"] == []
+    )  # the JSON escape of å is not a word
+
+
+def test_a_ruling_id_is_found_as_the_tablet_shows_it(app, director):
+    """The tablet shows the id in groups of four (result.js `groupedId`); the director types it
+    as read, spaces and all, in either case."""
+    player = app.test_client()
+    wanted = rule(player, "ssf-1999", ["ord"]).json["ruling_id"]
+    rule(player, "ssf-1999", ["kat"])
+    grouped = " ".join(wanted[i : i + 4] for i in range(0, 32, 4))
+    for query in (grouped, grouped.upper(), grouped[:14], f" {grouped}  "):
+        found = director.get("/api/v1/audit/rulings", query_string={"q": query}).json
+        assert [r["ruling_id"] for r in found["rulings"]] == [wanted], query
+    page = director.get("/director/rulings", query_string={"q": grouped})
+    assert page.status_code == 200 and wanted in page.text
+
+
+def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
+    """The page shows each ruling's time in ADJUDICATOR_TIME_ZONE, not UTC (the JSON keeps the
+    exact UTC time)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    migrate.upgrade(Store(database_url))
+    app = create_app(
+        {
+            "TESTING": True,
+            "LEXICON_DIR": str(lexicon_dir),
+            "DATABASE_URL": database_url,
+            "TIME_ZONE": "Pacific/Kiritimati",  # UTC+14: never the same clock time as UTC
+        }
+    )
+    with app.app_context(), store.connection(write=True) as conn:
+        directors.add(conn, "anna", PASSWORD, clock.now())
+    client = app.test_client()
+    client.post("/director/login", data={"name": "anna", "password": PASSWORD})
+    rule(app.test_client(), "ssf-1999", ["ord"])
+    utc = client.get("/api/v1/audit/rulings").json["rulings"][0]["created_at"]
+    when = datetime.fromisoformat(utc.replace("Z", "+00:00"))
+    local = when.astimezone(ZoneInfo("Pacific/Kiritimati")).strftime("%Y-%m-%d %H:%M:%S")
+    page = client.get("/director/rulings").text
+    assert local in page and when.strftime("%Y-%m-%d %H:%M:%S") not in page
+    assert '<main class="wide">' in page  # the fluid layout (auth.css)
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", "", 5])
+def test_a_time_zone_that_is_none_stops_the_start(database_url, lexicon_dir, zone):
+    from adjudicator.auth.settings import ConfigError
+
+    migrate.upgrade(Store(database_url))
+    config = {"LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url, "TIME_ZONE": zone}
+    if zone == "":
+        create_app(config)  # empty: the machine's own zone
+        return
+    with pytest.raises(ConfigError, match="ADJUDICATOR_TIME_ZONE"):
+        create_app(config)
+
+
+def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director):
+    """A paired tablet's rulings carry its name (the caller name) where the request named no
+    table; a table the request gave is kept."""
+    from adjudicator.auth import devices
+
+    with app.app_context(), store.connection(write=True) as conn:
+        pairing = devices.new_pairing(conn, 1, "Table 12", None, 300, clock.now())
+        token = devices.redeem(conn, pairing.code, 3600, clock.now()).token
+    tablet = app.test_client()
+    headers = {"Authorization": f"Bearer {token}"}
+    tablet.post("/api/v1/rulesets/ssf-1999/challenge", json={"words": ["ord"]}, headers=headers)
+    tablet.post(
+        "/api/v1/rulesets/ssf-1999/challenge",
+        json={"words": ["kat"], "table": "7"},
+        headers=headers,
+    )
+    rule(app.test_client(), "ssf-1999", ["hej"])  # anonymous: no table at all
+    page = director.get("/director/rulings").text
+    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:3]
+    tables = [row.split('class="where">')[1].split("</td>")[0].strip() for row in rows]
+    assert tables == ["", "7", "Table 12"]

@@ -80,3 +80,25 @@ def test_open_mode_counts_a_kiosk_by_its_address_and_its_64_wider(make_app):
         assert at(f"2001:db8:1:2::1:{i:x}", "1111").status_code == 403
     assert at("2001:db8:1:2::c", PIN).status_code == 429
     assert at("2001:db8:1:3::c", PIN).status_code == 200  # another /64
+
+
+def test_the_director_clears_a_pin_lockout_from_the_screen(make_app):
+    """Issue 29, item 7: five wrong taps lock the director out of an open kiosk for 15 minutes;
+    the director page clears it (CSRF-checked like its other forms), and the kiosk is told the
+    wait in minutes."""
+    from .conftest import form_csrf
+
+    app = make_app(JUDGE_PIN=PIN)
+    add_director(app)
+    kiosk = app.test_client()
+    assert [unlock(kiosk, "1111").status_code for _ in range(5)] == [403] * 5
+    locked = unlock(kiosk, PIN)
+    assert locked.status_code == 429 and "15 min" in locked.json["detail"]
+    director = app.test_client()
+    login(director)
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    assert director.post("/director/pin-lockouts/clear", data={}).status_code == 403
+    assert unlock(kiosk, PIN).status_code == 429  # still locked: the forged post did nothing
+    cleared = director.post("/director/pin-lockouts/clear", data={"csrf": csrf})
+    assert cleared.status_code == 303
+    assert unlock(kiosk, PIN).status_code == 200

@@ -40,7 +40,9 @@ async function submitPin() {
   else if (code === 'pin_not_set') message = t.pin_not_set;
   else if (response.status === 401) message = t.not_paired;
   else if (code === 'too_many_attempts') {
-    message = fmt(t.pin_wait, { s: response.headers.get('Retry-After') || '60' });
+    // Minutes, rounded up: a lockout lasts up to a quarter of an hour, not "wait 897 s".
+    const seconds = Number(response.headers.get('Retry-After')) || 60;
+    message = fmt(t.pin_wait, { m: Math.max(1, Math.ceil(seconds / 60)) });
   }
   $('pin-message').textContent = message;
   $('pin').focus();

@@ -154,7 +154,7 @@ def test_0005_carries_counts_as_words_and_labels_in_canonical_form(store):
                 ),
                 {"e": event, "p": player, "c": count},
             )
-    migrate.upgrade(store)
+    migrate.upgrade(store, "0005_canonical_labels")
     with store.connection() as conn:
         rows = conn.execute(
             text("SELECT event, game, player, words FROM jury_words ORDER BY player")
