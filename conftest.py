@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -76,3 +77,71 @@ def _test_store(tmp_path_factory) -> Iterator[None]:
         os.environ.pop("ADJUDICATOR_DATABASE_URL", None)
     else:
         os.environ["ADJUDICATOR_DATABASE_URL"] = saved
+
+
+# --- progress: a line per test file as it finishes ------------------------------------------
+
+
+class FileProgress:
+    """A line per test file once all its tests have run (outcomes, seconds spent in it, files
+    done), in place of a dot per test: with pytest-xdist the dots say nothing about where the
+    run is or which file is slow. Failures still print their F or E as they happen.
+    `-p no:file-progress` brings the dots back."""
+
+    def __init__(self, reporter) -> None:
+        self.reporter = reporter
+        self.left: Counter[str] = Counter()  # tests not yet finished, per file
+        self.outcomes: dict[str, Counter[str]] = {}
+        self.seconds: Counter[str] = Counter()
+        self.failed: set[str] = set()
+        self.skipped: set[str] = set()
+        self.files = self.done = 0
+
+    def _expect(self, nodeids) -> None:
+        if not self.left:
+            self.left.update(nodeid.split("::")[0] for nodeid in nodeids)
+            self.files = len(self.left)
+
+    def pytest_collection_finish(self, session) -> None:
+        self._expect(item.nodeid for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        self._expect(ids)
+
+    def pytest_report_teststatus(self, report):
+        if report.when == "call" and report.passed:
+            return "passed", "", "PASSED"  # no dot; the word still shows under -v
+        return None
+
+    def pytest_runtest_logreport(self, report) -> None:
+        path = report.nodeid.split("::")[0]
+        self.seconds[path] += report.duration
+        if report.failed:
+            self.failed.add(report.nodeid)
+        elif report.skipped:
+            self.skipped.add(report.nodeid)
+        if report.when != "teardown" or path not in self.left:
+            return
+        outcome = (
+            "failed"
+            if report.nodeid in self.failed
+            else "skipped"
+            if report.nodeid in self.skipped
+            else "passed"
+        )
+        self.outcomes.setdefault(path, Counter())[outcome] += 1
+        self.left[path] -= 1
+        if self.left[path] == 0:
+            self.done += 1
+            counts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes[path].items()))
+            self.reporter.write_line(
+                f"[{self.done}/{self.files}] {path}: {counts} ({self.seconds[path]:.1f} s)"
+            )
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter's own
+def pytest_configure(config) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and not hasattr(config, "workerinput"):  # not in xdist's workers
+        config.pluginmanager.register(FileProgress(reporter), "file-progress")
