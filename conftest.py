@@ -117,8 +117,11 @@ class FileProgress:
         self._expect(ids)
 
     def pytest_report_teststatus(self, report):
+        # no dot or s (the file's line counts them; -ra lists the skips); -v still shows words
         if report.when == "call" and report.passed:
-            return "passed", "", "PASSED"  # no dot; the word still shows under -v
+            return "passed", "", "PASSED"
+        if report.skipped and not hasattr(report, "wasxfail"):
+            return "skipped", "", "SKIPPED"
         return None
 
     def pytest_runtest_logreport(self, report) -> None:
