@@ -4,6 +4,10 @@
 PostgreSQL run uses one throwaway cluster for the whole session (Debian's binaries, a unix
 socket in a temporary directory) and a fresh database per test. Without PostgreSQL those runs
 skip with advice; with REQUIRE_POSTGRES=1 (CI) they fail instead.
+
+Under pytest-xdist (`make test`) a session is a worker's: each worker has its own cluster, its
+own temporary folders (tmp_path_factory's, under the run's) and so its own `_test_store`.
+Nothing here is shared between workers.
 """
 
 from __future__ import annotations
