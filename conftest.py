@@ -104,8 +104,8 @@ class FileProgress:
         self.left: Counter[str] = Counter()  # tests not yet finished, per file
         self.outcomes: dict[str, Counter[str]] = {}
         self.seconds: Counter[str] = Counter()
-        self.failed: set[str] = set()
-        self.skipped: set[str] = set()
+        self.outcome: dict[str, str] = {}  # a test's, when not passed, until its teardown
+        self.letters = False  # a letter since the last line: the next line starts a new one
         self.files = self.done = 0
 
     def _expect(self, nodeids) -> None:
@@ -132,23 +132,23 @@ class FileProgress:
         path = report.nodeid.split("::")[0]
         self.seconds[path] += report.duration
         if report.failed:
-            self.failed.add(report.nodeid)
+            self.outcome[report.nodeid] = "failed" if report.when == "call" else "error"
+            self.letters = True  # the reporter wrote its F or E
+        elif hasattr(report, "wasxfail"):
+            self.outcome[report.nodeid] = "xfailed" if report.skipped else "xpassed"
+            self.letters = True
         elif report.skipped:
-            self.skipped.add(report.nodeid)
+            self.outcome[report.nodeid] = "skipped"
         if report.when != "teardown" or path not in self.left:
             return
-        outcome = (
-            "failed"
-            if report.nodeid in self.failed
-            else "skipped"
-            if report.nodeid in self.skipped
-            else "passed"
-        )
-        self.outcomes.setdefault(path, Counter())[outcome] += 1
+        self.outcomes.setdefault(path, Counter())[self.outcome.pop(report.nodeid, "passed")] += 1
         self.left[path] -= 1
         if self.left[path] == 0:
             self.done += 1
             counts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes[path].items()))
+            if self.letters:
+                self.reporter.write("\n")
+                self.letters = False
             self.reporter.write_line(
                 f"[{self.done}/{self.files}] {path}: {counts} ({self.seconds[path]:.1f} s)"
             )
