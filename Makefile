@@ -10,10 +10,12 @@ INSTALLED_TEST := $(VENV)/.installed-test
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt
 # The suite on pytest-xdist workers. Most tests wait on gunicorn, PostgreSQL or Chromium, so 4
 # workers beat 2 on 2 cores (README, Development). loadfile keeps each test file on one worker:
-# its module fixtures (a server, a browser, nginx) start once, its tests run in their order,
-# and the slow files start first (conftest.py). `make test TEST_WORKERS=0`: one process.
+# its module fixtures (a server, a browser, nginx) start once and its tests run in their order.
+# The slow files start first (conftest.py sorts them first; --no-loadscope-reorder keeps that
+# order, where xdist would start the files with most tests first and a few minute-long tests
+# last). `make test TEST_WORKERS=0`: one process.
 TEST_WORKERS ?= 4
-PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # `make constraints` compiles constraints.txt with this pip-tools (pip-compile).
 PIP_TOOLS := pip-tools==7.6.2
 LEXICONS := $(LEXICON_DIR)/.built
