@@ -8,14 +8,16 @@ LEXICON_DIR := instance/lexicons
 INSTALLED := $(VENV)/.installed-runtime
 INSTALLED_TEST := $(VENV)/.installed-test
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt
-# The suite on pytest-xdist workers. Most tests wait on gunicorn, PostgreSQL or Chromium, so 4
-# workers beat 2 on 2 cores (README, Development). loadfile keeps each test file on one worker:
+# The suite on pytest-xdist workers. The slow tests mostly wait on gunicorn, PostgreSQL or
+# Chromium, so `make test` takes 4 workers on 2 cores; the rest are mostly in-process work, where
+# 2 measured as fast as 4 on less CPU, so `make test-quick` takes 2 (README, Development; either
+# can be set: `make test-quick TEST_WORKERS=4`). loadfile keeps each test file on one worker:
 # its module fixtures (a server, a browser, nginx) start once and its tests run in their order.
 # The slow files start first (conftest.py sorts them first; --no-loadscope-reorder keeps that
 # order, where xdist would start the files with most tests first and a few minute-long tests
 # last). `make test TEST_WORKERS=0`: one process.
 TEST_WORKERS ?= 4
-PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+PYTEST = $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 # `make constraints` compiles constraints.txt with this pip-tools (pip-compile).
 PIP_TOOLS := pip-tools==7.6.2
 LEXICONS := $(LEXICON_DIR)/.built
@@ -56,6 +58,7 @@ test: $(LEXICONS) $(INSTALLED_TEST)
 	$(PYTEST)
 
 # The quick loop while working: the same set-up, every test but those marked `slow`.
+test-quick: TEST_WORKERS = 2
 test-quick: $(LEXICONS) $(INSTALLED_TEST)
 	tools/debian-packages
 	$(BIN)/ruff check .
