@@ -8,26 +8,41 @@ LEXICON_DIR := instance/lexicons
 INSTALLED := $(VENV)/.installed-runtime
 INSTALLED_TEST := $(VENV)/.installed-test
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt
+# The suite on pytest-xdist workers. The slow tests mostly wait on gunicorn, PostgreSQL or
+# Chromium, so `make test` takes 4 workers on 2 cores; the rest are mostly in-process work, where
+# 2 measured as fast as 4 on less CPU, so `make test-quick` takes 2 (README, Development; either
+# can be set: `make test-quick TEST_WORKERS=4`). loadfile keeps each test file on one worker:
+# its module fixtures (a server, a browser, nginx) start once and its tests run in their order.
+# The slow files start first (conftest.py sorts them first; --no-loadscope-reorder keeps that
+# order, where xdist would start the files with most tests first and a few minute-long tests
+# last). `make test TEST_WORKERS=0`: one process.
+TEST_WORKERS ?= 4
+PYTEST = $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+# `make constraints` compiles constraints.txt with this pip-tools (pip-compile).
+PIP_TOOLS := pip-tools==7.6.2
 LEXICONS := $(LEXICON_DIR)/.built
 RECIPES := $(wildcard lexicon_sources/*.toml)
 
 export ADJUDICATOR_LEXICON_DIR := $(abspath $(LEXICON_DIR))
 
-.PHONY: install lexicons serve test lint format bench clean
+.PHONY: install lexicons serve test test-quick constraints lint format bench clean
 
 install: $(INSTALLED_TEST)
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 $(INSTALLED): pyproject.toml constraints.txt | $(VENV)/bin/python
+	@echo "make: installing the runtime dependencies into $(VENV), pinned by constraints.txt (a minute or two the first time)"
 	$(PIP) -e .
 	touch $@
 $(INSTALLED_TEST): $(INSTALLED)
+	@echo "make: installing the test extra into $(VENV): pytest, playwright, schemathesis, ruff, ... (a minute or two the first time)"
 	$(PIP) -e '.[test]'
 	touch $@
 
 lexicons: $(LEXICONS)
 $(LEXICONS): $(INSTALLED) $(RECIPES) $(wildcard lexicon_sources/languages/*.toml) \
 		$(wildcard lexicon_sources/open/*/*) $(wildcard lexicon_sources/updates/*) $(wildcard compiler/*.py) $(wildcard lexicon/*.py)
+	@echo "make: compiling the bundled lexicons into $(LEXICON_DIR)"
 	$(BIN)/lexicon build $(RECIPES) --out $(LEXICON_DIR)
 	touch $@
 
@@ -40,7 +55,24 @@ serve: $(LEXICONS)
 test: $(LEXICONS) $(INSTALLED_TEST)
 	tools/debian-packages
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(PYTEST)
+
+# The quick loop while working: the same set-up, every test but those marked `slow`.
+test-quick: TEST_WORKERS = 2
+test-quick: $(LEXICONS) $(INSTALLED_TEST)
+	tools/debian-packages
+	$(BIN)/ruff check .
+	$(PYTEST) -m 'not slow'
+
+# constraints.txt from pyproject.toml's dependencies and its test extra. pip-compile keeps the
+# versions constraints.txt already pins wherever they still fit; delete a line to upgrade that
+# package, or run `make constraints UPGRADE=--upgrade` for all.
+constraints: | $(VENV)/bin/python
+	@echo "make: compiling constraints.txt with $(PIP_TOOLS)"
+	$(PIP) '$(PIP_TOOLS)'
+	CUSTOM_COMPILE_COMMAND='make constraints' $(BIN)/pip-compile --quiet --extra test \
+		--strip-extras --no-emit-index-url --no-emit-find-links $(UPGRADE) \
+		--output-file constraints.txt pyproject.toml
 
 lint: $(INSTALLED_TEST)
 	$(BIN)/ruff check .

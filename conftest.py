@@ -4,12 +4,17 @@
 PostgreSQL run uses one throwaway cluster for the whole session (Debian's binaries, a unix
 socket in a temporary directory) and a fresh database per test. Without PostgreSQL those runs
 skip with advice; with REQUIRE_POSTGRES=1 (CI) they fail instead.
+
+Under pytest-xdist (`make test`) a session is a worker's: each worker has its own cluster, its
+own temporary folders (tmp_path_factory's, under the run's) and so its own `_test_store`.
+Nothing here is shared between workers.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -64,6 +69,13 @@ def store(database_url):
     s.dispose()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked `slow` first (in their own order; the others keep theirs too): on
+    pytest-xdist's workers the long ones then start at once and the short ones fill in around
+    them, instead of a minute-long test starting last while the other workers sit idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _test_store(tmp_path_factory) -> Iterator[None]:
     """Every app and server the tests start uses a throwaway SQLite store unless the test says
@@ -76,3 +88,74 @@ def _test_store(tmp_path_factory) -> Iterator[None]:
         os.environ.pop("ADJUDICATOR_DATABASE_URL", None)
     else:
         os.environ["ADJUDICATOR_DATABASE_URL"] = saved
+
+
+# --- progress: a line per test file as it finishes ------------------------------------------
+
+
+class FileProgress:
+    """A line per test file once all its tests have run (outcomes, seconds spent in it, files
+    done), in place of a dot per test: with pytest-xdist the dots say nothing about where the
+    run is or which file is slow. Failures still print their F or E as they happen.
+    `-p no:file-progress` brings the dots back."""
+
+    def __init__(self, reporter) -> None:
+        self.reporter = reporter
+        self.left: Counter[str] = Counter()  # tests not yet finished, per file
+        self.outcomes: dict[str, Counter[str]] = {}
+        self.seconds: Counter[str] = Counter()
+        self.outcome: dict[str, str] = {}  # a test's, when not passed, until its teardown
+        self.letters = False  # a letter since the last line: the next line starts a new one
+        self.files = self.done = 0
+
+    def _expect(self, nodeids) -> None:
+        if not self.left:
+            self.left.update(nodeid.split("::")[0] for nodeid in nodeids)
+            self.files = len(self.left)
+
+    def pytest_collection_finish(self, session) -> None:
+        self._expect(item.nodeid for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        self._expect(ids)
+
+    def pytest_report_teststatus(self, report):
+        # no dot or s (the file's line counts them; -ra lists the skips); -v still shows words
+        if report.when == "call" and report.passed:
+            return "passed", "", "PASSED"
+        if report.skipped and not hasattr(report, "wasxfail"):
+            return "skipped", "", "SKIPPED"
+        return None
+
+    def pytest_runtest_logreport(self, report) -> None:
+        path = report.nodeid.split("::")[0]
+        self.seconds[path] += report.duration
+        if report.failed:
+            self.outcome[report.nodeid] = "failed" if report.when == "call" else "error"
+            self.letters = True  # the reporter wrote its F or E
+        elif hasattr(report, "wasxfail"):
+            self.outcome[report.nodeid] = "xfailed" if report.skipped else "xpassed"
+            self.letters = True
+        elif report.skipped:
+            self.outcome[report.nodeid] = "skipped"
+        if report.when != "teardown" or path not in self.left:
+            return
+        self.outcomes.setdefault(path, Counter())[self.outcome.pop(report.nodeid, "passed")] += 1
+        self.left[path] -= 1
+        if self.left[path] == 0:
+            self.done += 1
+            counts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes[path].items()))
+            if self.letters:
+                self.reporter.write("\n")
+                self.letters = False
+            self.reporter.write_line(
+                f"[{self.done}/{self.files}] {path}: {counts} ({self.seconds[path]:.1f} s)"
+            )
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter's own
+def pytest_configure(config) -> None:
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and not hasattr(config, "workerinput"):  # not in xdist's workers
+        config.pluginmanager.register(FileProgress(reporter), "file-progress")

@@ -43,9 +43,44 @@ def exchange(url: str, request: bytes) -> bytes:
 
 
 def free_port() -> int:
+    """A loopback port free now. Another process (a server another xdist worker starts, any
+    client's connection) may take it before our server binds it: start it with `listens` in
+    its readiness check and a new port when the bind fails, as start_server does."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# Attempts at starting a server, each on a new free port, when another process took the port.
+PORT_ATTEMPTS = 3
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process `pid` holds the socket listening on TCP `port` (Linux's /proc). A server
+    that answers on its port may be another test's that took the port first, while ours waits
+    to bind it: only its own listening socket makes it ours."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for fields in map(str.split, lines):
+            # fields: sl, local address (hex IP:hex port), remote address, state (0A: LISTEN),
+            # tx:rx queues, timer, retransmits, uid, timeout, inode
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") in inodes:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 @dataclass
@@ -78,8 +113,16 @@ def start_server(log_dir: Path, **env: str) -> Server:
     shipped settings), on a free port, and wait until it answers."""
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
-    port = free_port()
     log_dir.mkdir(parents=True, exist_ok=True)
+    for _ in range(PORT_ATTEMPTS):
+        server = _start_server_on(free_port(), log_dir, env)
+        if server is not None:
+            return server
+    pytest.fail(f"gunicorn found no free port in {PORT_ATTEMPTS} attempts (see {log_dir})")
+
+
+def _start_server_on(port: int, log_dir: Path, env: dict[str, str]) -> Server | None:
+    """The started server; None when another process holds `port`."""
     full_env = {
         **os.environ,
         "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
@@ -104,12 +147,16 @@ def start_server(log_dir: Path, **env: str) -> Server:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            if "Connection in use" in log.read_text(errors="replace"):
+                return None  # gunicorn gave up binding the port another process holds
             pytest.fail(f"gunicorn exited with {process.returncode}:\n{log.read_text()}")
         try:
-            if requests.get(server.api("/healthz"), timeout=1).status_code == 200:
-                return server
+            answered = requests.get(server.api("/healthz"), timeout=1).status_code == 200
         except requests.ConnectionError:
-            time.sleep(0.1)
+            answered = False
+        if answered and listens(process.pid, port):
+            return server
+        time.sleep(0.1)
     server.stop()
     pytest.fail(f"gunicorn did not answer within 30 s:\n{log.read_text()}")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from api_tests.conftest import ROOT, free_port
+from api_tests.conftest import PORT_ATTEMPTS, ROOT, free_port, listens
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -66,8 +66,18 @@ class Nginx:
 def start_nginx(prefix: Path, upstreams: list[str], workers: int = 1, **limits: int) -> Nginx:
     """nginx on a free loopback port, its config rendered by deploy/nginx_conf.py."""
     need_nginx()
-    port = free_port()
     prefix.mkdir(parents=True, exist_ok=True)
+    for _ in range(PORT_ATTEMPTS):
+        nginx = _start_nginx_on(free_port(), prefix, upstreams, workers, limits)
+        if nginx is not None:
+            return nginx
+    pytest.fail(f"nginx found no free port in {PORT_ATTEMPTS} attempts")
+
+
+def _start_nginx_on(
+    port: int, prefix: Path, upstreams: list[str], workers: int, limits: dict[str, int]
+) -> Nginx | None:
+    """The started nginx; None when another process holds `port`."""
     site = nginx_conf.render(
         upstreams,
         listen=f"127.0.0.1:{port}",
@@ -77,7 +87,8 @@ def start_nginx(prefix: Path, upstreams: list[str], workers: int = 1, **limits: 
     )
     conf = prefix / "nginx.conf"
     conf.write_text(nginx_conf.standalone(prefix, site, workers), encoding="utf-8")
-    log = (prefix / "nginx.out").open("wb")
+    out = prefix / "nginx.out"
+    log = out.open("wb")
     process = subprocess.Popen(
         [NGINX, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
         stdout=log,
@@ -86,12 +97,13 @@ def start_nginx(prefix: Path, upstreams: list[str], workers: int = 1, **limits: 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"nginx exited: {(prefix / 'nginx.out').read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            if "Address already in use" in out.read_text(errors="replace"):
+                return None
+            pytest.fail(f"nginx exited: {out.read_text()}")
+        # nginx's master holds the listening socket; another process's would answer too
+        if listens(process.pid, port):
             return Nginx(process, f"http://127.0.0.1:{port}", prefix)
-        except OSError:
-            time.sleep(0.05)
+        time.sleep(0.05)
     process.kill()
     pytest.fail("nginx did not listen within 10 s")
 

@@ -286,6 +286,7 @@ def test_a_record_rules_on_words_for_a_director_only(server, database):
 
 # On SQLite only: it waits for a minute to end (30 s on average), and the count is the same code
 # on both stores, pinned at the boundary on each by adjudicator/auth/tests/test_ratelimit.py.
+@pytest.mark.slow
 @pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(server, database):
     """The limit holds over any 60 seconds: the limit just before a minute ends leaves nothing

@@ -20,6 +20,9 @@ from api_tests.conftest import MARK, exchange, start_server
 from api_tests.front import SlowClients, start_nginx
 from api_tests.load import MIX, Load, Request, summary, wait_for
 
+# Slow (nginx and gunicorn under load, workers killed): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 UNLIMITED = {"rate": 100000, "burst": 100000, "connections": 1000}  # every test client is 127.0.0.1
 
 

@@ -32,6 +32,9 @@ from api_tests.browser import (
 )
 from api_tests.conftest import store_cli
 
+# Slow (Chromium against gunicorn, two minutes): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 KIOSKS = [("dsf-2015", "da"), ("ssf-1999", "sv"), ("sbnl-punten", "nl"), ("wespa", "en")]
 
 

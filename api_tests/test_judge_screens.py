@@ -25,6 +25,9 @@ from api_tests.browser import (
     shot,
 )
 
+# Slow (every screen in Chromium with axe-core, two minutes): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 KIOSKS = {"da": "dsf-2015", "sv": "ssf-1999", "nl": "sbnl-punten", "en": "wespa"}
 IDS = ["landscape", "portrait"]
 

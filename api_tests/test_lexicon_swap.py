@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from adjudicator.tests.conftest import build_lexicon
@@ -16,6 +17,9 @@ from api_tests.conftest import LEXICON_DIR, ROOT, start_server
 from api_tests.load import CHALLENGE, SWEDISH_PROBE, Load, summary
 from compiler.install import install
 from lexicon import artifact
+
+# Slow (lexicons swapped under load): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
 
 ADJUDICATOR = Path(sys.executable).with_name("adjudicator")
 

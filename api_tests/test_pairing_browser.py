@@ -23,6 +23,9 @@ from api_tests.browser import (
 )
 from api_tests.conftest import pairing_code, store_cli
 
+# Slow (Chromium against gunicorn): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 PASSWORD = "correct horse battery"
 
 

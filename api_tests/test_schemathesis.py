@@ -38,6 +38,9 @@ import pytest
 from adjudicator.auth.guard import CSRF_HEADER, DEVICE_COOKIE, SESSION_COOKIE
 from api_tests.conftest import Server, director_login, pair_tablet, start_server, store_cli
 
+# Slow (generated requests against live servers, minutes): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 SEED = int(os.environ.get("ADJUDICATOR_FUZZ_SEED", "20261202"))
 EXAMPLES = int(os.environ.get("ADJUDICATOR_FUZZ_EXAMPLES", "20"))
 STORES = os.environ.get("ADJUDICATOR_FUZZ_STORES", "sqlite").split(",")

@@ -20,6 +20,9 @@ from adjudicator.store.pgcluster import Cluster
 from api_tests.conftest import Server, address, start_server, store_cli
 from conftest import new_cluster
 
+# Slow (servers killed and restarted on both stores, two minutes): `make test-quick` leaves these out.
+pytestmark = pytest.mark.slow
+
 JURY = "/rulesets/sbnl-punten/challenge"
 
 
