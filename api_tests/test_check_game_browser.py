@@ -15,6 +15,8 @@ from adjudicator.judge.config import strings
 from api_tests.browser import expect, serious_violations, shot, start_server
 from api_tests.conftest import director_login, store_cli
 
+pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
+
 PASSWORD = "correct horse battery"
 RECORD = Path(__file__).resolve().parents[1] / "adjudicator/engine/tests/records/fivepoint.gcg"
 SVG_G = "{http://www.w3.org/2000/svg}g"
