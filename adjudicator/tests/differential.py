@@ -199,6 +199,8 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "auth.home": _get,
     "auth.new_pairing": _form({"csrf": "-", "name": "Table 1", "ruleset": "ssf-1999"}),
     "auth.revoke_device": _form({"csrf": "-"}),
+    "auth.devices_state_json": _get,
+    "auth.clear_pin_lockouts": _form({"csrf": "-"}),
     "auth.check_game_form": _get,
     "auth.check_game_page": _form({"csrf": "-", "ruleset": "naspa", "record": GCG}),
     "auth.pair_form": _get,

@@ -127,6 +127,7 @@ JSON_ROUTES = [
     "/api/v1/rulesets/naspa/games/verify",
     "/api/v1/rulesets/naspa/games/final-score",
     "/api/v1/rulesets/naspa/games/draw-order",
+    "/api/v1/rulesets/naspa/games/board",
     "/api/v1/judge/unlock",
 ]
 
