@@ -78,7 +78,13 @@ def start_server(log_dir: Path, **env: str) -> Server:
     shipped settings), on a free port, and wait until it answers."""
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
-    port = free_port()
+    # A test may bind elsewhere (ADJUDICATOR_BIND=0.0.0.0:PORT): the server is still reached on
+    # loopback, at that port.
+    port = (
+        int(env["ADJUDICATOR_BIND"].rpartition(":")[2])
+        if "ADJUDICATOR_BIND" in env
+        else free_port()
+    )
     log_dir.mkdir(parents=True, exist_ok=True)
     full_env = {
         **os.environ,
