@@ -64,6 +64,13 @@ def local_time(created_at: str) -> str:
     return when.astimezone(current_app.extensions["time_zone"]).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def zone_name() -> str:
+    """The zone the page's times are in, for its heading: the configured IANA name, or the
+    machine's own zone's abbreviation (`CET`) when none is set."""
+    zone = current_app.extensions["time_zone"]
+    return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
+
+
 def shown(item: dict[str, Any]) -> dict[str, Any]:
     """An entry as the page shows it: its time in the event's zone, and a paired tablet's name
     as the table where the request named none (the tablet stands at one table)."""
@@ -96,6 +103,7 @@ def rulings_page() -> Response:
         switch_args=args,
         director=caller(),
         items=[shown(r) for r in items],
+        zone=zone_name(),
         head=head,
         args=args,
         older=older,
