@@ -15,6 +15,8 @@ from adjudicator.auth.guard import CSRF_HEADER
 from api_tests.browser import expect, serious_violations, shot, start_server
 from api_tests.conftest import director_login, pair_tablet, store_cli
 
+pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
+
 PASSWORD = "correct horse battery"
 ZONE = "Europe/Copenhagen"
 LAPTOP = {"width": 1366, "height": 768}
