@@ -17,6 +17,12 @@ from adjudicator.settings import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "adjudicator"
+# The `adjudicator` command, as its console script runs it, from this checkout.
+ADJUDICATOR = [
+    sys.executable,
+    "-c",
+    "import sys; from adjudicator.cli import main; sys.exit(main())",
+]
 MARKERS = re.compile(r"<!-- settings:start -->\n(.*?)<!-- settings:end -->", re.S)
 
 
@@ -82,7 +88,7 @@ def free_port() -> int:
 def test_serve_with_a_bad_workers_value_exits_2_naming_it(tmp_path):
     env = clean_env(WORKERS="abc", RUN_DIR=str(tmp_path / "run"))
     done = subprocess.run(
-        [sys.executable, "-m", "adjudicator.cli", "serve", "--bind", f"127.0.0.1:{free_port()}"],
+        [*ADJUDICATOR, "serve", "--bind", f"127.0.0.1:{free_port()}"],
         env=env,
         capture_output=True,
         text=True,
@@ -100,7 +106,7 @@ def test_serve_with_a_bad_workers_value_exits_2_naming_it(tmp_path):
 def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
     env = clean_env(**{name: value}, RUN_DIR=str(tmp_path / "run"))
     done = subprocess.run(
-        [sys.executable, "-m", "adjudicator.cli", "serve", "--bind", f"127.0.0.1:{free_port()}"],
+        [*ADJUDICATOR, "serve", "--bind", f"127.0.0.1:{free_port()}"],
         env=env,
         capture_output=True,
         text=True,
