@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import re
 import secrets
 
@@ -121,10 +120,5 @@ def _kiosk_client() -> str:
 
 
 def configured_pin(app: Flask) -> str | None:
-    value = app.config.get("JUDGE_PIN")
-    if value is None or isinstance(value, str):
-        return value or None
-    # `from_prefixed_env` parses values as JSON, so a PIN of 0042 would be lost as 42: take the
-    # environment's own text whenever there is one.
-    raw = os.environ.get("ADJUDICATOR_JUDGE_PIN")
-    return raw if raw else str(value)
+    """The PIN as text: the environment's own (`0042` stays `0042`, adjudicator.settings)."""
+    return app.config.get("JUDGE_PIN") or None
