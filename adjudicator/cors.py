@@ -39,6 +39,12 @@ def allowed_origins(value: object) -> frozenset[str]:
     return origins
 
 
+def checked_origins(value: str | list[str]) -> str | list[str]:
+    """ADJUDICATOR_CORS_ORIGINS's rule, for its declaration (adjudicator.settings)."""
+    allowed_origins(value)
+    return value
+
+
 def _add_cors_headers(response: Response) -> Response:
     origins: frozenset[str] = current_app.extensions["cors_origins"]
     if not origins or not request.path.startswith(API_PREFIX + "/"):
@@ -64,6 +70,5 @@ def _add_cors_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("CORS_ORIGINS", "")
     app.extensions["cors_origins"] = allowed_origins(app.config["CORS_ORIGINS"])
     app.after_request(_add_cors_headers)

@@ -20,9 +20,11 @@ Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
 `instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
 SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
 the workers (adjudicator.hotswap).
+
+Every `ADJUDICATOR_*` value is read and checked here (adjudicator.settings), before gunicorn
+starts anything: a bad one stops the start with one line naming it, exit status 2.
 """
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -30,13 +32,14 @@ import tempfile
 from adjudicator import gunicorn_worker as _worker
 from adjudicator import logs as _logs
 from adjudicator import rundir as _rundir
+from adjudicator import settings as _settings
 
 
 def _metrics_dir() -> str:
     """A fresh directory per instance for prometheus_client's multiprocess files, set before the
     app (and so prometheus_client) is imported. Kept across a HUP, which re-reads this file in
     the same master; a directory inherited from another process is not reused."""
-    owner = os.environ.get("ADJUDICATOR_METRICS_DIR_OWNER")
+    owner = _values["METRICS_DIR_OWNER"]
     current = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if current and owner == str(os.getpid()) and os.path.isdir(current):
         return current
@@ -46,30 +49,31 @@ def _metrics_dir() -> str:
     return path
 
 
+_values = _settings.read_or_exit()  # first: a bad value leaves nothing behind
 metrics_dir = _metrics_dir()
 
-bind = os.environ.get("ADJUDICATOR_BIND", "127.0.0.1:8000").split(",")
-workers = int(os.environ.get("ADJUDICATOR_WORKERS", min(4, 2 * multiprocessing.cpu_count())))
-threads = _worker.configured_threads()
+bind = _values["BIND"].split(",")
+workers = _values["WORKERS"]
+threads = _values["THREADS"]
 worker_class = _worker.worker_class(threads)
 preload_app = True
 timeout = 30
 graceful_timeout = 10
 
-run_dir = os.environ.get("ADJUDICATOR_RUN_DIR") or _rundir.default_run_dir(",".join(bind))
+run_dir = _values["RUN_DIR"] or _rundir.default_run_dir(",".join(bind))
 os.makedirs(run_dir, exist_ok=True)
 os.environ["ADJUDICATOR_RUN_DIR"] = run_dir  # the app (readyz, reload) finds it in its config
 pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 
 # Access logs carry method, path, status and time: never request bodies, so never the words.
-accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
-errorlog = os.environ.get("ADJUDICATOR_ERROR_LOG", "-")
-loglevel = os.environ.get("ADJUDICATOR_LOG_LEVEL", "info")
+accesslog = _values["ACCESS_LOG"]
+errorlog = _values["ERROR_LOG"]
+loglevel = _values["LOG_LEVEL"]
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # ADJUDICATOR_LOG_FORMAT=json: one JSON object per line, access lines without the query string.
-if _logs.gunicorn_logger_class():
-    logger_class = _logs.gunicorn_logger_class()
+if _logs.gunicorn_logger_class(_values["LOG_FORMAT"]):
+    logger_class = _logs.gunicorn_logger_class(_values["LOG_FORMAT"])
 
 
 def pre_fork(server, worker):

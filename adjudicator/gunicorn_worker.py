@@ -57,13 +57,15 @@ from adjudicator.errors import (
     PROBLEM_MIMETYPE,
     ApiError,
 )
+from adjudicator.settings import SETTINGS, value
 
-DEFAULT_THREADS = 8
+DEFAULT_THREADS = SETTINGS["THREADS"].default
 
 
 def configured_threads() -> int:
-    """Threads per worker: `ADJUDICATOR_THREADS`, else 8; 1 means gunicorn's sync worker."""
-    return int(os.environ.get("ADJUDICATOR_THREADS", DEFAULT_THREADS))
+    """Threads per worker: `ADJUDICATOR_THREADS` (adjudicator.settings, default 8), checked;
+    1 means gunicorn's sync worker."""
+    return value("THREADS")
 
 
 def worker_class(threads: int) -> str:

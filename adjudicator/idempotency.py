@@ -29,7 +29,6 @@ from adjudicator.store import utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
 
 HEADER = "Idempotency-Key"
-DEFAULT_TTL_SECONDS = 24 * 3600
 PURGE_EVERY = 200  # keyed requests per process between deletions of expired keys
 
 KEYS = IdempotencyKey.__table__
@@ -87,9 +86,7 @@ def from_request(caller: Caller) -> Key | None:
 
 
 def _ttl() -> timedelta:
-    return timedelta(
-        seconds=int(current_app.config.get("IDEMPOTENCY_TTL_SECONDS", DEFAULT_TTL_SECONDS))
-    )
+    return timedelta(seconds=current_app.config["IDEMPOTENCY_TTL_SECONDS"])
 
 
 def lookup(conn: Connection, key: Key) -> Response | None:

@@ -21,14 +21,15 @@ from flask import Flask, current_app
 from sqlalchemy import Connection, select
 
 from adjudicator.audit.labels import Labels, canonical
-from adjudicator.auth.settings import ConfigError
 from adjudicator.errors import ApiError
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import SETTINGS as DECLARED
+from adjudicator.settings import ConfigError
 from adjudicator.store import utcnow
 from adjudicator.store.models import LABEL_MAX, JuryWords
 
 WORDS = JuryWords.__table__
-SETTINGS = ("ruleset", "on", "off")  # ADJUDICATOR_JURY_LIMIT
+SETTINGS = DECLARED["JURY_LIMIT"].choices  # ADJUDICATOR_JURY_LIMIT
 
 
 def _tournament() -> bool:
@@ -106,16 +107,14 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
 
 
 def init_app(app: Flask) -> None:
-    """Check the event's settings once, at start-up: the event counts are kept under (its
-    canonical form), and whether the limit applies."""
-    setting = app.config.setdefault("JURY_LIMIT", "ruleset")
-    if setting not in SETTINGS:
-        raise ConfigError(
-            f"ADJUDICATOR_JURY_LIMIT must be one of {', '.join(SETTINGS)}, not {setting!r}"
-        )
-    event = app.config.setdefault("EVENT", "")
-    if isinstance(event, int) and not isinstance(event, bool):  # `2027`, read by Flask as JSON
-        event = str(event)
-    if not isinstance(event, str) or len(canonical(event)) > LABEL_MAX:
+    """The event counts are kept under: its canonical form (JURY_LIMIT and EVENT were checked
+    when the app was configured, adjudicator.settings)."""
+    app.config["EVENT_KEY"] = canonical(app.config["EVENT"])
+
+
+def checked_event(event: str) -> str:
+    """ADJUDICATOR_EVENT's rule (declared in adjudicator.settings): at most LABEL_MAX
+    characters once canonical, as the counts' key column holds."""
+    if len(canonical(event)) > LABEL_MAX:
         raise ConfigError(f"ADJUDICATOR_EVENT must be text of at most {LABEL_MAX} characters")
-    app.config["EVENT_KEY"] = canonical(event)
+    return event

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sys
 from datetime import UTC, datetime
 from typing import Any
@@ -17,17 +16,15 @@ from typing import Any
 from flask import Flask
 from flask.logging import default_handler
 
-FORMATS = ("plain", "json")
+from adjudicator.settings import SETTINGS, value
+
+FORMATS = SETTINGS["LOG_FORMAT"].choices
 
 
 def log_format() -> str:
-    """The configured format; an unknown one stops the start with the list of known ones."""
-    value = os.environ.get("ADJUDICATOR_LOG_FORMAT", "plain").strip().lower() or "plain"
-    if value not in FORMATS:
-        raise SystemExit(
-            f"adjudicator: cannot start: ADJUDICATOR_LOG_FORMAT={value!r}: use one of {FORMATS}"
-        )
-    return value
+    """The configured format, checked (adjudicator.settings): an unknown one is a ConfigError
+    naming ADJUDICATOR_LOG_FORMAT and its choices, which stops the start."""
+    return value("LOG_FORMAT")
 
 
 class JsonFormatter(logging.Formatter):
@@ -75,9 +72,10 @@ def _json_logger_class():
     return JsonLogger
 
 
-def gunicorn_logger_class() -> str | None:
-    """For the gunicorn settings: the logger class to use, None for gunicorn's own."""
-    return "adjudicator.logs.JsonLogger" if log_format() == "json" else None
+def gunicorn_logger_class(fmt: str | None = None) -> str | None:
+    """For the gunicorn settings: the logger class to use for `fmt` (default: the configured
+    format), None for gunicorn's own."""
+    return "adjudicator.logs.JsonLogger" if (fmt or log_format()) == "json" else None
 
 
 def __getattr__(name: str):
@@ -88,7 +86,7 @@ def __getattr__(name: str):
 
 def init_app(app: Flask) -> None:
     """The app's own log lines (start-up, unexpected errors) in the same format."""
-    if log_format() == "json":
+    if app.config["LOG_FORMAT"] == "json":
         app.logger.removeHandler(default_handler)
         if not any(getattr(h, "adjudicator_json", False) for h in app.logger.handlers):
             handler = logging.StreamHandler(sys.stderr)

@@ -37,6 +37,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from adjudicator.auth.guard import public
 from adjudicator.errors import ApiError
+from adjudicator.settings import networks
 
 REQUESTS = Counter(
     "adjudicator_requests",
@@ -167,26 +168,12 @@ def _count_request(response: Response) -> Response:
     return response
 
 
-def _networks(value: object) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    items = value.split(",") if isinstance(value, str) else list(value or ())
-    try:
-        return tuple(ipaddress.ip_network(str(item).strip(), strict=False) for item in items)
-    except ValueError as exc:
-        raise MetricsConfigError(f"METRICS_ALLOW: {exc}") from None
-
-
-class MetricsConfigError(ValueError):
-    """A METRICS_ALLOW value that is not a list of networks: the service does not start."""
-
-
 def init_app(app: Flask) -> None:
-    app.config.setdefault("METRICS", False)
-    app.config.setdefault("METRICS_ALLOW", "127.0.0.1/8,::1")
-    on = app.config["METRICS"] in (True, 1, "1", "true", "yes")
+    on = app.config["METRICS"]  # checked, as every setting, by adjudicator.settings
     app.extensions["metrics_on"] = on
     if not on:
         return
-    app.extensions["metrics_allow"] = _networks(app.config["METRICS_ALLOW"])
+    app.extensions["metrics_allow"] = networks(app.config["METRICS_ALLOW"])
     app.before_request(_start_timer)
     app.after_request(_count_request)
     # Its own allow-list guards it; a scraper has no credential even in tournament mode.

@@ -3,16 +3,21 @@
 A deployment's broken ruleset file stops the start with one line naming the file and field,
 not a traceback: the operator needs the line, and a tournament must not run on half-read rules.
 So does a store that cannot be opened or is not migrated (`adjudicator db upgrade`).
+A bad `ADJUDICATOR_*` value (adjudicator.settings) stops it the same way, naming the variable.
+Each ends the process with exit status 2 (bad input), as the commands do.
 """
 
+import sys
+
 from adjudicator import create_app
-from adjudicator.auth.settings import ConfigError
 from adjudicator.cors import CorsConfigError
-from adjudicator.metrics import MetricsConfigError
 from adjudicator.rulesets import RulesetError
+from adjudicator.settings import ConfigError
 from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except (RulesetError, StoreError, CorsConfigError, ConfigError, MetricsConfigError) as exc:
-    raise SystemExit(f"adjudicator: cannot start: {exc}") from None
+except (RulesetError, StoreError, CorsConfigError, ConfigError) as exc:
+    sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
+    sys.stderr.flush()
+    raise SystemExit(2) from None

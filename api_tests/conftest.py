@@ -114,6 +114,13 @@ def start_server(log_dir: Path, **env: str) -> Server:
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
     log_dir.mkdir(parents=True, exist_ok=True)
+    if "ADJUDICATOR_BIND" in env:
+        # The test binds elsewhere (ADJUDICATOR_BIND=0.0.0.0:PORT): the server is still reached
+        # on loopback, at that port, which the test chose.
+        server = _start_server_on(int(env["ADJUDICATOR_BIND"].rpartition(":")[2]), log_dir, env)
+        if server is None:
+            pytest.fail(f"another process holds the port of {env['ADJUDICATOR_BIND']}")
+        return server
     for _ in range(PORT_ATTEMPTS):
         server = _start_server_on(free_port(), log_dir, env)
         if server is not None:

@@ -84,12 +84,9 @@ def problem_codes() -> str:
 
 
 def settings() -> str:
-    """adjudicator.settings' own table once that module exists; until then the page keeps the
-    tables written under its marker (see reference/settings.md)."""
-    try:
-        from adjudicator.settings import markdown_table  # type: ignore[attr-defined]
-    except ImportError:
-        return ""
+    """The declaration's own table: the one place the settings are listed."""
+    from adjudicator.settings import markdown_table
+
     return markdown_table()
 
 

@@ -85,7 +85,9 @@ def _verify_budget(state) -> None:
     """Each worker's share of its time for records (`ADJUDICATOR_VERIFY_TIME_SHARE`, default 0.05;
     1 turns the budget off, as the test apps do unless they set it)."""
     app = state.app
-    share = float(app.config.setdefault("VERIFY_TIME_SHARE", 1.0 if app.testing else 0.05))
+    share = app.config["VERIFY_TIME_SHARE"]  # checked by adjudicator.settings; None: unset
+    if share is None:
+        share = 1.0 if app.testing else 0.05
     app.extensions["verify_budget"] = CpuBudget(share) if share < 1 else None
 
 

@@ -66,10 +66,10 @@ def readyz():
         view[ruleset_id] = entry
     unavailable = sorted(r for r, v in view.items() if not v["available"])
     config = current_app.config
-    partial = str(config.get("ALLOW_PARTIAL", "")).lower() in ("1", "true", "yes")
-    window = float(config.get("CRASH_WINDOW_SECONDS", 60))
-    limit = int(config.get("CRASH_LIMIT", 3))
-    crashes = abnormal_exits(config.get("RUN_DIR"), window)
+    partial = config["ALLOW_PARTIAL"]  # settings checked at start (adjudicator.settings)
+    window = config["CRASH_WINDOW_SECONDS"]
+    limit = config["CRASH_LIMIT"]
+    crashes = abnormal_exits(config["RUN_DIR"], window)
     serving = len(unavailable) < len(view)
     store_problem = current_store().unreachable()
     if store_problem is not None:  # the reason may name hosts and paths: the log only

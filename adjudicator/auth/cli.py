@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 from datetime import datetime
 
+from adjudicator import settings
 from adjudicator.auth import clock, devices, directors, keys
 from adjudicator.cli import EXIT_OK, UsageError, add_database_option, open_store
 
@@ -31,7 +31,7 @@ def _known_rulesets() -> set[str]:
     from adjudicator.rulesets import RulesetError, load_rulesets
 
     try:
-        return set(load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None))
+        return set(load_rulesets(settings.value("RULESET_DIR")))
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
 

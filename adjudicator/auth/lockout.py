@@ -13,6 +13,11 @@ Nothing here is global: a client that fails is held back for *that* account only
   a fresh address in its /64 for every try, so the /64 as a whole gets `NETWORK_FACTOR` times
   `attempts` before any address in it waits. Every device on a venue's Wi-Fi shares that /64:
   a single device mashing wrong secrets locks only its own address.
+- Per device behind one address: an unpaired kiosk is counted as its device id
+  (`device_client`: a random cookie) tried from its address, so two kiosks behind one address
+  lock separately. The device id is the client's own to drop or forge, so the address (its /64
+  for IPv6) stays the wider ceiling: `NETWORK_FACTOR` times `attempts` from all its devices,
+  cookie or none, before any of them waits.
 
 `attempt` is how a caller uses this: it takes the account's turn (`locks.take_turns`; SQLite's
 write transaction already has it, PostgreSQL gets an advisory lock per scope and account), asks
@@ -38,6 +43,7 @@ from adjudicator.netaddrs import device_network
 # How many times a client's `attempts` an IPv6 /64 gets in all: enough for a few devices at a
 # venue to fail beside each other, few enough that roaming the /64 gains only this many tries.
 NETWORK_FACTOR = 4
+DEVICE_PREFIX = "dev:"
 
 
 @dataclass(frozen=True)
@@ -56,16 +62,38 @@ class Policy:
         return self.attempts * NETWORK_FACTOR
 
 
+def device_client(device: str, address: str) -> str:
+    """The client an unpaired kiosk's tries count as: its device id (`device`, a digest of its
+    cookie) from `address` (`guard.client_id`), which `ceiling_of` reads back."""
+    return f"{DEVICE_PREFIX}{device}@{address}"
+
+
+def address_of(client: str) -> str:
+    """The address (`guard.client_id`) a client tries from: a device client's, or the client."""
+    return client.partition("@")[2] if client.startswith(DEVICE_PREFIX) else client
+
+
 def network_of(client: str) -> str | None:
-    """The IPv6 /64 a client (`guard.client_id`) lies in; None for any other client."""
-    return device_network(client.removeprefix("ip:")) if client.startswith("ip:") else None
+    """The IPv6 /64 a client (`guard.client_id`, or a device from one) lies in; else None."""
+    address = address_of(client)
+    return device_network(address.removeprefix("ip:")) if address.startswith("ip:") else None
+
+
+def ceiling_of(client: str) -> str | None:
+    """What a client's wider limit counts: its IPv6 /64, or else the IPv4 address it tries
+    from, so that every device id from one address (with or without a cookie) counts there."""
+    network = network_of(client)
+    if network:
+        return f"net:{network}"
+    address = address_of(client)
+    return address if address.startswith("ip:") else None
 
 
 def shared_account(client: str) -> str:
     """The account a client's guesses at a secret shared by everyone (a pairing code, an open
-    kiosk's PIN) count under: its /64 when it has one, so that the wider limit sees all of it."""
+    kiosk's PIN) count under: its /64 or address, so that the wider limit sees all of it."""
     network = network_of(client)
-    return f"net:{network}" if network else client
+    return f"net:{network}" if network else address_of(client)
 
 
 def wait_seconds(
@@ -81,9 +109,9 @@ def wait_seconds(
     mine = sorted(at for who, at in rows if who == client)
     if len(mine) >= policy.attempts:
         return seconds_until(mine[-policy.attempts] + policy.span, now)
-    network = network_of(client)
-    if network:
-        near = sorted(at for who, at in rows if network_of(who) == network)
+    ceiling = ceiling_of(client)
+    if ceiling:
+        near = sorted(at for who, at in rows if ceiling_of(who) == ceiling)
         if len(near) >= policy.network_attempts:
             return seconds_until(near[-policy.network_attempts] + policy.span, now)
     if policy.account_attempts and mine and len(rows) >= policy.account_attempts:

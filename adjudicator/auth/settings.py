@@ -1,4 +1,4 @@
-"""The auth settings, read once from the app's config (defaults, then `ADJUDICATOR_*`)."""
+"""The auth settings, read once from the app's config (declared in adjudicator.settings)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,11 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 
 from adjudicator.auth.lockout import Policy
+from adjudicator.settings import SETTINGS, ConfigError
 
-MODES = ("open", "tournament")
+MODES = SETTINGS["MODE"].choices
 
-DEFAULTS = {
-    "MODE": "open",  # open: anonymous callers allowed; tournament: every ruling needs a credential
-    "RATE_RULINGS_PER_MINUTE": 20,  # per judge device and per app key, in tournament mode
-    "LOGIN_ATTEMPTS": 5,  # wrong passwords per account per client in the window
-    "LOGIN_WINDOW_SECONDS": 900,
-    "LOGIN_ACCOUNT_ATTEMPTS": 20,  # from all clients: then clients that failed are slowed down
-    "LOGIN_SLOWDOWN_SECONDS": 10,
-    "PAIRING_ATTEMPTS": 10,  # wrong pairing codes per client in the window
-    "PAIRING_WINDOW_SECONDS": 600,
-    "SESSION_HOURS": 12,  # a director's session
-    "DEVICE_DAYS": 7,  # a paired judge device, unless revoked before
-    "PAIRING_MINUTES": 5,  # a pairing code
-    "TRUSTED_PROXIES": 0,  # proxies in front (nginx: 1) whose X-Forwarded-* headers are believed
-}
-
-
-class ConfigError(ValueError):
-    """A setting the service cannot start with; the message names it."""
+__all__ = ["MODES", "ConfigError", "Settings", "load", "settings"]
 
 
 @dataclass(frozen=True)
@@ -46,38 +30,26 @@ class Settings:
         return self.mode == "tournament"
 
 
-def _int(app: Flask, key: str, minimum: int = 1) -> int:
-    value = app.config[key]
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"ADJUDICATOR_{key} must be a whole number ≥ {minimum}, not {value!r}")
-    return value
-
-
 def load(app: Flask) -> Settings:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    mode = app.config["MODE"]
-    if mode not in MODES:
-        raise ConfigError(f"ADJUDICATOR_MODE must be one of {', '.join(MODES)}, not {mode!r}")
-    window = _int(app, "LOGIN_WINDOW_SECONDS")
+    """The auth settings from the app's config, which `configured_app` has already checked
+    against their declarations (adjudicator.settings)."""
+    config = app.config
     return Settings(
-        mode=mode,
-        rulings_per_minute=_int(app, "RATE_RULINGS_PER_MINUTE"),
+        mode=config["MODE"],
+        rulings_per_minute=config["RATE_RULINGS_PER_MINUTE"],
         login=Policy(
-            attempts=_int(app, "LOGIN_ATTEMPTS"),
-            window=window,
-            account_attempts=_int(app, "LOGIN_ACCOUNT_ATTEMPTS"),
-            slowdown=_int(app, "LOGIN_SLOWDOWN_SECONDS", 0),
+            attempts=config["LOGIN_ATTEMPTS"],
+            window=config["LOGIN_WINDOW_SECONDS"],
+            account_attempts=config["LOGIN_ACCOUNT_ATTEMPTS"],
+            slowdown=config["LOGIN_SLOWDOWN_SECONDS"],
         ),
         pairing=Policy(
-            attempts=_int(app, "PAIRING_ATTEMPTS"), window=_int(app, "PAIRING_WINDOW_SECONDS")
+            attempts=config["PAIRING_ATTEMPTS"], window=config["PAIRING_WINDOW_SECONDS"]
         ),
-        session_seconds=_int(app, "SESSION_HOURS") * 3600,
-        device_seconds=_int(app, "DEVICE_DAYS") * 86400,
-        pairing_seconds=_int(app, "PAIRING_MINUTES") * 60,
-        trusted_proxies=_int(app, "TRUSTED_PROXIES", 0),
+        session_seconds=config["SESSION_HOURS"] * 3600,
+        device_seconds=config["DEVICE_DAYS"] * 86400,
+        pairing_seconds=config["PAIRING_MINUTES"] * 60,
+        trusted_proxies=config["TRUSTED_PROXIES"],
     )
 
 

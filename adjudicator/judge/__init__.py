@@ -17,7 +17,6 @@ from flask import Flask
 
 from adjudicator.judge import landing
 from adjudicator.judge.config import (
-    DEFAULTS,
     page_config,
     strings,
     word_capitals,
@@ -39,8 +38,6 @@ __all__ = [
 
 
 def init_app(app: Flask) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
     pin = configured_pin(app)
     if pin and len(pin) < 4:
         app.logger.warning("the judge PIN is shorter than 4 characters")

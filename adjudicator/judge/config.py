@@ -29,16 +29,6 @@ from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
 
-DEFAULTS = {
-    "JUDGE_PIN": None,  # unset: the kiosk cannot be unlocked from the page at all
-    "JUDGE_RESULT_SECONDS": 10,  # the verdict clears itself after this long
-    "JUDGE_TAP_GUARD_SECONDS": 0.5,  # taps on the verdict are ignored this long
-    "JUDGE_IDLE_SECONDS": 15,  # half-entered words clear after this long without input
-    "JUDGE_REQUEST_SECONDS": 8,  # a ruling not answered in this long is "no answer"
-    "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs per paired device (or unpaired address) per window,
-    "JUDGE_PIN_WINDOW_SECONDS": 900,  # counted in the store (adjudicator.auth.lockout)
-}
-
 
 @cache
 def strings(language: str) -> dict[str, str]:
@@ -119,10 +109,8 @@ def asset_version() -> str:
 
 
 def _seconds(key: str) -> float:
-    value = float(current_app.config[key])
-    if value < 0:
-        raise ValueError(f"{key} must be ≥ 0")
-    return value
+    """A timer, checked (a number ≥ 0) when the app was configured (adjudicator.settings)."""
+    return float(current_app.config[key])
 
 
 def page_language(ruleset: Ruleset) -> str:

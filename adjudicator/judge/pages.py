@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, make_response, render_template
 
 from adjudicator.api import API_PREFIX
 from adjudicator.auth.guard import public_blueprint
@@ -68,10 +68,11 @@ def kiosk(ruleset_id: str):
         )
         return body, 404
     config = page_config(ruleset_id)
-    return render_template(
+    page = render_template(
         "judge.html",
         config=config,
         t=config["strings"],
         lang=config["ruleset"]["language"],
         version=asset_version(),
     )
+    return pin.give_kiosk_device(make_response(page))

@@ -2,8 +2,9 @@
 
 The PIN (`ADJUDICATOR_JUDGE_PIN`) is checked on the server in constant time. Wrong PINs are
 counted in the store (`adjudicator.auth.lockout`), so the limit holds across workers and boxes:
-per paired device, or per client address for an unpaired kiosk in open mode (its IPv6 /64 has
-a wider limit). A player mashing one tablet's keypad therefore locks that tablet's PIN and
+per paired device, or for an unpaired kiosk in open mode per its device id (`KIOSK_COOKIE`, a
+random cookie set when the kiosk page loads), under the wider ceiling of its address or IPv6 /64
+that dropping the cookie does not reset. A player mashing one tablet's keypad therefore locks that tablet's PIN and
 nothing else; the director can always log in, re-pair or revoke. In tournament mode an unpaired browser has nothing to unlock (it gets
 no rulings), so it is refused with 401.
 """
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
+import re
+import secrets
 
-from flask import Flask, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify, request
 
 from adjudicator import store
 from adjudicator.auth import clock, lockout
@@ -25,6 +27,28 @@ from adjudicator.errors import ApiError
 from adjudicator.requests import json_body, only_fields
 
 PIN_SCOPE = "pin"
+# An unpaired kiosk's device id: random (128 bits, not guessable), HttpOnly, SameSite=Strict.
+KIOSK_COOKIE = "adj_kiosk"
+KIOSK_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
+_KIOSK_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def kiosk_device() -> str | None:
+    """The digest of this browser's kiosk device id, or None when it sent none (or not one of
+    ours); only the digest is stored, so the store's rows cannot be replayed as a cookie."""
+    value = request.cookies.get(KIOSK_COOKIE, "")
+    if not _KIOSK_ID.fullmatch(value):
+        return None
+    return hashlib.sha256(value.encode("ascii")).hexdigest()[:32]
+
+
+def give_kiosk_device(response: Response) -> Response:
+    """Set a kiosk device id on a browser that has none, so its wrong PINs count for it alone."""
+    if kiosk_device() is None:
+        from adjudicator.auth.views import set_cookie  # auth's views import the judge package
+
+        set_cookie(response, KIOSK_COOKIE, secrets.token_urlsafe(16), KIOSK_COOKIE_SECONDS)
+    return response
 
 
 def _digest(text: str) -> bytes:
@@ -54,8 +78,8 @@ def unlock():
             "credential_required",
             "in tournament mode only a paired tablet can be unlocked: pair it at /judge/pair",
         )
-    who = client_id() if caller.anonymous else caller.key  # the device the attempts count for
-    account = lockout.shared_account(who)  # an open kiosk's address counts under its /64 too
+    who = caller.key if not caller.anonymous else _kiosk_client()  # the device tries count for
+    account = lockout.shared_account(who)  # an open kiosk's address (its /64) is the ceiling
     data = json_body()
     only_fields(data, {"pin"})
     pin = data.get("pin")
@@ -88,11 +112,13 @@ def unlock():
     return response
 
 
+def _kiosk_client() -> str:
+    """An unpaired kiosk: its device id from its address, or its address when it has no id."""
+    device = kiosk_device()
+    address = client_id()
+    return lockout.device_client(device, address) if device else address
+
+
 def configured_pin(app: Flask) -> str | None:
-    value = app.config.get("JUDGE_PIN")
-    if value is None or isinstance(value, str):
-        return value or None
-    # `from_prefixed_env` parses values as JSON, so a PIN of 0042 would be lost as 42: take the
-    # environment's own text whenever there is one.
-    raw = os.environ.get("ADJUDICATOR_JUDGE_PIN")
-    return raw if raw else str(value)
+    """The PIN as text: the environment's own (`0042` stays `0042`, adjudicator.settings)."""
+    return app.config.get("JUDGE_PIN") or None

@@ -50,6 +50,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
 from adjudicator.errors import ApiError, respond
+from adjudicator.settings import SETTINGS, ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -66,9 +67,10 @@ SQLALCHEMY_OUTAGES: tuple[type[Exception], ...] = (
     sa_exc.TimeoutError,
 )
 OUTAGE_RETRY_AFTER_SECONDS = 5
-# Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values. In WAL mode NORMAL survives the death of any
-# process (the WAL is in the OS's page cache) but not a power cut; FULL fsyncs every commit.
-SQLITE_SYNCHRONOUS = ("FULL", "NORMAL")
+# Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values (declared in adjudicator.settings). In WAL mode
+# NORMAL survives the death of any process (the WAL is in the OS's page cache) but not a power
+# cut; FULL fsyncs every commit.
+SQLITE_SYNCHRONOUS = SETTINGS["SQLITE_SYNCHRONOUS"].choices
 
 
 class Base(DeclarativeBase):
@@ -118,13 +120,10 @@ class Store:
                 f"ADJUDICATOR_DATABASE_URL: unsupported database {self.url.get_backend_name()!r}"
                 " (use sqlite:///PATH or postgresql+psycopg://…)"
             )
-        sqlite_synchronous = sqlite_synchronous.upper()
-        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
-            raise StoreError(
-                f"ADJUDICATOR_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)},"
-                f" not {sqlite_synchronous!r}"
-            )
-        self.sqlite_synchronous = sqlite_synchronous
+        try:
+            self.sqlite_synchronous = SETTINGS["SQLITE_SYNCHRONOUS"].parse(sqlite_synchronous)
+        except ConfigError as exc:
+            raise StoreError(str(exc)) from None
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._turn = _WriteTurn(self._turn_path())
@@ -318,10 +317,10 @@ def init_app(app: Flask) -> None:
     upgrade`), since several boxes must not race to migrate a shared database."""
     from adjudicator.store import migrate
 
-    url = app.config.get("DATABASE_URL") or default_url(app.instance_path)
-    store = Store(url, str(app.config.get("SQLITE_SYNCHRONOUS", "FULL")))
+    url = app.config["DATABASE_URL"] or default_url(app.instance_path)
+    store = Store(url, app.config["SQLITE_SYNCHRONOUS"])
     app.extensions["store"] = store
-    if store.is_sqlite and app.config.get("DATABASE_AUTO_UPGRADE", True):
+    if store.is_sqlite and app.config["DATABASE_AUTO_UPGRADE"]:
         migrate.upgrade(store)
     migrate.require_head(store)
     for outage in store.outages():

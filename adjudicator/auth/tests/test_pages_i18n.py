@@ -236,9 +236,10 @@ def test_a_consequence_in_the_directors_language_when_the_ruleset_has_it(app, di
     key = add_key(app)
     challenge(app.test_client(), words=("xqz",), headers=bearer(key))  # ssf-1999: sv and en
     swedish = director.get("/director/rulings?lang=sv").text
-    assert "<td>Brickorna tas tillbaka och spelaren förlorar sin tur.</td>" in swedish
+    cell = '<td class="text consequence">'
+    assert f"{cell}Brickorna tas tillbaka och spelaren förlorar sin tur.</td>" in swedish
     danish = director.get("/director/rulings?lang=da").text  # none in Danish: English, marked
-    assert re.search(r'<td><span lang="en">[^<]+</span></td>', danish)
+    assert re.search(cell + r'<span lang="en">[^<]+</span></td>', danish)
 
 
 def test_values_that_look_like_placeholders_are_shown_as_typed(app, director):

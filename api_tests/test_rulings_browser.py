@@ -1,0 +1,124 @@
+"""The directors' rulings page in a real browser (Chromium) on a laptop's screen, 1366×768, as at
+an event (issue 29, item 5): a busy log shows at least 15 rulings without scrolling, a search
+finds a word whatever its case and a ruling id typed as the tablet groups it, times are in the
+event's zone, the table is the tablet's name, and axe-core finds nothing serious."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from adjudicator.auth.guard import CSRF_HEADER
+from api_tests.browser import expect, serious_violations, shot, start_server
+from api_tests.conftest import director_login, pair_tablet, store_cli
+
+pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
+
+PASSWORD = "correct horse battery"
+ZONE = "Europe/Copenhagen"
+LAPTOP = {"width": 1366, "height": 768}
+TABLET = "Bord 7"
+LOGGED = 30
+DANISH = ["hest", "ord", "kat", "hus", "bil", "sol"]
+
+
+@pytest.fixture(scope="module")
+def tournament_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rulings-page")
+    database = f"sqlite:///{folder / 'adjudicator.db'}"
+    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
+    assert add.returncode == 0, add.stderr
+    srv = start_server(
+        folder,
+        ADJUDICATOR_DATABASE_URL=database,
+        ADJUDICATOR_MODE="tournament",
+        ADJUDICATOR_TIME_ZONE=ZONE,
+        ADJUDICATOR_TRUSTED_PROXIES="1",  # pair_tablet's venue address
+        ADJUDICATOR_RATE_RULINGS_PER_MINUTE="1000",
+    )
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def logged(tournament_server) -> dict:
+    """~30 rulings from one paired tablet, one of them on BLÅBÆR: that one's answer."""
+    server = tournament_server
+    director = director_login(server, "anna", PASSWORD, {CSRF_HEADER: "test"})
+    tablet = pair_tablet(server, director, TABLET, "dsf-2015")
+    tablet.headers.update({"X-Requested-With": "judge"})
+    blueberry = None
+    for i in range(LOGGED):
+        words = ["BLÅBÆR"] if i == 7 else [DANISH[i % len(DANISH)], DANISH[(i + 1) % len(DANISH)]]
+        answer = tablet.post(
+            server.api("/rulesets/dsf-2015/challenge"), json={"words": words}, timeout=10
+        )
+        assert answer.status_code == 200, answer.text
+        if i == 7:
+            blueberry = answer.json()
+    return blueberry
+
+
+def login(page, server) -> None:
+    page.goto(f"{server.url}/director/login?lang=en")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    expect(page).to_have_url(re.compile(r"/director/"))
+
+
+def rows_in_view(page) -> int:
+    """The ruling rows wholly on screen, the page not scrolled."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#rulings tbody tr')].filter(r => {
+             const b = r.getBoundingClientRect();
+             return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight;
+           }).length"""
+    )
+
+
+def shown_ids(page) -> list[str]:
+    return page.locator("#rulings tbody tr td:nth-child(3) code").all_inner_texts()
+
+
+def test_the_rulings_page_at_an_event(browser_context, tournament_server, logged):
+    server = tournament_server
+    page = browser_context(LAPTOP)
+    login(page, server)
+    page.goto(f"{server.url}/director/rulings?lang=en")
+    rows = page.locator("#rulings tbody tr")
+    expect(rows).to_have_count(LOGGED)
+    shot(page, "40-director-rulings-laptop")
+    assert page.evaluate("window.scrollY") == 0
+    assert rows_in_view(page) >= 15
+    assert serious_violations(page) == []
+
+    # Times in the event's zone: the hour shown is Copenhagen's, not UTC's.
+    first = page.locator("#rulings tbody tr time").first
+    stamp = datetime.fromisoformat(first.get_attribute("datetime").removesuffix("Z"))
+    at = stamp.replace(tzinfo=UTC)
+    local = at.astimezone(ZoneInfo(ZONE)).strftime("%Y-%m-%d %H:%M:%S")
+    assert first.inner_text() == local
+    assert local[11:13] != at.strftime("%H")
+    expect(page.locator("#rulings thead th").nth(1)).to_have_text(f"Time ({ZONE})")  # not UTC
+
+    # The table column is the tablet's name (the request named no table).
+    assert TABLET in page.locator("#rulings tbody tr td.where").first.inner_text()
+
+    # The word as typed in lower case finds the ruling logged in capitals.
+    page.fill('input[name="q"]', "blåbær")
+    page.click('form[role="search"] button[type="submit"]')
+    expect(rows).to_have_count(1)
+    assert shown_ids(page) == [logged["ruling_id"]]
+    assert serious_violations(page) == []
+
+    # The ruling id as the tablet shows it: groups of four, in capitals, with spaces.
+    rid = logged["ruling_id"]
+    typed = " ".join(rid[i : i + 4] for i in range(0, len(rid), 4)).upper()
+    page.fill('input[name="q"]', typed)
+    page.click('form[role="search"] button[type="submit"]')
+    expect(rows).to_have_count(1)
+    assert shown_ids(page) == [rid]
