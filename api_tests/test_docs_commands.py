@@ -1,4 +1,5 @@
-"""Every shell command in the tutorial and the how-to guides runs, against a real server.
+"""Every shell command in the docs (tutorial, how-to, reference, explanation) runs, against a
+real server.
 
 Each fenced `bash` block on those pages is preceded by a marker: `<!-- run -->` (this test runs
 it, in order, with `bash -eo pipefail`), `<!-- serve -->` (the page starts the service: this test
@@ -33,9 +34,11 @@ from api_tests.conftest import LEXICON_DIR, free_port, start_server
 from api_tests.front import need_nginx
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted((ROOT / "docs" / "tutorial").glob("*.md")) + sorted(
-    (ROOT / "docs" / "how-to").glob("*.md")
-)
+PAGES = [
+    page
+    for part in ("tutorial", "how-to", "reference", "explanation")
+    for page in sorted((ROOT / "docs" / part).glob("*.md"))
+]
 BLOCK = re.compile(r"(?:^(<!-- [^\n]*-->)\n)?^```(?:bash|sh|shell)\n(.*?)^```$", re.M | re.S)
 SERVICE_ADDRESSES = ("127.0.0.1:8000", "localhost:8000", "127.0.0.1:8001")
 POSTGRES = {"postgresql.md", "several-boxes.md"}
@@ -88,13 +91,16 @@ def _settings(script: str) -> dict[str, str]:
     return dict(w.split("=", 1) for w in words if re.match(r"ADJUDICATOR_\w+=", w))
 
 
-def _scratch_checkout(where: Path) -> Path:
-    """The checkout's files linked into `where`, with the running venv as `.venv`."""
+def _scratch_checkout(where: Path, lexicons: Path) -> Path:
+    """The checkout's files linked into `where`, with the running venv as `.venv` and the
+    test's copy of the compiled lexicons as `instance/lexicons`."""
     where.mkdir()
     for entry in ROOT.iterdir():
         if entry.name not in {".git", ".venv", "build", "instance", "site"}:
             (where / entry.name).symlink_to(entry)
     (where / ".venv").symlink_to(Path(sys.executable).parents[1])
+    (where / "instance").mkdir()
+    (where / "instance" / "lexicons").symlink_to(lexicons)
     return where
 
 
@@ -132,9 +138,9 @@ def test_the_pages_commands_run(page, tmp_path, request):
         )
     else:
         database = f"sqlite:///{tmp_path / 'store.db'}"
-    checkout = _scratch_checkout(tmp_path / "checkout")
     lexicons = tmp_path / "lexicons"
     shutil.copytree(LEXICON_DIR, lexicons)
+    checkout = _scratch_checkout(tmp_path / "checkout", lexicons)
     env = {**os.environ, "ADJUDICATOR_DATABASE_URL": database, "PASSWORD": PASSWORD}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env.pop("ADJUDICATOR_LEXICON_DIR", None)
