@@ -9,6 +9,9 @@ from flask import Flask, current_app
 from adjudicator.auth.lockout import Policy
 
 MODES = ("open", "tournament")
+# What open mode writes to the audit log: every ruling, or none (an app at scale would fill the
+# disk with anonymous rulings). Tournament mode always records every ruling.
+OPEN_MODE_AUDIT = ("all", "none")
 
 DEFAULTS = {
     "MODE": "open",  # open: anonymous callers allowed; tournament: every ruling needs a credential
@@ -23,6 +26,7 @@ DEFAULTS = {
     "DEVICE_DAYS": 7,  # a paired judge device, unless revoked before
     "PAIRING_MINUTES": 5,  # a pairing code
     "TRUSTED_PROXIES": 0,  # proxies in front (nginx: 1) whose X-Forwarded-* headers are believed
+    "OPEN_MODE_AUDIT": "all",  # open mode: record every ruling (all) or none (OPEN_MODE_AUDIT)
 }
 
 
@@ -40,10 +44,16 @@ class Settings:
     device_seconds: int
     pairing_seconds: int
     trusted_proxies: int
+    open_mode_audit: str = "all"
 
     @property
     def tournament(self) -> bool:
         return self.mode == "tournament"
+
+    @property
+    def records_rulings(self) -> bool:
+        """Whether a ruling goes to the audit log: always in tournament mode."""
+        return self.tournament or self.open_mode_audit == "all"
 
 
 def _int(app: Flask, key: str, minimum: int = 1) -> int:
@@ -61,6 +71,12 @@ def load(app: Flask) -> Settings:
     mode = app.config["MODE"]
     if mode not in MODES:
         raise ConfigError(f"ADJUDICATOR_MODE must be one of {', '.join(MODES)}, not {mode!r}")
+    open_mode_audit = str(app.config["OPEN_MODE_AUDIT"]).lower()
+    if open_mode_audit not in OPEN_MODE_AUDIT:
+        raise ConfigError(
+            f"ADJUDICATOR_OPEN_MODE_AUDIT must be one of {', '.join(OPEN_MODE_AUDIT)},"
+            f" not {app.config['OPEN_MODE_AUDIT']!r}"
+        )
     window = _int(app, "LOGIN_WINDOW_SECONDS")
     return Settings(
         mode=mode,
@@ -78,6 +94,7 @@ def load(app: Flask) -> Settings:
         device_seconds=_int(app, "DEVICE_DAYS") * 86400,
         pairing_seconds=_int(app, "PAIRING_MINUTES") * 60,
         trusted_proxies=_int(app, "TRUSTED_PROXIES", 0),
+        open_mode_audit=open_mode_audit,
     )
 
 
