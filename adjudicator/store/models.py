@@ -80,6 +80,19 @@ class AuditHead(Base):
     hash: Mapped[str] = mapped_column(String(SHA256_HEX))
 
 
+class AuditCheckpoint(Base):
+    """A prune of the audit log (`audit prune`): the last entry it removed, by seq and hash,
+    which the first entry kept must follow. Append-only; the newest (highest seq) counts."""
+
+    __tablename__ = "audit_checkpoints"
+
+    seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=False)
+    hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+    before: Mapped[datetime] = mapped_column(DateTime())  # entries made before this were removed
+    entries: Mapped[int] = mapped_column(Integer)  # how many this prune removed
+    pruned_at: Mapped[datetime] = mapped_column(DateTime())
+
+
 class JuryWords(Base):
     """Words put to the jury per (event, game, player), for the ruleset's per-game limit: each
     label in its canonical form (`audit.labels.canonical`), the event the service's own."""
