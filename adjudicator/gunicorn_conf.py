@@ -63,7 +63,8 @@ pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 
 # Access logs carry method, path, status and time: never request bodies, so never the words.
-accesslog = os.environ.get("ADJUDICATOR_ACCESS_LOG", "-")
+# Off unless ADJUDICATOR_ACCESS_LOG says where (nginx in front logs every request already).
+accesslog = _logs.access_log()
 errorlog = os.environ.get("ADJUDICATOR_ERROR_LOG", "-")
 loglevel = os.environ.get("ADJUDICATOR_LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'

@@ -30,6 +30,22 @@ def log_format() -> str:
     return value
 
 
+def access_log() -> str | None:
+    """Where gunicorn writes its access log (`ADJUDICATOR_ACCESS_LOG`): nowhere by default,
+    since nginx in front logs every request and gunicorn's own line costs 60-110 µs of a
+    worker's CPU per request even written to /dev/null (benchmarks/ruling_cost.py); `-` is
+    standard output, anything else a file, whose directory must exist."""
+    value = os.environ.get("ADJUDICATOR_ACCESS_LOG", "off").strip()
+    if value.lower() in ("", "off"):
+        return None
+    if value != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(value))):
+        raise SystemExit(
+            f"adjudicator: cannot start: ADJUDICATOR_ACCESS_LOG={value!r}: no such directory"
+            " (use off, - for standard output, or a file in an existing directory)"
+        )
+    return value
+
+
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON object; `extra={"fields": {...}}` adds members."""
 
