@@ -44,6 +44,7 @@ RULINGS = Ruling.__table__
 HEAD = AuditHead.__table__
 CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicator.audit.prune`)
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
+LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
 COLUMNS = tuple(c.name for c in RULINGS.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
 
@@ -84,6 +85,7 @@ class _DriverSQL:
     lock_head: str
     insert: str
     processors: tuple[tuple[str, Any], ...]  # (column, bind processor or None), in order
+    insert_labels: str  # `ruling_labels`: text columns and the seq, no conversion needed
 
     @classmethod
     def for_dialect(cls, dialect: Any) -> _DriverSQL:
@@ -94,6 +96,8 @@ class _DriverSQL:
             insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
             f" VALUES ({', '.join(mark for _ in COLUMNS)})",
             processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
+            insert_labels=f"INSERT INTO {LABELS.name} ({', '.join(LABEL_COLUMNS)})"
+            f" VALUES ({', '.join(mark for _ in LABEL_COLUMNS)})",
         )
 
     def params(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -168,7 +172,11 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         if (found := canonical_columns(row)) is not None
     ]
     if labels:  # in the same transaction: an entry is never without its searched labels
-        conn.execute(LABELS.insert(), labels)
+        cursor = _cursor(conn)  # as the driver takes it: most tournament rulings carry labels
+        cursor.executemany(
+            _sql(conn).insert_labels, [tuple(row[name] for name in LABEL_COLUMNS) for row in labels]
+        )
+        cursor.close()
 
 
 @dataclass
