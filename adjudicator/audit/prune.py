@@ -50,8 +50,10 @@ def prune(conn: Connection, before: datetime) -> Pruned:
             + checked.problems[0]
         )
     rulings = chain.RULINGS
-    kept = conn.execute(select(func.min(rulings.c.seq)).where(rulings.c.created_at >= before))
-    first_kept = kept.scalar()
+    # Walks seq upwards to the first entry kept (the time is not indexed: migration 0007).
+    first_kept = conn.execute(
+        select(rulings.c.seq).where(rulings.c.created_at >= before).order_by(rulings.c.seq).limit(1)
+    ).scalar()
     last = head.seq if first_kept is None else first_kept - 1
     floor = chain.checkpoint(conn)
     if last <= floor.seq:

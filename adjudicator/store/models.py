@@ -32,9 +32,11 @@ class Ruling(Base):
 
     seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)
     ruling_id: Mapped[str] = mapped_column(String(32), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
+    # Not indexed (migration 0007): no query looks up by either, and every index is a page
+    # more that each ruling writes.
+    created_at: Mapped[datetime] = mapped_column(DateTime())
     kind: Mapped[str] = mapped_column(String(16))  # challenge | jury | move
-    ruleset: Mapped[str] = mapped_column(String(64), index=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
     lexicon_id: Mapped[str] = mapped_column(String(64))
     lexicon_sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
     caller_kind: Mapped[str] = mapped_column(String(16))
