@@ -169,8 +169,8 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         "serve",
         help="run the HTTP service under gunicorn with the shipped settings",
         description="Run the service under gunicorn with the settings shipped in the package "
-        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, access logs "
-        "without bodies). Options override the ADJUDICATOR_* environment variables.",
+        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, no access log "
+        "unless ADJUDICATOR_ACCESS_LOG names one, never with bodies). Options override the ADJUDICATOR_* environment variables.",
     )
     p.add_argument(
         "--bind",
