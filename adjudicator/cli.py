@@ -14,6 +14,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import settings
@@ -181,8 +182,8 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         "serve",
         help="run the HTTP service under gunicorn with the shipped settings",
         description="Run the service under gunicorn with the settings shipped in the package "
-        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, access logs "
-        "without bodies). Options override the ADJUDICATOR_* environment variables.",
+        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, no access log "
+        "unless ADJUDICATOR_ACCESS_LOG names one, never with bodies). Options override the ADJUDICATOR_* environment variables.",
     )
     p.add_argument(
         "--bind",
@@ -462,8 +463,8 @@ def run_reload(args: argparse.Namespace) -> int:
 def add_audit(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "audit",
-        help="verify or export the audit log of rulings",
-        description="Check the audit log's hash chain, or write its entries out.",
+        help="verify, export or prune the audit log of rulings",
+        description="Check the audit log's hash chain, write its entries out, or remove old ones.",
     )
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     verify = actions.add_parser(
@@ -488,15 +489,65 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
         help="for a CSV export: the spreadsheet's locale (da, nl, sv: ';' between fields; en:"
         " ','), and the language the words' verdicts are written in",
     )
-    for action in (verify, export):
+    prune = actions.add_parser(
+        "prune",
+        help="remove the oldest entries, leaving a checkpoint",
+        description="Remove the entries made before DATE from the start of the log, leaving a "
+        "checkpoint that `verify` checks the rest against (exit 1, nothing removed, when the "
+        "chain does not verify).",
+    )
+    prune.add_argument(
+        "--before",  # required, checked by run_audit: a missing date is a usage error, exit 2
+        help="required: an ISO date or time (UTC unless it names a zone), e.g. 2027-01-01",
+    )
+    for action in (verify, export, prune):
         add_database_option(action)
     p.set_defaults(handler=run_audit)
+
+
+def _before(value: str | None) -> datetime:
+    """`--before` as the naive UTC time the store keeps."""
+    if not value:
+        raise UsageError("audit prune needs --before DATE (an ISO date, e.g. 2027-01-01)")
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"--before must be an ISO date or time (e.g. 2027-01-01), not {value!r}"
+        ) from None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when
+
+
+def _prune(args: argparse.Namespace, before: datetime) -> int:
+    from adjudicator.audit import prune
+    from adjudicator.store import migrate
+
+    with opened_store(args) as store:
+        migrate.require_head(store)
+        try:
+            with store.connection(write=True) as conn:
+                done = prune.prune(conn, before)
+        except prune.PruneRefused as exc:
+            print(exc)
+            return EXIT_DISAGREE
+    if not done.entries:
+        print(f"nothing made before {before.isoformat()} to prune")
+    else:
+        print(
+            f"pruned {done.entries} entries made before {before.isoformat()};"
+            f" checkpoint seq {done.seq} hash {done.hash}"
+        )
+    return EXIT_OK
 
 
 def run_audit(args: argparse.Namespace) -> int:
     from adjudicator.audit import chain, export
     from adjudicator.store import migrate
 
+    if args.action == "prune":
+        return _prune(args, _before(args.before))
     faults: list[str] = []  # export: rows holding a value their column cannot
     with opened_store(args) as store:
         migrate.require_head(store)
@@ -528,8 +579,9 @@ def run_audit(args: argparse.Namespace) -> int:
     for problem in result.problems:
         print(problem)
     verdict = "intact" if result.ok else f"BROKEN ({len(result.problems)} problem(s))"
+    pruned = f" (pruned up to seq {result.pruned})" if result.pruned else ""
     print(
-        f"{result.entries} entries; chain {verdict}; head seq {result.head_seq}"
+        f"{result.entries} entries{pruned}; chain {verdict}; head seq {result.head_seq}"
         f" hash {result.head_hash}"
     )
     return EXIT_OK if result.ok else EXIT_DISAGREE

@@ -67,6 +67,7 @@ pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 
 # Access logs carry method, path, status and time: never request bodies, so never the words.
+# Off unless ADJUDICATOR_ACCESS_LOG says where (nginx in front logs every request already).
 accesslog = _values["ACCESS_LOG"]
 errorlog = _values["ERROR_LOG"]
 loglevel = _values["LOG_LEVEL"]

@@ -192,6 +192,22 @@ def _checked_networks(value: Any) -> Any:
     return value
 
 
+def access_log(value: str) -> str | None:
+    """Where gunicorn writes its access log: nowhere by default (`off`), since nginx in front
+    logs every request and gunicorn's own line costs 60-110 µs of a worker's CPU per request
+    even written to /dev/null (benchmarks/ruling_cost.py); `-` is standard output, anything
+    else a file, whose directory must exist."""
+    value = value.strip()
+    if value.lower() in ("", "off"):
+        return None
+    if value != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(value))):
+        raise ConfigError(
+            f"{PREFIX}ACCESS_LOG must be off, - (standard output) or a file in an existing"
+            f" directory, not {value!r}: no such directory"
+        )
+    return value
+
+
 def _share(value: float) -> float:
     if value <= 0:
         raise ConfigError(f"{PREFIX}VERIFY_TIME_SHARE must be a number > 0 and ≤ 1, not {value!r}")
@@ -247,7 +263,9 @@ DECLARED: tuple[Setting, ...] = (
       default_doc="2 × cores, at most 4"),
     S("THREADS", int, 8, "threads per worker (gthread), so that rulings answered at the same "
       "moment share one commit of the audit log; `1` runs gunicorn's sync worker", minimum=1),
-    S("ACCESS_LOG", str, "-", "gunicorn's access log (`-`: standard output)"),
+    S("ACCESS_LOG", str, "off", "gunicorn's access log: `off` (nginx in front logs every "
+      "request; the line costs a worker 60-110 µs), `-` standard output, or a file",
+      check=access_log),
     S("ERROR_LOG", str, "-", "gunicorn's error log (`-`: standard error)"),
     S("LOG_LEVEL", str, "info", "the error log's level",
       choices=("debug", "info", "warning", "error", "critical")),
@@ -290,6 +308,8 @@ DECLARED: tuple[Setting, ...] = (
     S("SESSION_HOURS", int, 12, "a director's session", minimum=1),
     S("DEVICE_DAYS", int, 7, "a paired judge device, unless revoked before", minimum=1),
     S("PAIRING_MINUTES", int, 5, "a pairing code", minimum=1),
+    S("OPEN_MODE_AUDIT", str, "all", "what open mode records in the audit log: `all` rulings or "
+      "`none` (tournament mode always records every ruling)", choices=("all", "none")),
     S("TRUSTED_PROXIES", int, 0, "proxies whose `X-Forwarded-For`/`-Proto`/`-Host` are believed "
       "(nginx in front: 1)", minimum=0),
     # The event

@@ -139,6 +139,7 @@ def _start_server_on(port: int, log_dir: Path, env: dict[str, str]) -> Server | 
         # (test_cost.py and benchmarks/verify_load.py exercise the budget).
         "ADJUDICATOR_VERIFY_TIME_SHARE": "1",
         "ADJUDICATOR_RUN_DIR": str(log_dir / f"run-{port}"),
+        "ADJUDICATOR_ACCESS_LOG": "-",  # off by default; the tests read it (no words in it)
         **env,
     }
     log = log_dir / f"gunicorn-{port}.log"

@@ -58,7 +58,7 @@ class Gunicorn:
             "ADJUDICATOR_WORKERS": str(workers),
             "ADJUDICATOR_LEXICON_DIR": str(lexicon_dir),
             "ADJUDICATOR_DATABASE_URL": database_url,
-            "ADJUDICATOR_ACCESS_LOG": "/dev/null",  # logging every request would dominate
+            "ADJUDICATOR_ACCESS_LOG": "off",  # the default: a line per request would dominate
             "ADJUDICATOR_LOG_LEVEL": "warning",
         }
         gunicorn = Path(sys.executable).with_name("gunicorn")

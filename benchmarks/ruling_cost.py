@@ -3,8 +3,9 @@ app that reads a JSON body and answers JSON, measured in the same run.
 
 Each path is a WSGI call into a real app (no sockets, no gunicorn): the bare app, `healthz`, a
 challenge with the audit log's write taken out, a challenge audited in SQLite (open mode,
-`synchronous=FULL`), the same with an app key in tournament mode (looked up, rate-counted and
-its last use noted in the store), and `moves/validate`. The rounds are interleaved (every path
+`synchronous=FULL`), the same with open mode recording nothing (`ADJUDICATOR_OPEN_MODE_AUDIT=none`),
+the same with an app key in tournament mode (looked up, rate-counted and its last use noted in
+the store), and `moves/validate`. The rounds are interleaved (every path
 once per round, in a rotating order) and each path's CPU time per request (`process_time`, all
 threads of this process) is divided by the bare app's in the same round; the median ratio is
 reported. On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
@@ -154,7 +155,7 @@ def unwritten(app):
 
 
 def paths(tmp: Path) -> dict[str, Callable[[], None]]:
-    opened = service(tmp, "open")
+    opened = service(tmp, "open", OPEN_MODE_AUDIT="all")  # the default, said: the row measures it
     tournament = service(tmp, "tournament", MODE="tournament", RATE_RULINGS_PER_MINUTE=10**9)
     keys = app_keys(tournament, KEYS)
     bearer = lambda i: {"Authorization": f"Bearer {keys[i % KEYS]}"}  # noqa: E731
@@ -167,6 +168,9 @@ def paths(tmp: Path) -> dict[str, Callable[[], None]]:
             unwritten(service(tmp, "unaudited")), "POST", CHALLENGE, CHALLENGE_BODY
         ),
         "challenge, audited, open": Call(opened, "POST", CHALLENGE, CHALLENGE_BODY),
+        "challenge, open, not recorded": Call(
+            service(tmp, "quiet", OPEN_MODE_AUDIT="none"), "POST", CHALLENGE, CHALLENGE_BODY
+        ),
         "challenge, tournament, app key": Call(
             tournament, "POST", CHALLENGE, CHALLENGE_BODY, bearer
         ),

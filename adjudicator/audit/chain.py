@@ -32,11 +32,19 @@ from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.audit.labels import canonical_columns
 from adjudicator.store import utcnow
-from adjudicator.store.models import GENESIS_HASH, AuditHead, Ruling, RulingLabels
+from adjudicator.store.models import (
+    GENESIS_HASH,
+    AuditCheckpoint,
+    AuditHead,
+    Ruling,
+    RulingLabels,
+)
 
 RULINGS = Ruling.__table__
 HEAD = AuditHead.__table__
+CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicator.audit.prune`)
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
+LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
 COLUMNS = tuple(c.name for c in RULINGS.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
 
@@ -77,6 +85,7 @@ class _DriverSQL:
     lock_head: str
     insert: str
     processors: tuple[tuple[str, Any], ...]  # (column, bind processor or None), in order
+    insert_labels: str  # `ruling_labels`: text columns and the seq, no conversion needed
 
     @classmethod
     def for_dialect(cls, dialect: Any) -> _DriverSQL:
@@ -87,6 +96,8 @@ class _DriverSQL:
             insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
             f" VALUES ({', '.join(mark for _ in COLUMNS)})",
             processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
+            insert_labels=f"INSERT INTO {LABELS.name} ({', '.join(LABEL_COLUMNS)})"
+            f" VALUES ({', '.join(mark for _ in LABEL_COLUMNS)})",
         )
 
     def params(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -155,8 +166,14 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         cursor = _cursor(conn)
         cursor.executemany(sql.insert, [sql.params(row) for row in rows])
         cursor.close()
-    # In the same transaction: an entry is never without its searched labels and words.
-    conn.execute(LABELS.insert(), [{"seq": row["seq"], **canonical_columns(row)} for row in rows])
+    # In the same transaction: an entry is never without its searched labels and words (every
+    # entry has a row), inserted as the driver takes them, like the entry.
+    searched = [{"seq": row["seq"], **canonical_columns(row)} for row in rows]
+    cursor = _cursor(conn)
+    cursor.executemany(
+        _sql(conn).insert_labels, [tuple(row[name] for name in LABEL_COLUMNS) for row in searched]
+    )
+    cursor.close()
 
 
 @dataclass
@@ -165,6 +182,7 @@ class Verification:
     head_seq: int
     head_hash: str
     problems: list[str]
+    pruned: int = 0  # the log starts after this seq (a prune's checkpoint); 0: never pruned
 
     @property
     def ok(self) -> bool:
@@ -318,18 +336,35 @@ def describe(row: Mapping[str, Any]) -> str:
     return f"entry seq {row['seq']} (ruling {ruling}, {when})"
 
 
+def checkpoint(conn: Connection) -> Head:
+    """Where the log starts: the newest prune's checkpoint (the last entry it removed), or
+    (0, genesis) when it was never pruned."""
+    found = conn.execute(
+        select(CHECKPOINTS.c.seq, CHECKPOINTS.c.hash).order_by(CHECKPOINTS.c.seq.desc()).limit(1)
+    ).one_or_none()
+    return Head(0, GENESIS_HASH) if found is None else Head(found.seq, found.hash)
+
+
 def verify(conn: Connection) -> Verification:
-    """Walk every row: each is in the chain (seq 1 to the head), holds values of its columns'
-    kinds, its hash matches its content, its `prev_hash` the entry before, the sequence has no
-    gap, and the head row names the last entry. Every row at fault is named."""
+    """Walk every row: each is in the chain (after the last prune's checkpoint, else from seq 1,
+    to the head), holds values of its columns' kinds, its hash matches its content, its
+    `prev_hash` the entry before (the first kept: the checkpoint's), the sequence has no gap,
+    and the head row names the last entry. Every row at fault is named."""
     problems: list[str] = []
-    previous, expected, count = GENESIS_HASH, 1, 0
+    start = checkpoint(conn)
+    previous, expected, count = start.hash, start.seq + 1, 0
     for found in stored(conn):
         row = found.row
         count += 1
         where = describe(row)
         if row["seq"] < 1:
             problems.append(f"{where}: below the chain, which starts at seq 1 (inserted around it)")
+            continue
+        if row["seq"] <= start.seq:
+            problems.append(
+                f"{where}: at or below the checkpoint of a prune (seq {start.seq}), which"
+                " removed it (inserted around the chain since)"
+            )
             continue
         if row["seq"] != expected:
             problems.append(f"{where}: entries {expected}..{row['seq'] - 1} are missing")
@@ -344,7 +379,7 @@ def verify(conn: Connection) -> Verification:
     head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
     if head is None:
         problems.append("the chain head row is missing (it was deleted)")
-        return Verification(count, 0, "", problems)
+        return Verification(count, 0, "", problems, start.seq)
     if last > head.seq:
         first = head.seq + 1
         span = f"entry seq {last} is" if last == first else f"entries seq {first}..{last} are"
@@ -357,4 +392,4 @@ def verify(conn: Connection) -> Verification:
             f"the chain head names entry seq {head.seq}, but the log ends at seq {last}"
             " (entries were removed from the end, or the head was changed)"
         )
-    return Verification(count, head.seq, head.hash, problems)
+    return Verification(count, head.seq, head.hash, problems, start.seq)

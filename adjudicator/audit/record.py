@@ -23,6 +23,7 @@ from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
+from adjudicator.auth.settings import settings
 from adjudicator.rulesets import Ruleset
 
 KINDS = ("challenge", "jury", "move")
@@ -50,6 +51,7 @@ def answer(
     caller = current_caller()
     key = idempotency.from_request(caller)
     charge = bookkeeping.pending()  # a device's or key's rate count and last use, if deferred
+    logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
     lexicon = body["lexicon"]
     entry = {
         "ruling_id": body["ruling_id"],
@@ -85,13 +87,17 @@ def answer(
                 if jury_limit is None
                 else jury.count(conn, labels, jury_limit, len(body["words"]))
             )
-        batch.append(entry)
+        if logged:
+            batch.append(entry)
         payload = orjson.dumps(body)
         if key is not None:
             idempotency.remember(conn, key, 200, payload)
         return payload
 
-    done = current_app.extensions["group_commit"].submit(work)
+    if logged or key is not None or charge is not None or jury_limit is not None:
+        done = current_app.extensions["group_commit"].submit(work)
+    else:  # nothing to store: no transaction, no wait for the disk
+        done = work(None, None)  # type: ignore[arg-type]
     if isinstance(done, Response):
         return done  # a replay: ruled, recorded and counted the first time
     metrics.count_ruling(ruleset.id, METRICS_KIND[kind], verdict)

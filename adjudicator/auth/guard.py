@@ -240,7 +240,7 @@ def check_request():
             raise _refuse_anonymous()
         return None
     at = clock.now()
-    with store.connection() as conn:  # a read: a junk credential never takes the write turn
+    with store.reading() as conn:  # a read: a junk credential never takes the write turn
         found = _resolve(conn, access, at)
     g.caller = found
     if access == DIRECTORS_ONLY:

@@ -10,8 +10,11 @@ from adjudicator.auth.lockout import Policy
 from adjudicator.settings import SETTINGS, ConfigError
 
 MODES = SETTINGS["MODE"].choices
+# What open mode writes to the audit log: every ruling, or none (an app at scale would fill the
+# disk with anonymous rulings). Tournament mode always records every ruling.
+OPEN_MODE_AUDIT = SETTINGS["OPEN_MODE_AUDIT"].choices
 
-__all__ = ["MODES", "ConfigError", "Settings", "load", "settings"]
+__all__ = ["MODES", "OPEN_MODE_AUDIT", "ConfigError", "Settings", "load", "settings"]
 
 
 @dataclass(frozen=True)
@@ -24,10 +27,16 @@ class Settings:
     device_seconds: int
     pairing_seconds: int
     trusted_proxies: int
+    open_mode_audit: str = "all"
 
     @property
     def tournament(self) -> bool:
         return self.mode == "tournament"
+
+    @property
+    def records_rulings(self) -> bool:
+        """Whether a ruling goes to the audit log: always in tournament mode."""
+        return self.tournament or self.open_mode_audit == "all"
 
 
 def load(app: Flask) -> Settings:
@@ -50,6 +59,7 @@ def load(app: Flask) -> Settings:
         device_seconds=config["DEVICE_DAYS"] * 86400,
         pairing_seconds=config["PAIRING_MINUTES"] * 60,
         trusted_proxies=config["TRUSTED_PROXIES"],
+        open_mode_audit=config["OPEN_MODE_AUDIT"],
     )
 
 

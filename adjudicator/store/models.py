@@ -41,9 +41,11 @@ class Ruling(Base):
 
     seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)
     ruling_id: Mapped[str] = mapped_column(String(32), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
+    # Not indexed (migration 0008): no query looks up by either, and every index is a page
+    # more that each ruling writes.
+    created_at: Mapped[datetime] = mapped_column(DateTime())
     kind: Mapped[str] = mapped_column(String(16))  # challenge | jury | move
-    ruleset: Mapped[str] = mapped_column(String(64), index=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
     lexicon_id: Mapped[str] = mapped_column(String(64))
     lexicon_sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
     caller_kind: Mapped[str] = mapped_column(String(16))
@@ -88,6 +90,19 @@ class AuditHead(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     seq: Mapped[int] = mapped_column(BigInteger)
     hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+
+
+class AuditCheckpoint(Base):
+    """A prune of the audit log (`audit prune`): the last entry it removed, by seq and hash,
+    which the first entry kept must follow. Append-only; the newest (highest seq) counts."""
+
+    __tablename__ = "audit_checkpoints"
+
+    seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=False)
+    hash: Mapped[str] = mapped_column(String(SHA256_HEX))
+    before: Mapped[datetime] = mapped_column(DateTime())  # entries made before this were removed
+    entries: Mapped[int] = mapped_column(Integer)  # how many this prune removed
+    pruned_at: Mapped[datetime] = mapped_column(DateTime())
 
 
 class JuryWords(Base):

@@ -457,3 +457,41 @@ def test_the_csv_export_opens_right_in_a_spreadsheet(app, client, tmp_path, lang
     verdicts = [strings["word_valid" if w["valid"] else "word_invalid"] for w in ruled["words"]]
     assert row["words"] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
     assert row["ruleset"] == "dsf-2015" and row["kind"] == "challenge"
+
+
+# --- what open mode records (issue 30) --------------------------------------------------------
+
+
+def test_open_mode_records_every_ruling_by_default(make_app):
+    app = make_app()
+    app.test_client().post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]})
+    assert len(entries(app)) == 1
+
+
+def test_open_mode_can_record_nothing_and_tournament_mode_still_records(make_app):
+    quiet = make_app(OPEN_MODE_AUDIT="none")
+    client = quiet.test_client()
+    answer = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]})
+    assert answer.status_code == 200 and answer.json["ruling"] == "valid"
+    moved = client.post("/api/v1/rulesets/dsf-2015/moves/validate", json={"play": "8H HEJ"})
+    assert moved.status_code == 200
+    # A retried request still gets its first answer: the key is kept though nothing is logged.
+    headers = {"Idempotency-Key": "k-open-1"}
+    first = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["hej"]}, headers=headers)
+    again = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["hej"]}, headers=headers)
+    assert again.get_data() == first.get_data() and again.headers["Idempotent-Replayed"] == "true"
+    assert entries(quiet) == [] and verify(quiet).ok
+    strict = make_app(MODE="tournament", OPEN_MODE_AUDIT="none")
+    with strict.app_context(), store.connection(write=True) as conn:
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+    strict.test_client().post(
+        CHALLENGE.format("ssf-1999"),
+        json={"words": ["ord"]},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert [e["caller_name"] for e in entries(strict)] == ["scorer"]
+
+
+def test_an_unknown_open_mode_audit_setting_stops_the_start(make_app):
+    with pytest.raises(ConfigError, match="ADJUDICATOR_OPEN_MODE_AUDIT"):
+        make_app(OPEN_MODE_AUDIT="some")

@@ -236,17 +236,24 @@ def verify(client, headers: dict):
 
 @pytest.fixture
 def opened(monkeypatch) -> list[bool]:
-    """Every transaction requests open through the store, in order: True for a write."""
+    """Every connection requests open through the store, in order: True for a write (a read
+    outside a transaction, `Store.reading`, is a read too)."""
     from adjudicator import store
 
     seen: list[bool] = []
     real = store.Store.connection
+    real_reading = store.Store.reading
 
     def spy(self, write=False, durable=True):
         seen.append(write)
         return real(self, write, durable)
 
+    def spy_reading(self):
+        seen.append(False)
+        return real_reading(self)
+
     monkeypatch.setattr(store.Store, "connection", spy)
+    monkeypatch.setattr(store.Store, "reading", spy_reading)
     return seen
 
 

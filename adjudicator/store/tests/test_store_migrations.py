@@ -171,3 +171,19 @@ def test_0005_carries_counts_as_words_and_labels_in_canonical_form(store):
     assert [tuple(r) for r in counts] == [("anna", 7), ("bo", 1)]
     migrate.upgrade(store)
     assert migrate.current(store) == migrate.heads()
+
+
+def test_a_ruling_updates_no_index_that_nothing_reads(store):
+    """Issue 30: every index of `rulings` is one more page each ruling writes and fsyncs. The
+    unique ones keep ids and hashes unique; none is kept for the time or the ruleset, which no
+    query looks up by (the directors' search walks seq downwards, as for kind and verdict; a
+    prune walks seq upwards to its first entry kept)."""
+    from sqlalchemy import inspect
+
+    migrate.upgrade(store)
+    with store.engine.connect() as conn:
+        found = inspect(conn)
+        plain = [ix["column_names"] for ix in found.get_indexes("rulings") if not ix["unique"]]
+        unique = sorted(c["column_names"] for c in found.get_unique_constraints("rulings"))
+    assert plain == []
+    assert unique == [["hash"], ["ruling_id"]]
