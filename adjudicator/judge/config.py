@@ -33,7 +33,11 @@ DEFAULTS = {
     "JUDGE_PIN": None,  # unset: the kiosk cannot be unlocked from the page at all
     "JUDGE_RESULT_SECONDS": 10,  # the verdict clears itself after this long
     "JUDGE_TAP_GUARD_SECONDS": 0.5,  # taps on the verdict are ignored this long
-    "JUDGE_IDLE_SECONDS": 15,  # half-entered words clear after this long without input
+    # Half-entered words clear after this long without a touch or key: checking five words
+    # against the board takes longer than 15 s. The last JUDGE_IDLE_WARNING_SECONDS of it count
+    # down on the screen, so nothing vanishes unannounced.
+    "JUDGE_IDLE_SECONDS": 60,
+    "JUDGE_IDLE_WARNING_SECONDS": 10,
     "JUDGE_REQUEST_SECONDS": 8,  # a ruling not answered in this long is "no answer"
     "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs per paired device (or unpaired address) per window,
     "JUDGE_PIN_WINDOW_SECONDS": 900,  # counted in the store (adjudicator.auth.lockout)
@@ -129,6 +133,11 @@ def page_language(ruleset: Ruleset) -> str:
     return ruleset.language if ruleset.language in LANGUAGES else "en"
 
 
+def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
+    """What the entry screen says of the word list: what a ruling's `lexicon` says too."""
+    return {key: identity[key] for key in ("title", "version", "stand_in")}
+
+
 def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
     language = page_language(ruleset)
@@ -148,6 +157,11 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "max_words": ruleset.max_words,
             "available": lexicon is not None,
         },
+        # The word list a verdict will rest on, shown before it is asked for (as the ruling
+        # names it: the same identity, so the two can never differ).
+        "lexicon": _lexicon_shown(lexicon.identity()) if lexicon is not None else None,
+        # Tournament mode: the page checks its pairing when it loads (`endpoints.whoami`).
+        "service_mode": current_app.config.get("MODE", "open"),
         "limits": {
             "min_letters": MIN_LETTERS,
             "max_letters": MAX_LETTERS,
@@ -170,12 +184,15 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "result_ms": round(_seconds("JUDGE_RESULT_SECONDS") * 1000),
             "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),
             "idle_ms": round(_seconds("JUDGE_IDLE_SECONDS") * 1000),
+            "idle_warning_ms": round(_seconds("JUDGE_IDLE_WARNING_SECONDS") * 1000),
             "request_ms": round(_seconds("JUDGE_REQUEST_SECONDS") * 1000),
         },
         "endpoints": {
             "challenge": f"{API_PREFIX}/rulesets/{ruleset.id}/challenge",
             "unlock": f"{API_PREFIX}/judge/unlock",
             "kiosk": "/judge/",
+            "whoami": f"{API_PREFIX}/auth/whoami",
+            "pair": f"/judge/pair?lang={language}",
         },
         "strings": kiosk_strings(language),
     }
