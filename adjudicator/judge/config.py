@@ -38,6 +38,7 @@ DEFAULTS = {
     # down on the screen, so nothing vanishes unannounced.
     "JUDGE_IDLE_SECONDS": 60,
     "JUDGE_IDLE_WARNING_SECONDS": 10,
+    "JUDGE_LOCK_SECONDS": 15,  # the PIN screen and the unlocked menu lock again sooner
     "JUDGE_REQUEST_SECONDS": 8,  # a ruling not answered in this long is "no answer"
     "JUDGE_PIN_ATTEMPTS": 5,  # wrong PINs per paired device (or unpaired address) per window,
     "JUDGE_PIN_WINDOW_SECONDS": 900,  # counted in the store (adjudicator.auth.lockout)
@@ -185,6 +186,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),
             "idle_ms": round(_seconds("JUDGE_IDLE_SECONDS") * 1000),
             "idle_warning_ms": round(_seconds("JUDGE_IDLE_WARNING_SECONDS") * 1000),
+            "lock_ms": round(_seconds("JUDGE_LOCK_SECONDS") * 1000),
             "request_ms": round(_seconds("JUDGE_REQUEST_SECONDS") * 1000),
         },
         "endpoints": {

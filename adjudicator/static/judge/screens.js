@@ -6,6 +6,7 @@ import { $ } from './dom.js';
 
 const SCREENS = ['enter', 'judging', 'result', 'error', 'pin', 'admin'];
 const IDLE_SCREENS = new Set(['enter', 'error', 'pin', 'admin']);
+const LOCK_SCREENS = new Set(['pin', 'admin']); // the director's: locked again sooner, unannounced
 const resetters = [];
 let screen = 'enter';
 let idleTimer = 0;
@@ -44,6 +45,10 @@ export function armIdle() {
   clearTimeout(idleTimer);
   stopCountdown();
   if (!IDLE_SCREENS.has(screen)) return;
+  if (LOCK_SCREENS.has(screen)) {
+    idleTimer = setTimeout(() => reset(false), timers.lock_ms);
+    return;
+  }
   deadline = Date.now() + timers.idle_ms;
   idleTimer = setTimeout(() => reset(false), timers.idle_ms);
   warnTimer = setTimeout(() => {
