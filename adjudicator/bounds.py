@@ -33,6 +33,7 @@ MAX_DRAW_ROUNDS = 20  # draw-order: equal draws repeat; twenty rounds settle any
 # levels had failed with a 500).
 MAX_JSON_DEPTH = 8
 
+MAX_CHALLENGE_WORDS = 8  # words in one challenge: a play forms at most 8 (seven tiles, 1 + 7)
 MAX_WORD_CHARS = 64  # a challenged word as typed (NFD and folding make it longer than 15)
 
 # Query numbers (exchange-allowed) and small counts.

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import Rules
@@ -190,8 +191,8 @@ def _check(data: dict[str, Any], file: str) -> None:
         raise fail(
             "challenge.jury_limit_applies", f"must be one of {', '.join(JURY_LIMIT_APPLIES)}"
         )
-    if not 1 <= data["challenge"]["max_words"] <= 8:
-        raise fail("challenge.max_words", "must be 1 to 8")
+    if not 1 <= data["challenge"]["max_words"] <= MAX_CHALLENGE_WORDS:
+        raise fail("challenge.max_words", f"must be 1 to {MAX_CHALLENGE_WORDS}")
     for key in ("valid", "invalid"):
         rule = data["challenge"][key]
         if set(rule) != {"kind", "points"}:

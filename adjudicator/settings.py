@@ -287,7 +287,12 @@ DECLARED: tuple[Setting, ...] = (
       default_doc="unset: nothing unlocks"),
     S("JUDGE_RESULT_SECONDS", float, 10, "how long a verdict stays", minimum=0),
     S("JUDGE_TAP_GUARD_SECONDS", float, 0.5, "taps ignored after a verdict appears", minimum=0),
-    S("JUDGE_IDLE_SECONDS", float, 15, "idle input is cleared", minimum=0),
+    S("JUDGE_IDLE_SECONDS", float, 60, "half-typed words are cleared after this long without a "
+      "touch or key (checking five words against the board takes longer than 15 s)", minimum=0),
+    S("JUDGE_IDLE_WARNING_SECONDS", float, 10, "the last seconds of the idle time, counted down "
+      "on the screen", minimum=0),
+    S("JUDGE_LOCK_SECONDS", float, 15, "the PIN screen and the unlocked menu lock again after "
+      "this long idle", minimum=0),
     S("JUDGE_REQUEST_SECONDS", float, 8, "then the page shows \"no answer\"", minimum=0),
     S("JUDGE_PIN_ATTEMPTS", int, 5, "wrong PINs per tablet in the window", minimum=1),
     S("JUDGE_PIN_WINDOW_SECONDS", int, 900, "the window wrong PINs are counted in", minimum=1),

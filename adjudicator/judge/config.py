@@ -117,6 +117,11 @@ def page_language(ruleset: Ruleset) -> str:
     return ruleset.language if ruleset.language in LANGUAGES else "en"
 
 
+def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
+    """What the entry screen says of the word list: what a ruling's `lexicon` says too."""
+    return {key: identity[key] for key in ("title", "version", "stand_in")}
+
+
 def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
     language = page_language(ruleset)
@@ -136,6 +141,11 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "max_words": ruleset.max_words,
             "available": lexicon is not None,
         },
+        # The word list a verdict will rest on, shown before it is asked for (as the ruling
+        # names it: the same identity, so the two can never differ).
+        "lexicon": _lexicon_shown(lexicon.identity()) if lexicon is not None else None,
+        # Tournament mode: the page checks its pairing when it loads (`endpoints.whoami`).
+        "service_mode": current_app.config.get("MODE", "open"),
         "limits": {
             "min_letters": MIN_LETTERS,
             "max_letters": MAX_LETTERS,
@@ -158,12 +168,16 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "result_ms": round(_seconds("JUDGE_RESULT_SECONDS") * 1000),
             "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),
             "idle_ms": round(_seconds("JUDGE_IDLE_SECONDS") * 1000),
+            "idle_warning_ms": round(_seconds("JUDGE_IDLE_WARNING_SECONDS") * 1000),
+            "lock_ms": round(_seconds("JUDGE_LOCK_SECONDS") * 1000),
             "request_ms": round(_seconds("JUDGE_REQUEST_SECONDS") * 1000),
         },
         "endpoints": {
             "challenge": f"{API_PREFIX}/rulesets/{ruleset.id}/challenge",
             "unlock": f"{API_PREFIX}/judge/unlock",
             "kiosk": "/judge/",
+            "whoami": f"{API_PREFIX}/auth/whoami",
+            "pair": f"/judge/pair?lang={language}",
         },
         "strings": kiosk_strings(language),
     }

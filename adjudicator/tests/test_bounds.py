@@ -21,6 +21,7 @@ def test_the_document_states_the_code_s_bounds():
     assert s["ChallengeRequest"]["properties"]["words"]["items"]["maxLength"] == (
         bounds.MAX_WORD_CHARS
     )
+    assert s["ChallengeRequest"]["properties"]["words"]["maxItems"] == bounds.MAX_CHALLENGE_WORDS
     player = s["FinalScoreRequest"]["properties"]["players"]["items"]["properties"]
     assert player["score"]["maximum"] == bounds.MAX_POINTS == -player["score"]["minimum"]
     assert player["name"]["maxLength"] == bounds.MAX_NAME_CHARS

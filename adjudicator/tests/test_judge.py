@@ -243,7 +243,8 @@ def test_default_timers_and_overrides(lexicon_dir, client):
     timers = page_config(client.get("/judge/dsf-2015").get_data(as_text=True))["timers"]
     assert timers["result_ms"] == 10_000
     assert timers["tap_guard_ms"] == 500
-    assert timers["idle_ms"] == 15_000
+    assert timers["idle_ms"] == 60_000 and timers["idle_warning_ms"] == 10_000
+    assert timers["lock_ms"] == 15_000
     app = create_app(
         {"LEXICON_DIR": str(lexicon_dir), "JUDGE_RESULT_SECONDS": 2, "JUDGE_IDLE_SECONDS": 1.5}
     )

@@ -6,6 +6,7 @@ import { $ } from './dom.js';
 import { restore } from './entry.js';
 import { JURY_FIELDS, context, payload, remaining } from './jury.js';
 import { postJson } from './net.js';
+import { markUnpaired } from './pairing.js';
 import { isRuling, showResult } from './result.js';
 import { show } from './screens.js';
 import * as words from './words.js';
@@ -57,10 +58,10 @@ export async function send() {
   handle(answer.response, answer.body, list, jury);
 }
 
-/* The character a form error is about: the first one the page itself would refuse. */
-function culprit(word) {
+/* Why the service refused a word's characters: every one the page itself would refuse. */
+function refusedReasons(word, key) {
   const chars = Array.from(word.normalize('NFC')).map(words.capital);
-  return chars.find((ch) => words.refusal(ch)) || '?';
+  return words.explain(chars) || fmt(t[key], { char: '?' });
 }
 
 function handle(response, body, list, jury) {
@@ -78,7 +79,7 @@ function handle(response, body, list, jury) {
     const key = FORM_ERRORS[error.code];
     let text;
     if (key && key.startsWith('refused_')) {
-      text = fmt(t.word_problem, { n, reason: fmt(t[key], { char: culprit(list[index] || '') }) });
+      text = fmt(t.word_problem, { n, reason: refusedReasons(list[index] || '', key) });
     } else if (key) {
       text = fmt(t[key], { n, min: limits.min_letters, max: limits.max_letters });
     } else {
@@ -108,7 +109,12 @@ function handle(response, body, list, jury) {
     showError('jury_limit', fmt(t.jury_limit_reached, { player: jury.player, game: jury.game, n }));
   } else if (error && error.code === 'rate_limited') {
     showError('busy', fmt(t.too_many_rulings, { s: response.headers.get('Retry-After') || '60' }));
-  } else if (response.status === 401 && error) showError('not_paired'); // tournament mode
+  } else if (response.status === 401 && error) {
+    // tournament mode: not paired, or revoked while the page was open; RETRY cannot help
+    pending = null;
+    markUnpaired();
+    showError('not_paired');
+  }
   else if (error && REFUSALS.has(error.code)) showError(REFUSALS.get(error.code));
   else if (!body) showError('no_answer'); // not the service answering (a proxy, a portal)
   else showError('service');
@@ -121,7 +127,11 @@ function backToWords(list, index, text) {
 }
 
 // The error screen: its title and text by kind (`showError` may be given the text instead).
-const ERROR_TITLES = { no_answer: t.no_answer_title, jury_limit: t.jury_limit_title };
+const ERROR_TITLES = {
+  no_answer: t.no_answer_title,
+  jury_limit: t.jury_limit_title,
+  not_paired: t.not_paired_title,
+};
 const ERROR_TEXTS = {
   no_answer: t.no_answer_body,
   unavailable: t.unavailable,
@@ -136,7 +146,7 @@ const REFUSALS = new Map([
   ['store_unavailable', 'store'],
   ['out_of_scope', 'wrong_ruleset'],
 ]);
-const FINAL = new Set(['jury_limit']); // nothing to retry: only START OVER
+const FINAL = new Set(['jury_limit', 'not_paired']); // nothing to retry: only START OVER
 
 function showError(kind, text = ERROR_TEXTS[kind]) {
   $('error-title').textContent = ERROR_TITLES[kind] || t.service_error_title;
@@ -144,6 +154,7 @@ function showError(kind, text = ERROR_TEXTS[kind]) {
   document.body.dataset.error = kind;
   const final = FINAL.has(kind);
   $('error-retry').hidden = final;
+  $('error-pair').hidden = kind !== 'not_paired'; // the way out: pair the tablet again
   show('error', final ? $('error-reset') : $('error-retry'));
 }
 

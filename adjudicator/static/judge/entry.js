@@ -6,7 +6,9 @@
  * model at once, and the field is emptied again. Space means "next word". */
 import { fmt, t } from './config.js';
 import { $ } from './dom.js';
+import { juryField, nextJuryField } from './jury.js';
 import { toggleLayout } from './keyboard.js';
+import { isUnpaired } from './pairing.js';
 import { armIdle, current } from './screens.js';
 import * as words from './words.js';
 
@@ -18,7 +20,7 @@ function say(text) { $('enter-message').textContent = text || ''; }
 /* The message line: an action's message, else the first problem of the words, said at once. */
 function update() {
   const problems = words.problems().filter((p) => p.text);
-  $('judge').disabled = !words.ready();
+  $('judge').disabled = !words.ready() || isUnpaired();
   say(message || (problems.length ? problems[0].text : ''));
 }
 
@@ -32,8 +34,31 @@ function typeText(text) {
   text.split(/(\s+)/u).forEach((part) => {
     if (!part) return;
     if (/^\s+$/u.test(part)) nextWord();
-    else words.type(part);
+    else {
+      const refused = words.type(part);
+      if (refused) act(refused);
+    }
   });
+}
+
+/* An on-screen key while the jury's player or game field has the focus: it types there, at
+ * the caret, as a physical key would. "Next word" moves on to the next field, then the words. */
+function keyInField(field, key) {
+  const start = field.selectionStart ?? field.value.length;
+  const end = field.selectionEnd ?? start;
+  if (key.dataset.letter) {
+    if (field.value.length - (end - start) + 1 > field.maxLength) return;
+    field.setRangeText(key.dataset.letter, start, end, 'end');
+  } else if (key.dataset.action === 'backspace') {
+    if (start === end && start > 0) field.setRangeText('', start - 1, end, 'end');
+    else field.setRangeText('', start, end, 'end');
+  } else if (key.dataset.action === 'next') {
+    const next = nextJuryField(field);
+    if (next) next.focus({ preventScroll: true });
+    else focusWords();
+    return;
+  } else return;
+  field.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 function nextWord() { act(words.next()); }
@@ -115,6 +140,9 @@ export function restore(list, index, text) {
   focusWords();
 }
 
+/* Whether JUDGE can be pressed changed from outside the words (the pairing). */
+export const refresh = () => update();
+
 export function initEntry(onJudge) {
   judgeAction = onJudge;
   words.onChange(update);
@@ -130,7 +158,9 @@ export function initEntry(onJudge) {
   keyboard.addEventListener('click', (event) => {
     const key = event.target.closest('button');
     if (!key || current() !== 'enter') return;
-    if (key.dataset.letter) typeText(key.dataset.letter);
+    const field = juryField(document.activeElement);
+    if (field && key.id !== 'layout-switch') keyInField(field, key);
+    else if (key.dataset.letter) typeText(key.dataset.letter);
     else if (key.dataset.action === 'backspace') backspace();
     else if (key.dataset.action === 'next') nextWord();
     else if (key.id === 'layout-switch') toggleLayout();
@@ -152,6 +182,6 @@ export function initEntry(onJudge) {
     armIdle();
   });
   $('judge').addEventListener('click', () => {
-    if (current() === 'enter' && words.ready()) judgeAction(words.toSend());
+    if (current() === 'enter' && words.ready() && !isUnpaired()) judgeAction(words.toSend());
   });
 }

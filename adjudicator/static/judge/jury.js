@@ -1,8 +1,10 @@
 /* Jury mode (sbnl-punten: no challenges; before placing, a player submits words to the jury).
  * The jury notes the player and the game; both show on the ruling, and are sent to the service
  * as soon as its challenge endpoint takes them (cfg.challenge_fields: the tournament store
- * counts each player's queries there, and answers how many are left). */
-import { cfg, juryMode } from './config.js';
+ * counts each player's queries there, and answers how many are left). Player and game stay
+ * from one query to the next (the same game's), until START OVER; before a query is sent the
+ * page says whether it will be counted. */
+import { cfg, juryMode, t } from './config.js';
 import { $ } from './dom.js';
 
 export const JURY_FIELDS = ['player', 'game']; // what the store counts a query by
@@ -33,7 +35,44 @@ export function remaining(body) {
   return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
-export function clearJury() {
+/* The jury's field `node` is, or null: the on-screen keys type into it when it has the focus. */
+export function juryField(node) {
+  return juryMode && node && JURY_FIELDS.some((f) => node.id === 'jury-' + f) ? node : null;
+}
+
+/* The field after `field`, or null after the last. */
+export function nextJuryField(field) {
+  const i = JURY_FIELDS.findIndex((f) => field.id === 'jury-' + f);
+  return i >= 0 && i + 1 < JURY_FIELDS.length ? $('jury-' + JURY_FIELDS[i + 1]) : null;
+}
+
+/* Whether this query will be counted, said before it is sent, as the service decides it
+ * (adjudicator/jury.py): never where the event does not count (cfg.jury's limit is null) or
+ * where the endpoint does not take the labels; without a player or a game, the tournament
+ * refuses the query and an open event answers it uncounted. */
+function countNote() {
+  const ctx = context();
+  const takes = JURY_FIELDS.every((f) => cfg.challenge_fields.includes(f));
+  if (cfg.jury.submissions_per_player == null || !takes) return t.jury_uncounted_event;
+  if (JURY_FIELDS.some((f) => !ctx[f])) {
+    return cfg.service_mode === 'tournament' ? t.jury_missing : t.jury_uncounted_labels;
+  }
+  return t.jury_counted;
+}
+
+export function updateCountNote() {
+  if (juryMode) $('jury-count').textContent = countNote();
+}
+
+/* START OVER (`full`) forgets the player and the game; the end of a query keeps them. */
+export function clearJury(full) {
   if (!juryMode) return;
-  JURY_FIELDS.forEach((f) => { $('jury-' + f).value = ''; });
+  if (full) JURY_FIELDS.forEach((f) => { $('jury-' + f).value = ''; });
+  updateCountNote();
+}
+
+export function initJury() {
+  if (!juryMode) return;
+  JURY_FIELDS.forEach((f) => $('jury-' + f).addEventListener('input', updateCountNote));
+  updateCountNote();
 }

@@ -4,15 +4,18 @@
  *
  * Modules: config (server settings), dom, net (fetch helper), screens (which screen, idle),
  * words (the typed words), keyboard (layouts), entry (the entry screen), jury (jury mode),
- * challenge (JUDGE and the answer), result (the verdict), director (PIN, unlocked menu). */
+ * challenge (JUDGE and the answer), result (the verdict), director (PIN, unlocked menu),
+ * pairing (tournament mode: is this tablet paired, and its table's name). */
 import { clearChallenge, judge, send } from './challenge.js';
 import { $ } from './dom.js';
 import { clearDirector, initDirector } from './director.js';
-import { handleKey, initEntry, startFresh } from './entry.js';
-import { clearJury } from './jury.js';
+import { handleKey, initEntry, refresh, startFresh } from './entry.js';
+import { clearJury, initJury } from './jury.js';
 import { initKeyboard } from './keyboard.js';
+import { checkPairing, onPairing } from './pairing.js';
 import { clearResult, dismissResult } from './result.js';
-import { armIdle, current, onReset, reset } from './screens.js';
+import { armIdle, current, onReset, reset, setIdleCheck } from './screens.js';
+import { isEmpty } from './words.js';
 
 onReset(clearChallenge);
 onReset(clearResult);
@@ -23,10 +26,14 @@ onReset(startFresh);
 initKeyboard();
 initEntry(judge);
 initDirector(reset);
+initJury();
+onPairing(refresh);
+setIdleCheck(() => current() !== 'enter' || !isEmpty());
 
-$('start-over').addEventListener('click', reset);
+const startOver = () => reset(true); // forgets the jury's player and game too
+$('start-over').addEventListener('click', startOver);
 $('error-retry').addEventListener('click', send);
-$('error-reset').addEventListener('click', reset);
+$('error-reset').addEventListener('click', startOver);
 $('screen-result').addEventListener('click', dismissResult);
 
 const MODIFIER = /^(Shift|Control|Alt|AltGraph|Meta|CapsLock|Tab|Dead)$/;
@@ -44,7 +51,7 @@ document.addEventListener('keydown', (event) => {
   }
   if (event.key === 'Escape' && screen !== 'judging') {
     event.preventDefault();
-    reset();
+    startOver();
     return;
   }
   handleKey(event);
@@ -54,9 +61,10 @@ document.addEventListener('input', armIdle, true);
 document.addEventListener('contextmenu', (event) => event.preventDefault());
 
 // Leaving the page (or the browser freezing it) wipes every word first.
-window.addEventListener('pagehide', reset);
-window.addEventListener('pageshow', (event) => { if (event.persisted) reset(); });
+window.addEventListener('pagehide', startOver);
+window.addEventListener('pageshow', (event) => { if (event.persisted) startOver(); });
 if (history.replaceState) history.replaceState(null, '', location.pathname);
 
-reset();
+startOver();
+checkPairing();
 document.body.dataset.ready = 'true';

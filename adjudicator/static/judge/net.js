@@ -13,31 +13,39 @@ export function setHeader(name, value) {
 
 /* Resolves to {response, body} (body null when the answer is not JSON); rejects when there is
  * no answer at all (network down, timeout). `headers`: this request's own (an Idempotency-Key). */
-export async function postJson(url, payload, timeoutMs, headers = {}) {
+export function postJson(url, payload, timeoutMs, headers = {}) {
+  return request(url, timeoutMs, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(payload),
+  });
+}
+
+/* GET, as postJson (the tablet's pairing: /auth/whoami). */
+export function getJson(url, timeoutMs) {
+  return request(url, timeoutMs, { method: 'GET', headers: {} });
+}
+
+async function request(url, timeoutMs, { method, headers, body }) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        ...extraHeaders,
-        ...headers,
-      },
-      body: JSON.stringify(payload),
+      method,
+      headers: { Accept: 'application/json', ...extraHeaders, ...headers },
+      body,
       cache: 'no-store',
       credentials: 'same-origin',
       referrerPolicy: 'no-referrer',
       signal: controller.signal,
     });
-    let body = null;
+    let answer = null;
     try {
-      body = await response.json();
+      answer = await response.json();
     } catch (e) {
-      body = null;
+      answer = null;
     }
-    return { response, body };
+    return { response, body: answer };
   } finally {
     clearTimeout(timer);
   }

@@ -1,8 +1,9 @@
 /* The words being entered: a model of characters as typed, and its rendering.
  *
- * Nothing typed is dropped. A character the service would refuse stays in its word, marked,
- * and the word's problem is said in the ruleset's language; JUDGE stays disabled until every
- * word is fixed. Which characters are accepted, and the capital each lower-case one is shown
+ * Nothing typed is dropped but a word past the ruleset's last: a character the service would
+ * refuse stays in its word, marked, and every such character is explained in the ruleset's
+ * language; JUDGE stays disabled until every word is fixed. Letters typed after "next word" on
+ * the last word the ruleset allows are refused ("at most 8 words"), never joined onto it. Which characters are accepted, and the capital each lower-case one is shown
  * as, come from the server (cfg.word_characters and cfg.word_capitals are built from the
  * service's own query check); the page only names the kind of refusal. */
 import { cfg, fmt, limits, t } from './config.js';
@@ -12,7 +13,9 @@ const allowed = new Set(Array.from(cfg.word_characters));
 const capitals = new Map(Object.entries(cfg.word_capitals || {}));
 let words = [[]];
 let cur = 0;
+let full = false; // "next word" was refused on the last word: what follows is not this word's
 const listeners = [];
+const FULL = () => ['words_full', { max: limits.max_words }];
 
 /* Why a character cannot be in a word, as an i18n key; null when it can. */
 export function refusal(ch) {
@@ -25,9 +28,24 @@ export function refusal(ch) {
 
 function shown(ch) { return ch === ' ' ? '␣' : ch; }
 
+/* Why the word's characters are refused: each refused character once, in order ('' if none). */
+export function explain(chars) {
+  const seen = new Set();
+  const reasons = [];
+  chars.forEach((ch) => {
+    const key = refusal(ch);
+    if (key && !seen.has(ch)) {
+      seen.add(ch);
+      reasons.push(fmt(t[key], { char: shown(ch) }));
+    }
+  });
+  return reasons.join(' ');
+}
+
 export function onChange(fn) { listeners.push(fn); }
 
 function changed() {
+  full = false;
   render();
   listeners.forEach((fn) => fn());
 }
@@ -42,9 +60,12 @@ export function capital(ch) {
   return capitals.has(ch) ? capitals.get(ch) : ch;
 }
 
+/* Type into the current word; an i18n message when it is refused (past the last word). */
 export function type(text) {
+  if (full) return FULL();
   Array.from(text.normalize('NFC')).forEach((ch) => words[cur].push(capital(ch)));
   changed();
+  return null;
 }
 
 export function backspace() {
@@ -60,7 +81,10 @@ export function backspace() {
 export function next() {
   if (!words[cur].length) return ['type_first', {}];
   if (cur + 1 < words.length) cur += 1;
-  else if (words.length >= limits.max_words) return ['words_full', { max: limits.max_words }];
+  else if (words.length >= limits.max_words) {
+    full = true;
+    return FULL();
+  }
   else {
     words.push([]);
     cur = words.length - 1;
@@ -105,9 +129,8 @@ export function problems() {
   const found = [];
   entered().forEach((w, i) => {
     const n = i + 1;
-    const bad = w.find((ch) => refusal(ch));
-    if (bad !== undefined) {
-      const reason = fmt(t[refusal(bad)], { char: shown(bad) });
+    const reason = explain(w);
+    if (reason) {
       found.push({ index: i, text: fmt(t.word_problem, { n, reason }) });
     } else if (w.length < limits.min_letters) {
       if (w.length) found.push({ index: i, text: fmt(t.word_short, { n, min: limits.min_letters }) });
@@ -140,9 +163,9 @@ function render() {
     if (i === cur) button.setAttribute('aria-current', 'true');
     // The label holds the visible text as it is (voice control matches it), then what is wrong.
     const text = w.map(shown).join('');
-    const bad = w.find((ch) => refusal(ch));
+    const reason = explain(w);
     let label = fmt(t.word_n, { n: i + 1 }) + ': ' + (text || t.word_empty);
-    if (bad !== undefined) label += ' — ' + fmt(t[refusal(bad)], { char: shown(bad) });
+    if (reason) label += ' — ' + reason;
     button.setAttribute('aria-label', label);
     if (i === cur) $('capture').setAttribute('aria-label', label);
     const letters = el('span', 'letters');
