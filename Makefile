@@ -25,7 +25,7 @@ RECIPES := $(wildcard lexicon_sources/*.toml)
 
 export ADJUDICATOR_LEXICON_DIR := $(abspath $(LEXICON_DIR))
 
-.PHONY: install lexicons serve test test-quick constraints lint format bench clean
+.PHONY: install lexicons serve test test-quick docs constraints lint format bench clean
 
 install: $(INSTALLED_TEST)
 $(VENV)/bin/python:
@@ -55,6 +55,7 @@ serve: $(LEXICONS)
 test: $(LEXICONS) $(INSTALLED_TEST)
 	tools/debian-packages
 	$(BIN)/ruff check .
+	$(BIN)/mkdocs build --strict --quiet
 	$(PYTEST)
 
 # The quick loop while working: the same set-up, every test but those marked `slow`.
@@ -63,6 +64,11 @@ test-quick: $(LEXICONS) $(INSTALLED_TEST)
 	tools/debian-packages
 	$(BIN)/ruff check .
 	$(PYTEST) -m 'not slow'
+
+# The documentation site (mkdocs.yml, docs/) into build/site; strict, so a broken link or a
+# generator that fails stops the build. `make test` builds it too.
+docs: $(INSTALLED_TEST)
+	$(BIN)/mkdocs build --strict
 
 # constraints.txt from pyproject.toml's dependencies and its test extra. pip-compile keeps the
 # versions constraints.txt already pins wherever they still fit; delete a line to upgrade that

@@ -115,8 +115,17 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
+def _rulesets_for(language: str) -> str:
+    """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
+    rulesets = load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None)
+    ids = sorted(r.id for r in rulesets.values() if r.language == language)
+    if not ids:
+        return ""
+    return f"; try --ruleset {ids[0]}" + (f" (or {', '.join(ids[1:])})" if ids[1:] else "")
+
+
 def run_replay(args: argparse.Namespace) -> int:
-    from adjudicator.game.gcg import GcgError, read, resolve_language
+    from adjudicator.game.gcg import GcgError, LanguageMismatch, read, resolve_language
     from adjudicator.game.report import print_rules, print_scores
     from adjudicator.game.walk import walk
     from lexicon.languages import available_languages
@@ -140,9 +149,10 @@ def run_replay(args: argparse.Namespace) -> int:
             resolve_language(record, language, available_languages())
             reports.append(walk(record, ruleset.rules, profile, lexicon, args.free_challenge))
         except GcgError as exc:
+            hint = _rulesets_for(exc.language) if isinstance(exc, LanguageMismatch) else ""
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
-            print(f"adjudicator replay: {exc}", file=sys.stderr)
+            print(f"adjudicator replay: {exc}{hint}", file=sys.stderr)
             reports.append({"file": str(file), "error": str(exc)})
             unreadable += 1
     rules = not args.no_rules
@@ -274,16 +284,28 @@ def add_db(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "db",
         help="create or migrate the store's database",
-        description="`db upgrade` creates the database or migrates it to the newest schema "
-        "(safe to repeat; boxes sharing one PostgreSQL take turns); `db current` prints the "
-        "revision it is at, `db heads` the newest this version ships.",
+        description="Create the store's database or migrate it to the newest schema, and say "
+        "which revision it is at.",
     )
-    p.add_argument(
-        "action",
-        choices=["upgrade", "current", "heads"],
-        help="upgrade: create or migrate; current: the revision now; heads: the newest shipped",
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    upgrade = actions.add_parser(
+        "upgrade",
+        help="create the database or migrate it to the newest schema",
+        description="Create the database or migrate it to the newest schema. Safe to repeat; "
+        "boxes sharing one PostgreSQL take turns.",
     )
-    add_database_option(p)
+    current = actions.add_parser(
+        "current",
+        help="the revision the database is at",
+        description="Print the revision the database is at; exit 1 when it is not the newest.",
+    )
+    actions.add_parser(
+        "heads",
+        help="the newest revision this version ships",
+        description="Print the newest schema revision this version ships (no database needed).",
+    )
+    for action in (upgrade, current):
+        add_database_option(action)
     p.set_defaults(handler=run_db)
 
 
@@ -442,33 +464,44 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "audit",
         help="verify, export or prune the audit log of rulings",
-        description="`audit verify` walks the hash chain and names every entry that was "
-        "edited, removed or inserted, and every row outside the chain or holding a value its "
-        "column cannot (exit 1); `audit export` writes every row, in chain order, as CSV or "
-        "JSON (exit 1 when a row holds such a value: it is written as stored and named); "
-        "`audit prune --before DATE` removes the entries made before DATE from the start of the "
-        "log, leaving a checkpoint that `verify` checks the rest against (exit 1, nothing "
-        "removed, when the chain does not verify).",
+        description="Check the audit log's hash chain, write its entries out, or remove old ones.",
     )
-    p.add_argument(
-        "action",
-        choices=["verify", "export", "prune"],
-        help="verify: check the hash chain; export: write every entry; prune: remove old ones",
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    verify = actions.add_parser(
+        "verify",
+        help="check the hash chain",
+        description="Walk the hash chain and name every entry that was edited, removed or "
+        "inserted, and every row outside the chain or holding a value its column cannot "
+        "(exit 1).",
     )
-    p.add_argument(
-        "--before",
-        help="for prune: an ISO date or time (UTC unless it names a zone), e.g. 2027-01-01",
+    export = actions.add_parser(
+        "export",
+        help="write every entry as CSV or JSON",
+        description="Write every row, in chain order, as CSV or JSON (exit 1 when a row holds "
+        "a value its column cannot: it is written as stored and named).",
     )
-    p.add_argument("--format", choices=["csv", "json"], default="csv", help="for export")
-    p.add_argument("--out", default="-", help="for export: a file (default: standard output)")
-    p.add_argument(
+    export.add_argument("--format", choices=["csv", "json"], default="csv", help="csv or json")
+    export.add_argument("--out", default="-", help="a file (default: standard output)")
+    export.add_argument(
         "--lang",
         choices=sorted(LANGUAGES),
         default="en",
         help="for a CSV export: the spreadsheet's locale (da, nl, sv: ';' between fields; en:"
         " ','), and the language the words' verdicts are written in",
     )
-    add_database_option(p)
+    prune = actions.add_parser(
+        "prune",
+        help="remove the oldest entries, leaving a checkpoint",
+        description="Remove the entries made before DATE from the start of the log, leaving a "
+        "checkpoint that `verify` checks the rest against (exit 1, nothing removed, when the "
+        "chain does not verify).",
+    )
+    prune.add_argument(
+        "--before",  # required, checked by run_audit: a missing date is a usage error, exit 2
+        help="required: an ISO date or time (UTC unless it names a zone), e.g. 2027-01-01",
+    )
+    for action in (verify, export, prune):
+        add_database_option(action)
     p.set_defaults(handler=run_audit)
 
 

@@ -6,8 +6,8 @@ stops the start naming its variable, instead of a 500 on the first request that 
 
 A value comes from the environment (text) or from a test's config mapping (Python values: `8`,
 `True`, a list of origins). An empty variable counts as unset. A setting is added by one
-`Setting(...)` line in `DECLARED`; the README's table is `python -m adjudicator.settings
---markdown` (between its `settings:start`/`settings:end` markers), checked by a test.
+`Setting(...)` line in `DECLARED`; the docs site's settings reference (docs/reference/settings.md)
+is `markdown_table()`, rendered when the site is built, so it cannot drift from this list.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Setting:
     name: str
     type: type  # int, float, bool, str, or list (comma-separated text, or a list)
     default: Any  # a callable is called when the setting is read (a default from the machine)
-    description: str  # one line, for the README's table
+    description: str  # one line, for the settings reference
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] = ()  # compared without case; the value is the choice as written
@@ -230,7 +230,7 @@ DECLARED: tuple[Setting, ...] = (
       "`lexicons.toml` maps ruleset id → lexicon id", default_doc="none"),
     S("RULESETS", str, None, "the rulesets the deployment must serve (comma-separated): "
       "`readyz` is 503 while one of them cannot", default_doc="all known rulesets"),
-    S("DATABASE_URL", str, None, "the store ([below](#the-store)); "
+    S("DATABASE_URL", str, None, "the store ([PostgreSQL](../how-to/postgresql.md#the-store)); "
       "`postgresql+psycopg://USER:PASSWORD@HOST/DB` for several boxes",
       default_doc="`sqlite:///instance/adjudicator.db`"),
     S("DATABASE_AUTO_UPGRADE", bool, True, "`0`: an embedded SQLite store is not migrated at "
@@ -246,7 +246,7 @@ DECLARED: tuple[Setting, ...] = (
       "a sliding second; past it `429 verify_busy` with Retry-After (1 turns it off)",
       maximum=1, check=_share, default_doc="0.05"),
     S("IDEMPOTENCY_TTL_SECONDS", int, 86400, "how long an `Idempotency-Key` is remembered "
-      "([below](#retries-idempotency-key))", minimum=0),
+      "([retries](../how-to/run-a-tournament.md#retries-idempotency-key))", minimum=0),
     S("PUBLIC_URL", str, None, "the URL the service is published at (`https://scrabble.example`); "
       "`openapi.json`'s `servers` is built from it, else from the request's own host",
       default_doc="none"),
@@ -258,7 +258,7 @@ DECLARED: tuple[Setting, ...] = (
     # gunicorn
     S("BIND", str, "127.0.0.1:8000", "gunicorn bind address(es), comma-separated; "
       "`0.0.0.0:8000` serves the venue's network "
-      "([the judge's tablet](#the-judges-tablet-judgeruleset))"),
+      "([the judge's tablet](../how-to/judge-tablets.md#the-judges-tablet-judgeruleset))"),
     S("WORKERS", int, default_workers, "gunicorn worker processes", minimum=1,
       default_doc="2 × cores, at most 4"),
     S("THREADS", int, 8, "threads per worker (gthread), so that rulings answered at the same "
@@ -273,7 +273,7 @@ DECLARED: tuple[Setting, ...] = (
       "so no words)", choices=("plain", "json")),
     # Operations
     S("METRICS", bool, False, "`1` serves `/metrics` (Prometheus) to `ADJUDICATOR_METRICS_ALLOW` "
-      "([Metrics](#metrics-and-logs))", default_doc="off"),
+      "([Metrics](../how-to/monitoring.md#metrics-and-logs))", default_doc="off"),
     S("METRICS_ALLOW", list, "127.0.0.1/8,::1", "networks that may scrape `/metrics`",
       check=_checked_networks),
     S("ALLOW_PARTIAL", bool, False, "`1`: `readyz` stays ready while some required rulesets "
@@ -398,7 +398,7 @@ def _rule_text(setting: Setting) -> str:
 
 
 def markdown_table() -> str:
-    """The settings as a Markdown table (the README's, and the docs site's reference)."""
+    """The settings as a Markdown table: the docs site's settings reference, links relative to it."""
     lines = ["| variable | default | allowed | meaning |", "|---|---|---|---|"]
     for setting in DECLARED:
         if setting.internal:

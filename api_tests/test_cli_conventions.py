@@ -95,3 +95,31 @@ def test_serve_refuses_bad_options_before_starting(tmp_path, capsys):
     assert "--workers must be at least 1" in capsys.readouterr().err
     assert main(["serve", "--lexicon-dir", str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", [build_parser, lexicon_parser], ids=["adjudicator", "lexicon"])
+def test_every_sub_command_has_a_description(make):
+    """`COMMAND --help` says what the command is for, not only its usage line."""
+    for name, parser in _parsers(make(), make().prog):
+        if " " in name:
+            assert parser.description, f"{name}: no description"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["db", "upgrade"],
+        ["db", "current"],
+        ["db", "heads"],
+        ["audit", "verify"],
+        ["audit", "export"],
+    ],
+)
+def test_db_and_audit_actions_are_sub_commands_with_their_own_help(argv, capsys):
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args([*argv, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: adjudicator {' '.join(argv)} ")
+    assert "--database" in out or argv == ["db", "heads"]
+    assert ("--format" in out) == (argv == ["audit", "export"])  # only where it means something

@@ -91,6 +91,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for word in added:
         print(f"+{word}")
     print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
+    if a.profile.code != b.profile.code:  # legal, but almost always the wrong pair of files
+        print(
+            f"lexicon diff: warning: {a.id} is {a.profile.english_name} ({a.profile.code}) and "
+            f"{b.id} is {b.profile.english_name} ({b.profile.code}): every word differs",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -143,18 +149,33 @@ def parser() -> argparse.ArgumentParser:
     )
     add_version(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    b = sub.add_parser("build", help="compile recipes into DIR/<id>.marisa + DIR/<id>.json")
+    b = sub.add_parser(
+        "build",
+        help="compile recipes into DIR/<id>.marisa + DIR/<id>.json",
+        description="Read each recipe's sources, normalise and filter the words, and write "
+        "the trie and its manifest into DIR.",
+    )
     b.add_argument("recipes", nargs="+", metavar="RECIPE", help="recipe files (TOML)")
     b.add_argument("--out", required=True, metavar="DIR", help="folder for the artifacts")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
     b.set_defaults(func=cmd_build)
-    r = sub.add_parser("rejected", help="TSV of every dropped entry: file, line, entry, reason")
+    r = sub.add_parser(
+        "rejected",
+        help="TSV of every dropped entry: file, line, entry, reason",
+        description="Write every entry the recipe's build would drop, with the file, line and "
+        "reason, as TSV.",
+    )
     r.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
     r.add_argument(
         "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
     )
     r.set_defaults(func=cmd_rejected)
-    d = sub.add_parser("diff", help="words added and removed between two builds")
+    d = sub.add_parser(
+        "diff",
+        help="words added and removed between two builds",
+        description="Print the words removed (-WORD) and added (+WORD) from build A to build "
+        "B; a count on standard error, with a warning when they are different languages.",
+    )
     d.add_argument("a", metavar="A.json", help="the older build's manifest")
     d.add_argument("b", metavar="B.json", help="the newer build's manifest")
     d.set_defaults(func=cmd_diff)
@@ -167,7 +188,11 @@ def parser() -> argparse.ArgumentParser:
     lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
     lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
     lk.set_defaults(func=cmd_lookup)
-    v = sub.add_parser("verify", help="check format version and checksum")
+    v = sub.add_parser(
+        "verify",
+        help="check format version and checksum",
+        description="Check each build's format version, its trie's sha256 and that the trie reads.",
+    )
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
     v.set_defaults(func=cmd_verify)
     i = sub.add_parser(

@@ -118,24 +118,48 @@ def _valid_name(name: str) -> bool:
 
 
 def add_directors(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("directors", help="tournament directors' accounts")
+    p = sub.add_parser(
+        "directors",
+        help="tournament directors' accounts",
+        description="Tournament directors' accounts: a director signs in at /director to pair "
+        "tablets and read the rulings.",
+    )
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = actions.add_parser("add", help="add a director (asks for the password twice)")
+    add = actions.add_parser(
+        "add",
+        help="add a director (asks for the password twice)",
+        description="Add a director. The password is asked for twice on a terminal, or read "
+        "from standard input with --password-stdin.",
+    )
     add.add_argument("name", help="the director's name: letters, digits, . _ @ -")
     add.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
     )
     passwd = actions.add_parser(
-        "passwd", help="change a director's password (asks twice) and end their sessions"
+        "passwd",
+        help="change a director's password (asks twice) and end their sessions",
+        description="Change a director's password and end every session they have open.",
     )
     passwd.add_argument("name", help="the director whose password to change")
     passwd.add_argument(
         "--password-stdin", action="store_true", help="read the new password from standard input"
     )
-    actions.add_parser("list", help="list directors with their last login")
-    remove = actions.add_parser("remove", help="remove a director and end their sessions")
+    actions.add_parser(
+        "list",
+        help="list directors with their last login",
+        description="List the directors with when each last signed in.",
+    )
+    remove = actions.add_parser(
+        "remove",
+        help="remove a director and end their sessions",
+        description="Remove a director, end their sessions and void any pairing code they made.",
+    )
     remove.add_argument("name", help="the director to remove")
-    unlock = actions.add_parser("unlock", help="forget an account's failed logins")
+    unlock = actions.add_parser(
+        "unlock",
+        help="forget an account's failed logins",
+        description="Forget a director's failed logins, so a locked account may sign in again.",
+    )
     unlock.add_argument("name", help="the director whose failed logins to forget")
     for action in actions.choices.values():
         add_database_option(action)
@@ -175,11 +199,23 @@ def run_devices(args: argparse.Namespace) -> int:
 
 
 def add_devices(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("devices", help="paired judge devices")
+    p = sub.add_parser(
+        "devices",
+        help="paired judge devices",
+        description="The judge tablets paired with this service: list them, revoke one.",
+    )
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    listing = actions.add_parser("list", help="list active devices (--all: revoked too)")
+    listing = actions.add_parser(
+        "list",
+        help="list active devices (--all: revoked too)",
+        description="List the paired devices with their ruleset, state and last use.",
+    )
     listing.add_argument("--all", action="store_true", help="revoked and expired devices too")
-    revoke = actions.add_parser("revoke", help="revoke a device at once")
+    revoke = actions.add_parser(
+        "revoke",
+        help="revoke a device at once",
+        description="Revoke a device: its next request is refused, on every box.",
+    )
     revoke.add_argument("id", type=int, help="the device's id, from `devices list`")
     for action in actions.choices.values():
         add_database_option(action)
@@ -233,10 +269,21 @@ def run_keys(args: argparse.Namespace) -> int:
 
 
 def add_keys(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("keys", help="API keys for apps")
+    p = sub.add_parser(
+        "keys",
+        help="API keys for apps",
+        description="API keys for apps (a scoring or pairing program): create, list, revoke.",
+    )
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    create = actions.add_parser("create", help="create a key; it is printed once")
-    create.add_argument("--role", required=True, choices=keys.ROLES, help="what the key is for")
+    create = actions.add_parser(
+        "create",
+        help="create a key; it is printed once",
+        description="Create a key and print it once; only its hash is stored.",
+    )
+    # One role so far: --role is optional until there is a choice to make.
+    create.add_argument(
+        "--role", default=keys.ROLES[0], choices=keys.ROLES, help="what the key is for (app)"
+    )
     create.add_argument("--name", required=True, help="a name for lists and the audit log")
     create.add_argument(
         "--scope",
@@ -244,8 +291,16 @@ def add_keys(sub: argparse._SubParsersAction) -> None:
         metavar="RULESET",
         help="a ruleset the key may use (repeat; default: all)",
     )
-    actions.add_parser("list", help="list keys with their last use")
-    revoke = actions.add_parser("revoke", help="revoke a key by name (or id)")
+    actions.add_parser(
+        "list",
+        help="list keys with their last use",
+        description="List the keys with their role, rulesets, state and last use (never the key).",
+    )
+    revoke = actions.add_parser(
+        "revoke",
+        help="revoke a key by name (or id)",
+        description="Revoke a key by its name or id: its next request is refused.",
+    )
     revoke.add_argument("name", help="the key's name (or its id)")
     for action in actions.choices.values():
         add_database_option(action)

@@ -112,6 +112,15 @@ class UnsupportedLanguage(GcgError):
         self.language = language
 
 
+class LanguageMismatch(GcgError):
+    """A record in another supported language than the ruleset's: `language` is the record's,
+    so a caller can name the rulesets that would read it."""
+
+    def __init__(self, message: str, language: str, file: str | None, line: int | None):
+        super().__init__(message, file, line)
+        self.language = language
+
+
 @dataclass
 class Event:
     kind: str
@@ -384,9 +393,10 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     if lang not in available:
         raise UnsupportedLanguage(lang, why, record.file, line)
     if lang != expected:
-        raise GcgError(
+        raise LanguageMismatch(
             f"the record is in {LANGUAGE_NAMES.get(lang, lang)} ({why}) but the ruleset's "
             f"language is {LANGUAGE_NAMES.get(expected, expected)}",
+            lang,
             record.file,
             line,
         )

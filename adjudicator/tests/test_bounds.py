@@ -196,5 +196,5 @@ def test_the_document_states_the_nesting_bound():
                 read += 1
                 assert stated in op["responses"]["400"]["description"], op["operationId"]
     assert read == len(JSON_ROUTES)
-    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
-    assert f"| nesting of a JSON body | {bounds.MAX_JSON_DEPTH} levels" in readme
+    page = Path(__file__).parents[2] / "docs" / "explanation" / "disclosure.md"
+    assert f"| nesting of a JSON body | {bounds.MAX_JSON_DEPTH} levels" in page.read_text("utf-8")

@@ -136,3 +136,27 @@ def test_os_error_exit_2(tmp_path, recipes, capsys):
     assert main(["build", str(recipes[0]), "--out", str(blocker / "out")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("lexicon: error: ") and "Traceback" not in err
+
+
+def test_lookup_on_a_file_that_is_not_a_manifest_says_so(tmp_path, capsys):
+    words = tmp_path / "words.txt"
+    words.write_text("båt\n", encoding="utf-8")
+    assert main(["lookup", str(words), "Båt"]) == 2
+    err = capsys.readouterr().err
+    assert str(words) in err and "not a compiled lexicon" in err, err
+    assert "words.txt.json" not in err
+
+
+def test_diff_warns_when_the_builds_are_different_languages(tmp_path, capsys):
+    sv = write_recipe(tmp_path, [{"name": "sv.txt", "text": "båt\nsol\n"}], lexicon_id="sv")
+    da = write_recipe(
+        tmp_path, [{"name": "da.txt", "text": "sol\nø\n"}], lexicon_id="da", language="da"
+    )
+    out = tmp_path / "out"
+    main(["build", "-q", str(sv), str(da), "--out", str(out)])
+    capsys.readouterr()
+    assert main(["diff", str(out / "sv.json"), str(out / "da.json")]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and "Swedish (sv)" in err and "Danish (da)" in err, err
+    main(["diff", str(out / "sv.json"), str(out / "sv.json")])
+    assert "warning" not in capsys.readouterr().err

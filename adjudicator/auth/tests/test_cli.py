@@ -154,3 +154,12 @@ def test_passwd_asks_twice_on_a_terminal(store_env, capsys, monkeypatch, make_ap
     assert main(["directors", "passwd", "anna"]) == 0
     app = make_app(DATABASE_URL=store_env)
     assert login(app.test_client(), password=NEW_PASSWORD).status_code == 303
+
+
+def test_keys_create_needs_no_role_while_there_is_one(store_env, capsys, monkeypatch, make_app):
+    """`app` is the only role a key can have: `--role` may be left out (and still given)."""
+    code, out, err = run(capsys, monkeypatch, "keys", "create", "--name", "scorer")
+    assert code == 0, err
+    assert out.startswith("adj_app_")
+    code, out, _ = run(capsys, monkeypatch, "keys", "list")
+    assert "scorer" in out and "app" in out

@@ -88,3 +88,10 @@ def test_many_files_each_reported_and_the_worst_exit(game, tmp_path, capsys):
     assert str(game) in out and f"{missing}: cannot read" in err
     # without an unreadable file, a disagreement anywhere gives 1
     assert main(["replay", str(game), str(differs), "--no-lexicon"]) == 1
+
+
+def test_language_mismatch_suggests_the_rulesets_of_the_records_language(capsys):
+    path = RECORDS / "issue_476.gcg"
+    assert main(["replay", str(path), "--ruleset", "dsf-2015", "--no-lexicon"]) == 2
+    err = capsys.readouterr().err
+    assert "English" in err and "--ruleset naspa" in err, err

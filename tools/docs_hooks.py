@@ -1,0 +1,132 @@
+"""MkDocs hooks: the reference pages are generated from the code, so they cannot drift.
+
+A page asks for generated content with a marker line, `<!-- generated: NAME -->`, which is
+replaced by GENERATORS[NAME](): every CLI command from the argparse parsers, every problem code
+from the OpenAPI document's `Problem.code` enum (the enum a test keeps equal to the codes in the
+source), the settings, the benchmarks' latest output and the CHANGELOG. The OpenAPI document
+itself is added to the site as `reference/openapi.json` for the offline Swagger UI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the hook runs from mkdocs, whose path may lack the checkout
+    sys.path.insert(0, str(ROOT))
+MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
+OPENAPI = ROOT / "adjudicator" / "openapi.json"
+
+
+def _parsers(parser: argparse.ArgumentParser, name: str):
+    """(`adjudicator db upgrade`, its parser), depth first, as `--help` shows them."""
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+def cli_reference() -> str:
+    from adjudicator.cli import build_parser
+    from compiler.cli import parser as lexicon_parser
+
+    out = []
+    for make in (build_parser, lexicon_parser):
+        for name, parser in _parsers(make(), make().prog):
+            level = "#" * min(2 + name.count(" "), 4)
+            parser.prog = name
+            help_text = parser.format_help().replace("```", "'''")
+            out += [f"{level} `{name}`", "", "```text", help_text.rstrip(), "```", ""]
+    return "\n".join(out)
+
+
+def _raised_statuses() -> dict[str, set[int]]:
+    """The HTTP status each code is raised with, read from `ApiError(status, code, ...)`."""
+    from adjudicator import errors
+
+    found: dict[str, set[int]] = {}
+    for code_status, code in errors.HTTP_CODES.items():
+        found.setdefault(code, set()).add(code_status)
+    for path in (ROOT / "adjudicator").rglob("*.py"):
+        if "tests" in path.relative_to(ROOT).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError"):
+                continue
+            args = list(node.args) + [kw.value for kw in node.keywords if kw.arg == "code"]
+            if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant):
+                for expr in args[1:2]:
+                    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+                        found.setdefault(expr.value, set()).add(node.args[0].value)
+    return found
+
+
+def problem_codes() -> str:
+    document = json.loads(OPENAPI.read_text("utf-8"))
+    codes = document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
+    statuses = _raised_statuses()
+    rows = ["| code | HTTP status | problem `type` |", "| --- | --- | --- |"]
+    from adjudicator.errors import PROBLEM_TYPE_PREFIX
+
+    for code in sorted(codes):
+        status = ", ".join(str(s) for s in sorted(statuses.get(code, ()))) or "see the endpoint"
+        rows.append(f"| `{code}` | {status} | `{PROBLEM_TYPE_PREFIX}{code}` |")
+    return "\n".join(rows)
+
+
+def settings() -> str:
+    """The declaration's own table: the one place the settings are listed."""
+    from adjudicator.settings import markdown_table
+
+    return markdown_table()
+
+
+def benchmark(name: str) -> Callable[[], str]:
+    def run() -> str:
+        text = (ROOT / "benchmarks" / f"{name}.out.txt").read_text("utf-8").rstrip()
+        return f"```text\n{text}\n```"
+
+    return run
+
+
+def changelog() -> str:
+    text = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    return re.sub(r"^# .*\n", "", text, count=1).replace("\n## ", "\n### ")
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "cli": cli_reference,
+    "problem-codes": problem_codes,
+    "settings": settings,
+    "changelog": changelog,
+} | {
+    f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))
+    for p in (ROOT / "benchmarks").glob("*.out.txt")
+}
+
+
+def on_files(files: Files, config) -> Files:
+    files.append(
+        File.generated(config, "reference/openapi.json", content=OPENAPI.read_text("utf-8"))
+    )
+    return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    def replace(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in GENERATORS:
+            raise KeyError(f"{page.file.src_path}: no generator named {name!r}")
+        made = GENERATORS[name]()
+        return made if made else match.group(0)
+
+    return MARKER.sub(replace, markdown)
