@@ -117,7 +117,7 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
 
 def _rulesets_for(language: str) -> str:
     """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
-    rulesets = load_rulesets(os.environ.get("ADJUDICATOR_RULESET_DIR") or None)
+    rulesets = load_rulesets(settings.value("RULESET_DIR") or None)
     ids = sorted(r.id for r in rulesets.values() if r.language == language)
     if not ids:
         return ""
