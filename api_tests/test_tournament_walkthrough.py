@@ -1,6 +1,7 @@
-"""README's "Running a tournament", step by step, against a real `adjudicator serve` bound to
-the venue's network (ADJUDICATOR_BIND=0.0.0.0:PORT) and reached at this machine's own
-non-loopback address, as a laptop at an event is: so the walk-through stays true."""
+"""The "Run a tournament" how-to (docs/how-to/run-a-tournament.md), step by step, against a
+real `adjudicator serve` bound to the venue's network (ADJUDICATOR_BIND=0.0.0.0:PORT) and
+reached at this machine's own non-loopback address, as a laptop at an event is: so the
+walk-through stays true."""
 
 from __future__ import annotations
 
@@ -44,12 +45,11 @@ def event(tmp_path_factory):
     server.stop()
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+WALKTHROUGH = Path(__file__).resolve().parents[1] / "docs" / "how-to" / "run-a-tournament.md"
 
 
-def test_the_readme_serves_the_venue_network_as_this_test_does():
-    section = README.read_text(encoding="utf-8").split("## Running a tournament")[1]
-    section = section.split("\n## ")[0]
+def test_the_walkthrough_page_serves_the_venue_network_as_this_test_does():
+    section = WALKTHROUGH.read_text(encoding="utf-8")
     assert "ADJUDICATOR_MODE=tournament ADJUDICATOR_BIND=0.0.0.0:8000 make serve" in section
     assert "http://SERVER:8000/director/login" in section
     assert "http://SERVER:8000/judge/pair" in section
