@@ -10,8 +10,8 @@ INSTALLED_TEST := $(VENV)/.installed-test
 PIP := $(BIN)/pip install --quiet --disable-pip-version-check -c constraints.txt
 # The suite on pytest-xdist workers. The slow tests mostly wait on gunicorn, PostgreSQL or
 # Chromium, so `make test` takes 4 workers on 2 cores; the rest are mostly in-process work, where
-# 2 measured as fast as 4 on less CPU, so `make test-quick` takes 2 (README, Development; either
-# can be set: `make test-quick TEST_WORKERS=4`). loadfile keeps each test file on one worker:
+# 3 measured fastest, so `make test-quick` takes 3 (docs/how-to/develop.md; either can be set:
+# `make test-quick TEST_WORKERS=4`). loadfile keeps each test file on one worker:
 # its module fixtures (a server, a browser, nginx) start once and its tests run in their order.
 # The slow files start first (conftest.py sorts them first; --no-loadscope-reorder keeps that
 # order, where xdist would start the files with most tests first and a few minute-long tests
@@ -59,7 +59,7 @@ test: $(LEXICONS) $(INSTALLED_TEST)
 	$(PYTEST)
 
 # The quick loop while working: the same set-up, every test but those marked `slow`.
-test-quick: TEST_WORKERS = 2
+test-quick: TEST_WORKERS = 3
 test-quick: $(LEXICONS) $(INSTALLED_TEST)
 	tools/debian-packages
 	$(BIN)/ruff check .

@@ -24,6 +24,8 @@ from api_tests.conftest import (
     store_cli,
 )
 
+pytestmark = pytest.mark.slow  # servers in both modes: left out of `make test-quick`
+
 PASSWORD = "correct horse battery"
 RATE = 5
 PLAYER = {"X-Forwarded-For": "10.9.9.9"}  # behind the (simulated) proxy: the player's phone

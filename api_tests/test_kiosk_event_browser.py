@@ -24,6 +24,8 @@ from api_tests.browser import (
 )
 from api_tests.conftest import pairing_code, store_cli
 
+pytestmark = pytest.mark.slow  # a server (and a browser): left out of `make test-quick`
+
 PASSWORD = "correct horse battery"
 IDS = ["landscape", "portrait"]
 

@@ -15,6 +15,8 @@ import requests
 from adjudicator.netaddrs import interface_addresses, is_loopback
 from api_tests.conftest import csrf_token, free_port, start_server, store_cli
 
+pytestmark = pytest.mark.slow  # a server (and a browser): left out of `make test-quick`
+
 PASSWORD = "correct horse battery"
 ADJUDICATOR = str(Path(sys.executable).with_name("adjudicator"))
 
