@@ -15,7 +15,7 @@ def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator import settings
 
     app = Flask(__name__, instance_relative_config=True)
-    values = settings.read(os.environ, test_config)
+    values = settings.read(overrides=test_config)
     if values["LEXICON_DIR"] is None:
         values["LEXICON_DIR"] = os.path.join(app.instance_path, "lexicons")
     app.config.from_mapping(values)
