@@ -31,7 +31,7 @@ from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, colu
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.audit.labels import canonical_columns
-from adjudicator.store import utcnow
+from adjudicator.store import driver, utcnow
 from adjudicator.store.models import (
     GENESIS_HASH,
     AuditCheckpoint,
@@ -113,28 +113,13 @@ def _processor(column: Any, dialect: Any) -> Any:
     return column.type.bind_processor(dialect)
 
 
-_driver_sql: dict[str, _DriverSQL] = {}
-
-
-def _cursor(conn: Connection) -> Any:
-    """A cursor of the driver's connection, inside `conn`'s transaction."""
-    return conn.connection.dbapi_connection.cursor()
-
-
-def _sql(conn: Connection) -> _DriverSQL:
-    name = conn.dialect.name
-    found = _driver_sql.get(name)
-    if found is None:
-        found = _driver_sql[name] = _DriverSQL.for_dialect(conn.dialect)
-    return found
+_sql = driver.PerDialect(_DriverSQL.for_dialect)
+_cursor = driver.cursor
 
 
 def lock_head(conn: Connection) -> Head:
     """Take the append lock (first, in a write transaction); the head's (seq, hash)."""
-    cursor = _cursor(conn)
-    cursor.execute(_sql(conn).lock_head)
-    seq, hash_ = cursor.fetchone()
-    cursor.close()
+    seq, hash_ = driver.one(conn, _sql(conn).lock_head)
     return Head(seq, hash_)
 
 

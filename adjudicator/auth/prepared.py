@@ -13,14 +13,15 @@ exactly as if the ORM had written it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Dialect
+from sqlalchemy import Dialect
 
 from adjudicator.auth.models import ApiKey, Device, RateHit
+from adjudicator.store import driver
 
 _KEYS = ApiKey.__table__
 _DEVICES = Device.__table__
@@ -79,35 +80,5 @@ def _converter(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
     return lambda value: None if value is None else process(value)
 
 
-_by_dialect: dict[str, Statements] = {}
-
-
-def statements(conn: Connection) -> Statements:
-    name = conn.dialect.name
-    found = _by_dialect.get(name)
-    if found is None:
-        found = _by_dialect[name] = Statements.for_dialect(conn.dialect)
-    return found
-
-
-def run(conn: Connection, sql: str, params: Sequence[Any]) -> Any:
-    """`sql` on the driver's cursor, in `conn`'s transaction; the cursor, to fetch from."""
-    cursor = conn.connection.dbapi_connection.cursor()
-    cursor.execute(sql, params)
-    return cursor
-
-
-def one(conn: Connection, sql: str, params: Sequence[Any]) -> tuple | None:
-    cursor = run(conn, sql, params)
-    try:
-        return cursor.fetchone()
-    finally:
-        cursor.close()
-
-
-def change(conn: Connection, sql: str, params: Sequence[Any]) -> int:
-    """Rows changed by `sql`."""
-    cursor = run(conn, sql, params)
-    count = cursor.rowcount
-    cursor.close()
-    return count
+statements = driver.PerDialect(Statements.for_dialect)
+run, one, change = driver.run, driver.one, driver.change

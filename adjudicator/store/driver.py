@@ -1,0 +1,59 @@
+"""Statements sent straight to the database driver, inside a SQLAlchemy transaction.
+
+The few statements every ruling runs (the audit append, the chain head, a credential's lookup,
+rate count and last use) cost more in SQLAlchemy's per-call statement building than in the
+database (benchmarks/ruling_cost.py). Their modules write them once per dialect as plain SQL
+(`PerDialect`) and run them on the driver's cursor of the caller's connection, so the
+transaction, its BEGIN and COMMIT and its durability stay the caller's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Connection, Dialect
+
+T = TypeVar("T")
+
+
+class PerDialect(Generic[T]):
+    """`build(dialect)`, made once per dialect and kept: `statements(conn)` gives it."""
+
+    def __init__(self, build: Callable[[Dialect], T]):
+        self._build = build
+        self._made: dict[str, T] = {}
+
+    def __call__(self, conn: Connection) -> T:
+        found = self._made.get(conn.dialect.name)
+        if found is None:
+            found = self._made[conn.dialect.name] = self._build(conn.dialect)
+        return found
+
+
+def cursor(conn: Connection) -> Any:
+    """A cursor of the driver's connection, inside `conn`'s transaction."""
+    return conn.connection.dbapi_connection.cursor()
+
+
+def run(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    """`sql` on the driver's cursor, in `conn`'s transaction; the cursor, to fetch from."""
+    found = cursor(conn)
+    found.execute(sql, params)
+    return found
+
+
+def one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    found = run(conn, sql, params)
+    try:
+        return found.fetchone()
+    finally:
+        found.close()
+
+
+def change(conn: Connection, sql: str, params: Sequence[Any]) -> int:
+    """Rows changed by `sql`."""
+    found = run(conn, sql, params)
+    count = found.rowcount
+    found.close()
+    return count
