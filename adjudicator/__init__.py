@@ -27,16 +27,17 @@ def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The service: configured (`configured_app`), then every resource and blueprint."""
     app = configured_app(test_config)
-    from adjudicator.jsonprovider import OrjsonProvider
-    from adjudicator.requests import Request
+    from adjudicator.web.jsonprovider import OrjsonProvider
+    from adjudicator.web.requests import Request
 
     app.request_class = Request
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import catalogue, cors, errors, lexicons, logs, metrics, store
+    from adjudicator import catalogue, lexicons, store
     from adjudicator.api import challenge, games, meta, moves
     from adjudicator.api import lexicons as lexicons_api
+    from adjudicator.web import cors, errors, logs, metrics
 
     logs.init_app(app)
     errors.init_app(app)
@@ -69,7 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     audit_views.init_app(app)
 
     # The jury's limit (issue 27): the event counts are kept under, and whether it applies.
-    from adjudicator import jury
+    from adjudicator.audit import jury
 
     jury.init_app(app)
     return app

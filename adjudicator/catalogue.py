@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from adjudicator.errors import ApiError
 from adjudicator.lexicons import registry
 from adjudicator.rulesets import Ruleset, load_rulesets
+from adjudicator.web.errors import ApiError
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import settings
-from adjudicator.languages import LANGUAGES
+from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from adjudicator.settings import ConfigError
 from lexicon.console import add_version, closed_pipe_safe
@@ -182,7 +182,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         "serve",
         help="run the HTTP service under gunicorn with the shipped settings",
         description="Run the service under gunicorn with the settings shipped in the package "
-        "(adjudicator/gunicorn_conf.py: lexicons loaded once before forking, no access log "
+        "(adjudicator/process/gunicorn_conf.py: lexicons loaded once before forking, no access log "
         "unless ADJUDICATOR_ACCESS_LOG names one, never with bodies). Options override the ADJUDICATOR_* environment variables.",
     )
     p.add_argument(
@@ -223,19 +223,19 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
         env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
     settings.read(env)  # ConfigError: exit 2 (`_run`)
-    # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.gunicorn_main). SIGINT stays
+    # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
     argv = [
         sys.executable,
         "-m",
-        "adjudicator.gunicorn_main",
+        "adjudicator.process.gunicorn_main",
         "-c",
-        "python:adjudicator.gunicorn_conf",
+        "python:adjudicator.process.gunicorn_conf",
     ]
     sys.stdout.flush()
     sys.stderr.flush()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    os.execve(sys.executable, [*argv, "adjudicator.wsgi:app"], env)
+    os.execve(sys.executable, [*argv, "adjudicator.process.wsgi:app"], env)
     return EXIT_OK  # not reached: execve does not return
 
 

@@ -20,7 +20,7 @@ from adjudicator.game.rules import Rules
 
 CHALLENGE_MODES = ("challenge", "jury")
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
-# landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.jury.applies`).
+# landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.audit.jury.applies`).
 JURY_LIMIT_APPLIES = ("always", "tournament")
 CONSEQUENCE_KINDS = (
     "none",

@@ -1,7 +1,7 @@
 """Every `ADJUDICATOR_*` setting, declared once: its type, default, bounds and meaning.
 
 The app (`adjudicator.configured_app`), `adjudicator serve`, the other commands and gunicorn's
-settings (`adjudicator.gunicorn_conf`) all read their settings through `read`, so a bad value
+settings (`adjudicator.process.gunicorn_conf`) all read their settings through `read`, so a bad value
 stops the start naming its variable, instead of a 500 on the first request that uses it.
 
 A value comes from the environment (text) or from a test's config mapping (Python values: `8`,
@@ -252,7 +252,7 @@ DECLARED: tuple[Setting, ...] = (
       default_doc="none"),
     S("CORS_ORIGINS", list, "", "origins whose browser apps may call the API: "
       "`https://app.example,https://club.example`, or `*` for any",
-      check="adjudicator.cors:checked_origins", default_doc="none (CORS off)"),
+      check="adjudicator.web.cors:checked_origins", default_doc="none (CORS off)"),
     S("CACHE_MAX_AGE", int, 60, "seconds `/lexicons`, `/rulesets` and `/openapi.json` may be "
       "cached", minimum=0),
     # gunicorn
@@ -322,7 +322,7 @@ DECLARED: tuple[Setting, ...] = (
       "`off`: it does not; `ruleset`: as the ruleset's `jury_limit_applies` says",
       choices=("ruleset", "on", "off")),
     S("EVENT", str, "", "the event the jury counts belong to (at most 64 characters)",
-      check="adjudicator.jury:checked_event", default_doc="empty"),
+      check="adjudicator.audit.jury:checked_event", default_doc="empty"),
     S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): the directors' "
       "rulings page shows times in it (exports keep UTC)", check=time_zone,
       default_doc="the machine's zone"),

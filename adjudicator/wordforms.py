@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from adjudicator.bounds import MAX_WORD_CHARS
-from adjudicator.errors import ApiError
+from adjudicator.web.errors import ApiError
 from lexicon.normalise import (
     CONTROL,
     EMPTY,

@@ -215,7 +215,7 @@ def test_a_paired_tablet_rules_under_its_ruleset_until_revoked(server, database)
 def test_the_pairing_address_is_one_a_tablet_can_open(server):
     """Through the venue's proxy, the code and its QR name the host the director reached; on the
     laptop itself (127.0.0.1, which no tablet can open) the screen says the service is bound to
-    loopback only, as `/` does (adjudicator.netaddrs.tablet_bases)."""
+    loopback only, as `/` does (adjudicator.web.netaddrs.tablet_bases)."""
     director = director_session(server)
     venue = {**DIRECTOR, "X-Forwarded-Host": "judge.venue.example"}
 

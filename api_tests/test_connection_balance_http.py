@@ -1,5 +1,5 @@
 """Keep-alive clients that connect at once are spread evenly over gunicorn's workers
-(adjudicator.acceptbalance); without that, one worker often took 13 or more of 16."""
+(adjudicator.process.acceptbalance); without that, one worker often took 13 or more of 16."""
 
 from __future__ import annotations
 

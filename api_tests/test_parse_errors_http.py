@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
-from adjudicator.errors import PROBLEM_MIMETYPE, PROBLEM_TYPE_PREFIX
+from adjudicator.web.errors import PROBLEM_MIMETYPE, PROBLEM_TYPE_PREFIX
 from api_tests.conftest import MARK, Server, exchange, start_server
 
 
@@ -49,7 +49,7 @@ def _problem(data: bytes, status: int, code: str) -> str:
 
 
 def test_the_sync_server_runs_the_sync_worker(sync_server):
-    assert "Using worker: adjudicator.gunicorn_worker.OneWriteSyncWorker" in (
+    assert "Using worker: adjudicator.process.gunicorn_worker.OneWriteSyncWorker" in (
         sync_server.log.read_text(errors="replace")
     )
 

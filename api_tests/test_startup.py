@@ -22,7 +22,12 @@ def test_bad_ruleset_file_stops_the_start_with_file_and_field(tmp_path):
     }
     gunicorn = Path(sys.executable).with_name("gunicorn")
     done = subprocess.run(
-        [str(gunicorn), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "adjudicator.wsgi:app"],
+        [
+            str(gunicorn),
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "adjudicator.process.wsgi:app",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -3,7 +3,7 @@
 Pressed within a second of `adjudicator serve` starting, it could reach a worker in the moment
 after its fork, before its own signal handlers, where the signal (and the master's SIGQUIT
 after it) was lost: the worker served on until the master killed it at `graceful_timeout`, ~11 s
-later, logging "Worker … was sent SIGKILL! Perhaps out of memory?" (adjudicator.gunicorn_worker,
+later, logging "Worker … was sent SIGKILL! Perhaps out of memory?" (adjudicator.process.gunicorn_worker,
 StopSignalsHeld). That moment lasts milliseconds (longer on a busy laptop), so the test
 stretches it as a busy machine does: it pauses the new worker (SIGSTOP) the instant it exists,
 presses Ctrl-C, and lets the worker go on (SIGCONT) once the master has told it to quit.

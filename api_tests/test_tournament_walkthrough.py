@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from adjudicator.netaddrs import interface_addresses, is_loopback
+from adjudicator.web.netaddrs import interface_addresses, is_loopback
 from api_tests.conftest import csrf_token, free_port, start_server, store_cli
 
 pytestmark = pytest.mark.slow  # a server (and a browser): left out of `make test-quick`

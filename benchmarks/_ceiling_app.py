@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from adjudicator.audit import chain
 from adjudicator.audit.groupcommit import Batch
+from adjudicator.process.wsgi import app
 from adjudicator.store.models import GENESIS_HASH
-from adjudicator.wsgi import app
 
 
 class _Unwritten:

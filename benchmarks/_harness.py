@@ -15,7 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from adjudicator.gunicorn_worker import configured_threads
+from adjudicator.process.gunicorn_worker import configured_threads
 from adjudicator.store.pgcluster import PostgresUnavailable, find_bindir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +24,7 @@ LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" /
 
 
 def worker_label() -> str:
-    """gunicorn's worker class as `adjudicator.gunicorn_conf` picks it from the environment."""
+    """gunicorn's worker class as `adjudicator.process.gunicorn_conf` picks it from the environment."""
     threads = configured_threads()
     return f"gthread, {threads} threads each" if threads > 1 else "sync"
 
@@ -44,7 +44,7 @@ class Gunicorn:
         workers: int = 2,
         lexicon_dir: Path = LEXICON_DIR,
         database_url: str | None = None,
-        app: str = "adjudicator.wsgi:app",
+        app: str = "adjudicator.process.wsgi:app",
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -99,7 +99,9 @@ def app_keys(store: Store, count: int) -> list[str]:
         return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
 
 
-def measure(wrk: str, url: str, seconds: int, mode: str, app: str = "adjudicator.wsgi:app") -> dict:
+def measure(
+    wrk: str, url: str, seconds: int, mode: str, app: str = "adjudicator.process.wsgi:app"
+) -> dict:
     store = Store(url)
     migrate.upgrade(store)
     bearers = None

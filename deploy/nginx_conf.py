@@ -6,7 +6,7 @@
 `--standalone DIR` writes a whole nginx.conf whose pid, logs and temporary files live in DIR, to
 run nginx without touching /etc (`nginx -p DIR -c DIR/nginx.conf`): the tests do this.
 Run it with the project's Python (`.venv/bin/python`): nginx's own refusals (413, 429, 408, no
-instance answering) are rendered as the service's problem documents by `adjudicator.errors`.
+instance answering) are rendered as the service's problem documents by `adjudicator.web.errors`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from adjudicator.errors import ApiError  # noqa: E402
+from adjudicator.web.errors import ApiError  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 HEADER_BUFFER = 8192  # bytes: the longest request line or header nginx takes

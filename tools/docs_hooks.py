@@ -51,7 +51,7 @@ def cli_reference() -> str:
 
 def _raised_statuses() -> dict[str, set[int]]:
     """The HTTP status each code is raised with, read from `ApiError(status, code, ...)`."""
-    from adjudicator import errors
+    from adjudicator.web import errors
 
     found: dict[str, set[int]] = {}
     for code_status, code in errors.HTTP_CODES.items():
@@ -75,7 +75,7 @@ def problem_codes() -> str:
     codes = document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
     statuses = _raised_statuses()
     rows = ["| code | HTTP status | problem `type` |", "| --- | --- | --- |"]
-    from adjudicator.errors import PROBLEM_TYPE_PREFIX
+    from adjudicator.web.errors import PROBLEM_TYPE_PREFIX
 
     for code in sorted(codes):
         status = ", ".join(str(s) for s in sorted(statuses.get(code, ()))) or "see the endpoint"

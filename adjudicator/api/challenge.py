@@ -15,21 +15,21 @@ from flask import Blueprint, jsonify
 from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
+from adjudicator.audit.jury import counted
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
 from adjudicator.auth.guard import lexicon_dependent, public, rules
-from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
     lexicon_for,
     public_ruleset,
     ruleset_or_404,
     rulesets,
 )
-from adjudicator.errors import ApiError
-from adjudicator.jury import counted
-from adjudicator.requests import json_body, only_fields
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
+from adjudicator.web.caching import cacheable
+from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import json_body, only_fields
 from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)

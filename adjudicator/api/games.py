@@ -26,11 +26,9 @@ from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import counted_when_answered, lexicon_dependent, public, settle_deferred
 from adjudicator.auth.settings import settings
-from adjudicator.budget import CpuBudget
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
-from adjudicator.errors import ApiError
 from adjudicator.game.draw import draw_order
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.exchange import exchange_allowed as exchange_verdict
@@ -54,8 +52,10 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk_with_boards
-from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
 from adjudicator.rulesets import DRAW_NEAREST, Ruleset
+from adjudicator.web.budget import CpuBudget
+from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import bool_arg, int_arg, json_body, only_fields, query_args
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)

@@ -6,8 +6,8 @@ from flask import Blueprint, jsonify
 
 from adjudicator.api import API_PREFIX
 from adjudicator.auth.guard import public_blueprint
-from adjudicator.caching import cacheable
 from adjudicator.lexicons import registry
+from adjudicator.web.caching import cacheable
 
 # Manifest summaries (identity, counts, licence): never a word, so public in every mode.
 bp = public_blueprint(Blueprint("lexicons", __name__, url_prefix=API_PREFIX))

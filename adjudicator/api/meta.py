@@ -11,11 +11,11 @@ from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.api import API_PREFIX
 from adjudicator.auth.guard import public_blueprint
-from adjudicator.caching import cacheable
 from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicons import registry
 from adjudicator.rundir import abnormal_exits
 from adjudicator.store import current_store
+from adjudicator.web.caching import cacheable
 from lexicon import __version__
 
 # Health, readiness and the OpenAPI document: public in every mode.

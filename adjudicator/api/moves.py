@@ -28,9 +28,9 @@ from adjudicator.engine import (
     check_words,
     evaluate_move,
 )
-from adjudicator.errors import ApiError
-from adjudicator.requests import json_body, only_fields
 from adjudicator.rulings import new_ruling_id
+from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import json_body, only_fields
 from lexicon.limits import BOARD_SIZE
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)

@@ -15,8 +15,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.errors import ApiError
 from adjudicator.store.models import LABEL_MAX
+from adjudicator.web.errors import ApiError
 
 FIELDS = ("event", "round", "table", "game", "player")
 COLUMNS = ("event", "round", "table_label", "game", "player")  # the entry's, in FIELDS order

@@ -18,13 +18,14 @@ import orjson
 from flask import Flask, Response, current_app
 from sqlalchemy import Connection
 
-from adjudicator import idempotency, jury, metrics
+from adjudicator.audit import jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.settings import settings
 from adjudicator.rulesets import Ruleset
+from adjudicator.web import idempotency, metrics
 
 KINDS = ("challenge", "jury", "move")
 METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values

@@ -13,9 +13,9 @@ from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
 from adjudicator.audit.labels import canonical
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
-from adjudicator.errors import ApiError
-from adjudicator.requests import int_arg
 from adjudicator.rulings import typed_ruling_id
+from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import int_arg
 
 PAGE_MAX = 200
 PAGE_DEFAULT = 50

@@ -20,9 +20,9 @@ from adjudicator.audit.search import PARAMETERS, Query, read_query, search
 from adjudicator.auth.guard import caller, directors_only
 from adjudicator.auth.views import error_page, page, security_headers
 from adjudicator.catalogue import rulesets
-from adjudicator.errors import error_pages
-from adjudicator.languages import kept_language
-from adjudicator.requests import query_args
+from adjudicator.pages.page_language import kept_language
+from adjudicator.web.errors import error_pages
+from adjudicator.web.requests import query_args
 
 bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)

@@ -27,7 +27,7 @@ from flask import g
 
 from adjudicator.auth import lastuse, ratelimit
 from adjudicator.auth.caller import Caller
-from adjudicator.errors import ApiError
+from adjudicator.web.errors import ApiError
 
 COUNTED_KINDS = ("device", "app")
 

@@ -29,8 +29,8 @@ from adjudicator.auth import bookkeeping, clock, devices, directors, keys
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
-from adjudicator.errors import ApiError
-from adjudicator.languages import kept_language
+from adjudicator.pages.page_language import kept_language
+from adjudicator.web.errors import ApiError
 
 PUBLIC = "public"
 LEXICON_DEPENDENT = "lexicon_dependent"

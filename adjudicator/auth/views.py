@@ -51,7 +51,6 @@ from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
 from adjudicator.engine import picture
-from adjudicator.errors import INTERNAL_CODE, ApiError, error_pages
 from adjudicator.game import gcg
 from adjudicator.judge.config import (
     fill,
@@ -59,10 +58,11 @@ from adjudicator.judge.config import (
     language_choices,
     strings,
 )
-from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
-from adjudicator.languages import kept_language, request_language
-from adjudicator.netaddrs import tablet_bases
+from adjudicator.pages.headers import PAGE_HEADERS as KIOSK_HEADERS
+from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.rulesets import Ruleset
+from adjudicator.web.errors import INTERNAL_CODE, ApiError, error_pages
+from adjudicator.web.netaddrs import tablet_bases
 
 bp = Blueprint(
     "auth",
@@ -532,7 +532,7 @@ def whoami():
     return response
 
 
-# --- errors on these pages, for a person's browser (adjudicator.errors.error_pages) ------------
+# --- errors on these pages, for a person's browser (adjudicator.web.errors.error_pages) ------------
 
 # What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
 # other error is named by its status, with the service's own (English) detail beneath.

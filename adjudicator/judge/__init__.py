@@ -24,7 +24,7 @@ from adjudicator.judge.config import (
 )
 from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import configured_pin, pin_matches
-from adjudicator.languages import LANGUAGES
+from adjudicator.pages.page_language import LANGUAGES
 
 __all__ = [
     "LANGUAGES",

@@ -17,13 +17,13 @@ from typing import Any
 from flask import current_app
 from markupsafe import Markup, escape
 
-from adjudicator import jury
 from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import CHALLENGE_FIELDS
+from adjudicator.audit import jury
 from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
-from adjudicator.languages import LANGUAGES
 from adjudicator.lexicons import registry
+from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.rulesets import Ruleset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS

@@ -4,7 +4,7 @@ In the four languages (Accept-Language, or `?lang=`), with a kiosk per ruleset a
 each kiosk's address, drawn on the server. The address is `ADJUDICATOR_PUBLIC_URL` when the
 operator published one, else the one the visitor used, unless that is loopback (the director on
 the laptop itself): then it is the machine's network addresses, or a warning that the service is
-bound to loopback only and no tablet can reach it (adjudicator.netaddrs.tablet_bases, which the
+bound to loopback only and no tablet can reach it (adjudicator.web.netaddrs.tablet_bases, which the
 director's pairing code uses too).
 """
 
@@ -14,11 +14,11 @@ from flask import Blueprint, current_app, render_template
 
 from adjudicator.auth.guard import public_blueprint
 from adjudicator.judge.config import asset_version, strings
-from adjudicator.judge.headers import security_headers
 from adjudicator.judge.pages import listed_rulesets
-from adjudicator.languages import LANGUAGES, request_language
-from adjudicator.netaddrs import tablet_bases
-from adjudicator.qr import qr_svg
+from adjudicator.pages.headers import security_headers
+from adjudicator.pages.page_language import LANGUAGES, request_language
+from adjudicator.pages.qr import qr_svg
+from adjudicator.web.netaddrs import tablet_bases
 
 # What runs here and where the kiosks are: no word, so public in every mode.
 bp = public_blueprint(Blueprint("landing", __name__))

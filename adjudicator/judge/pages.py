@@ -9,9 +9,9 @@ from adjudicator.auth.guard import public_blueprint
 from adjudicator.catalogue import rulesets
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config, strings
-from adjudicator.judge.headers import security_headers
-from adjudicator.languages import LANGUAGES, request_language
 from adjudicator.lexicons import registry
+from adjudicator.pages.headers import security_headers
+from adjudicator.pages.page_language import LANGUAGES, request_language
 
 # The kiosk's pages and assets hold no word: public. Its rulings go through the API's guard.
 bp = public_blueprint(

@@ -23,8 +23,8 @@ from adjudicator.auth import clock, lockout
 from adjudicator.auth.guard import client_id, identify
 from adjudicator.auth.settings import settings
 from adjudicator.catalogue import rulesets
-from adjudicator.errors import ApiError
-from adjudicator.requests import json_body, only_fields
+from adjudicator.web.errors import ApiError
+from adjudicator.web.requests import json_body, only_fields
 
 PIN_SCOPE = "pin"
 # An unpaired kiosk's device id: random (128 bits, not guessable), HttpOnly, SameSite=Strict.

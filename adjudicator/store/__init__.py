@@ -49,8 +49,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
-from adjudicator.errors import ApiError, respond
 from adjudicator.settings import SETTINGS, ConfigError
+from adjudicator.web.errors import ApiError, respond
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many

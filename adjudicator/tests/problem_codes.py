@@ -11,9 +11,9 @@ import inspect
 from pathlib import Path
 
 import adjudicator
-from adjudicator import errors
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import RackError
+from adjudicator.web import errors
 
 PACKAGE = Path(adjudicator.__file__).parent
 # The exception types whose constructor takes a code, and the position of that argument.

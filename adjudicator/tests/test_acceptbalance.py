@@ -12,8 +12,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.workers.gthread import ThreadWorker
 
-from adjudicator.acceptbalance import POST_EVERY, STALE, ConnectionBoard
-from adjudicator.gunicorn_worker import HELD_BACK_POLL, BalancedAccept, OneWriteThreadWorker
+from adjudicator.process.acceptbalance import POST_EVERY, STALE, ConnectionBoard
+from adjudicator.process.gunicorn_worker import HELD_BACK_POLL, BalancedAccept, OneWriteThreadWorker
 
 NOW = 1000.0
 

@@ -1,4 +1,4 @@
-"""gunicorn's hooks in adjudicator/gunicorn_conf.py, called as gunicorn's master calls them."""
+"""gunicorn's hooks in adjudicator/process/gunicorn_conf.py, called as gunicorn's master calls them."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _settings_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleT
     monkeypatch.setenv("ADJUDICATOR_RUN_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
     monkeypatch.setenv("ADJUDICATOR_METRICS_DIR_OWNER", str(os.getpid()))  # this "master's"
-    spec = importlib.util.find_spec("adjudicator.gunicorn_conf")
+    spec = importlib.util.find_spec("adjudicator.process.gunicorn_conf")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -80,11 +80,11 @@ def test_child_exit_frees_a_reaped_workers_board_slot(
     conf: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A dead worker's posted connections must stop counting at once, or the others, holding
-    more, would not accept until its post went stale (adjudicator.acceptbalance)."""
+    more, would not accept until its post went stale (adjudicator.process.acceptbalance)."""
     from gunicorn.config import Config
 
-    from adjudicator.acceptbalance import ConnectionBoard
-    from adjudicator.gunicorn_worker import BalancedAccept, OneWriteThreadWorker
+    from adjudicator.process.acceptbalance import ConnectionBoard
+    from adjudicator.process.gunicorn_worker import BalancedAccept, OneWriteThreadWorker
 
     monkeypatch.setattr(BalancedAccept, "board", ConnectionBoard(slots=2))
     dead, live = (
@@ -107,8 +107,8 @@ FORK = """
 import os, signal, sys, time
 from types import SimpleNamespace
 from gunicorn.config import Config
-from adjudicator import gunicorn_conf
-from adjudicator.gunicorn_worker import {cls}
+from adjudicator.process import gunicorn_conf
+from adjudicator.process.gunicorn_worker import {cls}
 
 queued = []
 for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):

@@ -13,14 +13,14 @@ from gunicorn.http import errors as http_errors
 from gunicorn.http.body import Body, ChunkedReader, LengthReader
 from gunicorn.workers.base import Worker
 
-from adjudicator.errors import PROBLEM_TYPE_PREFIX
-from adjudicator.gunicorn_worker import (
+from adjudicator.process.gunicorn_worker import (
     DRAIN_CAP,
     HeldHeaderSocket,
     OneWriteSyncWorker,
     OneWriteThreadWorker,
     leaves_body,
 )
+from adjudicator.web.errors import PROBLEM_TYPE_PREFIX
 
 
 class FakeSocket:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app
-from adjudicator.cors import CorsConfigError, allowed_origins
+from adjudicator.web.cors import CorsConfigError, allowed_origins
 
 APP_ORIGIN = "https://app.example"
 CHALLENGE = "/api/v1/rulesets/ssf-1999/challenge"

@@ -8,8 +8,9 @@ import re
 import pytest
 import segno
 
-from adjudicator import create_app, netaddrs
+from adjudicator import create_app
 from adjudicator.judge import LANGUAGES
+from adjudicator.web import netaddrs
 
 RULESETS = ("dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "naspa-collins", "wespa")
 

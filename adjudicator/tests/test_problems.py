@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.errors import PROBLEM_TYPE_PREFIX
+from adjudicator.web.errors import PROBLEM_TYPE_PREFIX
 
 MEMBERS = {"type", "title", "status", "detail", "code"}
 

@@ -6,7 +6,7 @@ import shutil
 import time
 
 from adjudicator import create_app, rundir
-from adjudicator.hotswap import reload_app
+from adjudicator.process.hotswap import reload_app
 from adjudicator.tests.conftest import build_lexicon
 from compiler.install import install
 

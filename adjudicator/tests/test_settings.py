@@ -116,9 +116,11 @@ def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
     assert f"ADJUDICATOR_{name}" in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("module", ["adjudicator.gunicorn_conf", "adjudicator.wsgi"])
+@pytest.mark.parametrize(
+    "module", ["adjudicator.process.gunicorn_conf", "adjudicator.process.wsgi"]
+)
 def test_gunicorn_settings_and_the_wsgi_app_stop_with_status_2(tmp_path, module):
-    """Started without `adjudicator serve` (gunicorn -c python:adjudicator.gunicorn_conf)."""
+    """Started without `adjudicator serve` (gunicorn -c python:adjudicator.process.gunicorn_conf)."""
     env = clean_env(
         THREADS="many",
         RUN_DIR=str(tmp_path / "run"),

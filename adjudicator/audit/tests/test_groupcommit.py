@@ -12,8 +12,8 @@ from sqlalchemy import text
 
 from adjudicator.audit import chain
 from adjudicator.audit.groupcommit import Batch, GroupCommit
-from adjudicator.errors import ApiError
 from adjudicator.store import Store, migrate
+from adjudicator.web.errors import ApiError
 
 
 def entry(ruling_id: str) -> dict:

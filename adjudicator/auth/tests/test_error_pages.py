@@ -1,5 +1,5 @@
 """Errors on the directors' pages and the tablet's pairing page reach a browser as a page in its
-language (adjudicator.errors.error_pages), with the problem document's status and headers; a
+language (adjudicator.web.errors.error_pages), with the problem document's status and headers; a
 client that does not ask for HTML, and every API path, still gets the problem document."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The director's pairing screen: the address a tablet is told (the page's text and the QR code)
-is built as `/` builds its kiosks' (adjudicator.netaddrs.tablet_bases): the published URL, else
+is built as `/` builds its kiosks' (adjudicator.web.netaddrs.tablet_bases): the published URL, else
 the address the director used, unless that is the laptop's loopback, where no tablet can go."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import re
 import pytest
 import segno
 
-from adjudicator import netaddrs
 from adjudicator.auth.tests.conftest import add_director, form_csrf, login
 from adjudicator.judge.config import strings
+from adjudicator.web import netaddrs
 
 
 def pairing_screen(app, base_url: str) -> tuple[str, str, str]:

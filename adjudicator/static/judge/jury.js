@@ -47,7 +47,7 @@ export function nextJuryField(field) {
 }
 
 /* Whether this query will be counted, said before it is sent, as the service decides it
- * (adjudicator/jury.py): never where the event does not count (cfg.jury's limit is null) or
+ * (adjudicator/audit/jury.py): never where the event does not count (cfg.jury's limit is null) or
  * where the endpoint does not take the labels; without a player or a game, the tournament
  * refuses the query and an open event answers it uncounted. */
 function countNote() {

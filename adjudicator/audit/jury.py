@@ -21,12 +21,12 @@ from flask import Flask, current_app
 from sqlalchemy import Connection, select
 
 from adjudicator.audit.labels import Labels, canonical
-from adjudicator.errors import ApiError
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import SETTINGS as DECLARED
 from adjudicator.settings import ConfigError
 from adjudicator.store import utcnow
 from adjudicator.store.models import LABEL_MAX, JuryWords
+from adjudicator.web.errors import ApiError
 
 WORDS = JuryWords.__table__
 SETTINGS = DECLARED["JURY_LIMIT"].choices  # ADJUDICATOR_JURY_LIMIT

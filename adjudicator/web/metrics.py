@@ -36,8 +36,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from adjudicator.auth.guard import public
-from adjudicator.errors import ApiError
 from adjudicator.settings import networks
+from adjudicator.web.errors import ApiError
 
 REQUESTS = Counter(
     "adjudicator_requests",

@@ -10,7 +10,7 @@ whole answer.
 A request gunicorn cannot parse (a request line over `limit_request_line`, a malformed request
 line or header, too many or too large headers) never reaches Flask: gunicorn answers it from
 `Worker.handle_error` with an HTML page that quotes the offending line back. Both workers keep
-gunicorn's status and logging and send a problem document (adjudicator.errors) in its place,
+gunicorn's status and logging and send a problem document (adjudicator.web.errors) in its place,
 whose detail names what was wrong and quotes nothing of the request. gunicorn's warning about
 such a request quotes it too (the request line with its query, a header's name); the log says
 which refusal it was instead, so that nothing a client sent reaches a log pipeline that way.
@@ -49,15 +49,15 @@ from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
-from adjudicator.acceptbalance import POST_EVERY, ConnectionBoard
-from adjudicator.errors import (
+from adjudicator.process.acceptbalance import POST_EVERY, ConnectionBoard
+from adjudicator.settings import SETTINGS, value
+from adjudicator.web.errors import (
     HTTP_CODES,
     INTERNAL_CODE,
     OTHER_HTTP_CODE,
     PROBLEM_MIMETYPE,
     ApiError,
 )
-from adjudicator.settings import SETTINGS, value
 
 DEFAULT_THREADS = SETTINGS["THREADS"].default
 
@@ -220,7 +220,7 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
         http_errors.InvalidChunkExtension,
     )
     code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
-    if isinstance(exc, chunked):  # as adjudicator.requests words it when the app reads the body
+    if isinstance(exc, chunked):  # as adjudicator.web.requests words it when the app reads the body
         return ApiError(status, code, "the request body's framing is malformed")
     if isinstance(exc, http_errors.ForbiddenProxyRequest):
         return ApiError(status, code, "PROXY protocol lines are not accepted from this address")
@@ -325,7 +325,7 @@ HELD_BACK_POLL = 0.01
 
 class BalancedAccept:
     """Mixed into the gthread worker: it takes a new connection only while no other worker
-    holds fewer (adjudicator.acceptbalance). Its cap on connections, as gunicorn's loop reads
+    holds fewer (adjudicator.process.acceptbalance). Its cap on connections, as gunicorn's loop reads
     it on every turn, is the configured one while it may accept, else what it holds; held back,
     it turns every `HELD_BACK_POLL` seconds, so it takes its turn soon after it becomes the
     least loaded."""

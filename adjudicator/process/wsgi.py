@@ -1,4 +1,4 @@
-"""The WSGI entry point for gunicorn: `gunicorn -c deploy/gunicorn.conf.py adjudicator.wsgi:app`.
+"""The WSGI entry point for gunicorn: `gunicorn -c deploy/gunicorn.conf.py adjudicator.process.wsgi:app`.
 
 A deployment's broken ruleset file stops the start with one line naming the file and field,
 not a traceback: the operator needs the line, and a tournament must not run on half-read rules.
@@ -10,10 +10,10 @@ Each ends the process with exit status 2 (bad input), as the commands do.
 import sys
 
 from adjudicator import create_app
-from adjudicator.cors import CorsConfigError
 from adjudicator.rulesets import RulesetError
 from adjudicator.settings import ConfigError
 from adjudicator.store import StoreError
+from adjudicator.web.cors import CorsConfigError
 
 try:
     app = create_app()

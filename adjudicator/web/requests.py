@@ -16,7 +16,7 @@ from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream, get_input_stream
 
 from adjudicator.bounds import MAX_JSON_DEPTH
-from adjudicator.errors import ApiError
+from adjudicator.web.errors import ApiError
 
 BODY_FRAMING_ERRORS = (ParseException, OSError)
 

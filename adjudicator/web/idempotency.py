@@ -24,9 +24,9 @@ from sqlalchemy import Connection, delete, select
 
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.guard import client_id
-from adjudicator.errors import ApiError
 from adjudicator.store import utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
+from adjudicator.web.errors import ApiError
 
 HEADER = "Idempotency-Key"
 PURGE_EVERY = 200  # keyed requests per process between deletions of expired keys

@@ -75,7 +75,7 @@ def _json_logger_class():
 def gunicorn_logger_class(fmt: str | None = None) -> str | None:
     """For the gunicorn settings: the logger class to use for `fmt` (default: the configured
     format), None for gunicorn's own."""
-    return "adjudicator.logs.JsonLogger" if (fmt or log_format()) == "json" else None
+    return "adjudicator.web.logs.JsonLogger" if (fmt or log_format()) == "json" else None
 
 
 def __getattr__(name: str):

@@ -21,7 +21,9 @@ def main() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         run(prog="gunicorn")
     except KeyboardInterrupt:
-        conf = sys.modules.get("adjudicator.gunicorn_conf")  # gunicorn imported the settings
+        conf = sys.modules.get(
+            "adjudicator.process.gunicorn_conf"
+        )  # gunicorn imported the settings
         if conf is not None:
             shutil.rmtree(conf.metrics_dir, ignore_errors=True)
         sys.stderr.write("adjudicator: interrupted while starting; not started\n")

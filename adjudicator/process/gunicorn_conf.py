@@ -1,5 +1,5 @@
 """gunicorn settings for the adjudicator, shipped in the package so an installed service has them:
-`adjudicator serve`, or `gunicorn -c python:adjudicator.gunicorn_conf adjudicator.wsgi:app`
+`adjudicator serve`, or `gunicorn -c python:adjudicator.process.gunicorn_conf adjudicator.process.wsgi:app`
 (`deploy/gunicorn.conf.py` in the repository reads this module).
 
 `preload_app` builds the app, and so loads every lexicon, in the master before forking: the
@@ -11,15 +11,15 @@ moment share it (adjudicator.audit.groupcommit): that takes several requests in 
 worker, where a sync worker has one and so commits once per ruling. `ADJUDICATOR_THREADS=1`
 runs gunicorn's sync worker instead. gunicorn runs behind nginx (deploy/nginx.conf.template),
 which buffers whole requests and responses, so a thread is never held by a slow client. Either
-worker sends each answer in one write (adjudicator.gunicorn_worker), so a killed worker never
+worker sends each answer in one write (adjudicator.process.gunicorn_worker), so a killed worker never
 leaves nginx half an answer it could not retry. gunicorn's request limits are its defaults
 (a request line of 4,094 bytes, 100 headers of at most 8,190 bytes each); what it refuses
-itself leaves as a problem document like every other error (adjudicator.gunicorn_worker).
+itself leaves as a problem document like every other error (adjudicator.process.gunicorn_worker).
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
 `instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
 SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
-the workers (adjudicator.hotswap).
+the workers (adjudicator.process.hotswap).
 
 Every `ADJUDICATOR_*` value is read and checked here (adjudicator.settings), before gunicorn
 starts anything: a bad one stops the start with one line naming it, exit status 2.
@@ -29,10 +29,10 @@ import os
 import shutil
 import tempfile
 
-from adjudicator import gunicorn_worker as _worker
-from adjudicator import logs as _logs
 from adjudicator import rundir as _rundir
 from adjudicator import settings as _settings
+from adjudicator.process import gunicorn_worker as _worker
+from adjudicator.web import logs as _logs
 
 
 def _metrics_dir() -> str:
@@ -83,7 +83,7 @@ def pre_fork(server, worker):
     Without this, the first collection in each worker walks and writes every inherited object,
     turning shared copy-on-write pages into private copies. Then hold the stop signals across
     the fork, so that a Ctrl-C or the master's SIGQUIT reaching the worker before its handlers
-    do stops it instead of being lost (adjudicator.gunicorn_worker.hold_stop_signals).
+    do stops it instead of being lost (adjudicator.process.gunicorn_worker.hold_stop_signals).
     """
     import gc
 
@@ -96,7 +96,7 @@ def on_reload(server):
 
     Never raises: an exception here would stop the master; a failure keeps what serves.
     """
-    from adjudicator.hotswap import reload_app
+    from adjudicator.process.hotswap import reload_app
 
     try:
         report = reload_app(server.app.wsgi())
@@ -135,7 +135,7 @@ def on_exit(server):
 def when_ready(server):
     """Say where to point the tablets: the addresses bound, and for 0.0.0.0 (or ::) this
     machine's network addresses; a bind to loopback only is said to be unreachable."""
-    from adjudicator.netaddrs import startup_lines
+    from adjudicator.web.netaddrs import startup_lines
 
     bound = []
     for listener in server.LISTENERS:

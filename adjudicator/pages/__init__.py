@@ -1,0 +1,1 @@
+"""The HTML pages' one home: strings, language, headers, rendering."""

@@ -1,0 +1,1 @@
+"""The processes: gunicorn's conf, worker and entry point, hot reload."""

@@ -1,0 +1,1 @@
+"""The HTTP plumbing: request parsing, errors, CORS, caching, logs, metrics."""
