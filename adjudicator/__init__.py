@@ -60,7 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Who is asking (issue 12): open or tournament mode, directors, judge devices, app keys.
     from adjudicator import auth
 
-    auth.init_app(app)
+    auth.init_app(app, check_game=games.check_game)
 
     # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record

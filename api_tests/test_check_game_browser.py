@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
-from adjudicator.judge.config import strings
+from adjudicator.pages.strings import strings
 from api_tests.browser import expect, serious_violations, shot, start_server
 from api_tests.conftest import director_login, store_cli
 

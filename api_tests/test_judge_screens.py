@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from adjudicator.judge.config import strings
+from adjudicator.pages.strings import strings
 from api_tests.browser import (
     BOGUS,
     ORIENTATIONS,

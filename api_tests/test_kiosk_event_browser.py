@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from adjudicator.bounds import MAX_CHALLENGE_WORDS
-from adjudicator.judge.config import fill, strings
+from adjudicator.pages.strings import fill, strings
 from api_tests.browser import (
     ORIENTATIONS,
     PIN,

@@ -10,7 +10,7 @@ import re
 import pytest
 import requests
 
-from adjudicator.judge.config import fill, strings
+from adjudicator.pages.strings import fill, strings
 from api_tests.browser import (
     PIN,
     enter_words,

@@ -1,3 +1,1 @@
-"""HTTP blueprints, one per feature, all under the `/api/v1` prefix."""
-
-API_PREFIX = "/api/v1"
+"""HTTP blueprints, one per feature, all under the `/api/v1` prefix (`adjudicator.web.API_PREFIX`)."""

@@ -13,12 +13,10 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from adjudicator import disclosure
-from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.jury import counted
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
-from adjudicator.auth.guard import lexicon_dependent, public, rules
 from adjudicator.catalogue import (
     lexicon_for,
     public_ruleset,
@@ -27,6 +25,8 @@ from adjudicator.catalogue import (
 )
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import lexicon_dependent, public, rules
 from adjudicator.web.caching import cacheable
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body, only_fields

@@ -20,11 +20,10 @@ import orjson
 from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
-from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.guard import counted_when_answered, lexicon_dependent, public, settle_deferred
+from adjudicator.auth.guard import settle_deferred
 from adjudicator.auth.settings import settings
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine import picture
@@ -53,6 +52,8 @@ from adjudicator.game.gcg import (
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk_with_boards
 from adjudicator.rulesets import DRAW_NEAREST, Ruleset
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import counted_when_answered, lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_arg, int_arg, json_body, only_fields, query_args

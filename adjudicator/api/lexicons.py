@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.api import API_PREFIX
-from adjudicator.auth.guard import public_blueprint
 from adjudicator.lexicons import registry
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
 
 # Manifest summaries (identity, counts, licence): never a word, so public in every mode.

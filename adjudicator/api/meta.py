@@ -9,12 +9,12 @@ from importlib import resources
 
 from flask import Blueprint, current_app, jsonify, request
 
-from adjudicator.api import API_PREFIX
-from adjudicator.auth.guard import public_blueprint
 from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicons import registry
 from adjudicator.rundir import abnormal_exits
 from adjudicator.store import current_store
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
 from lexicon import __version__
 

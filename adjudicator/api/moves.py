@@ -13,11 +13,9 @@ from typing import Any
 from flask import Blueprint
 
 from adjudicator import disclosure
-from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
-from adjudicator.auth.guard import lexicon_dependent, rules
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
     Board,
@@ -29,6 +27,8 @@ from adjudicator.engine import (
     evaluate_move,
 )
 from adjudicator.rulings import new_ruling_id
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import lexicon_dependent, rules
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body, only_fields
 from lexicon.limits import BOARD_SIZE

@@ -30,8 +30,8 @@ import orjson
 from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
 from sqlalchemy.engine.processors import str_to_datetime
 
-from adjudicator.audit.labels import canonical_columns
 from adjudicator.store import driver, utcnow
+from adjudicator.store.labelforms import canonical_columns
 from adjudicator.store.models import (
     GENESIS_HASH,
     AuditCheckpoint,

@@ -75,7 +75,7 @@ def words_text(words: Any, strings: Mapping[str, str]) -> Any:
 def write_csv(rows: Iterable[Mapping[str, Any]], out: TextIO, lang: str = "en") -> int:
     """One row per entry, for a spreadsheet in `lang`'s locale (`DELIMITERS`), with a BOM; the
     words as text, `consequence` as JSON text, formulas defused."""
-    from adjudicator.judge.config import strings  # the kiosk's words for valid and invalid
+    from adjudicator.pages.strings import strings  # the kiosk's words for valid and invalid
 
     out.write(BOM)
     writer = csv.writer(out, delimiter=DELIMITERS[lang], lineterminator="\r\n")

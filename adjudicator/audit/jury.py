@@ -6,7 +6,7 @@ Whether the limit applies is the ruleset's `challenge.jury_limit_applies` ("tour
 when the service runs a tournament, `ADJUDICATOR_MODE=tournament`; "always"), unless the event's
 setting `ADJUDICATOR_JURY_LIMIT` says "on" or "off" (the service cannot tell a national
 tournament from another). Where it applies, a query naming its `game` and `player` is counted
-per (event, game, player), each label in its canonical form (`audit.labels.canonical`), the
+per (event, game, player), each label in its canonical form (`store.labelforms.canonical`), the
 event being the service's own (`ADJUDICATOR_EVENT`), never the request's: a caller cannot start
 a count afresh by spelling a label another way or naming another event. A query of N words uses
 N, in the same transaction as its audit entry; one that would pass the limit is refused whole
@@ -20,11 +20,12 @@ from __future__ import annotations
 from flask import Flask, current_app
 from sqlalchemy import Connection, select
 
-from adjudicator.audit.labels import Labels, canonical
+from adjudicator.audit.labels import Labels
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import SETTINGS as DECLARED
 from adjudicator.settings import ConfigError
 from adjudicator.store import utcnow
+from adjudicator.store.labelforms import canonical
 from adjudicator.store.models import LABEL_MAX, JuryWords
 from adjudicator.web.errors import ApiError
 

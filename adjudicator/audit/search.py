@@ -9,11 +9,11 @@ from typing import Any
 from sqlalchemy import Connection, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, read, stored_time
-from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
-from adjudicator.audit.labels import canonical
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.rulings import typed_ruling_id
+from adjudicator.store.labelforms import COLUMNS as LABEL_COLUMNS
+from adjudicator.store.labelforms import canonical
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import int_arg
 

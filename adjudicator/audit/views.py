@@ -14,13 +14,15 @@ from zoneinfo import ZoneInfo
 from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 
 from adjudicator import store
-from adjudicator.api import API_PREFIX
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.search import PARAMETERS, Query, read_query, search
-from adjudicator.auth.guard import caller, directors_only
-from adjudicator.auth.views import error_page, page, security_headers
+from adjudicator.auth.guard import caller
 from adjudicator.catalogue import rulesets
+from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language
+from adjudicator.pages.render import error_page, page
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import directors_only
 from adjudicator.web.errors import error_pages
 from adjudicator.web.requests import query_args
 

@@ -14,7 +14,6 @@ import sqlalchemy as sa
 
 from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.models import Device, Director, PairingCode
 from adjudicator.auth.tokens import (
     DEVICE_PREFIX,
     digest,
@@ -22,6 +21,7 @@ from adjudicator.auth.tokens import (
     new_token,
     normalise_code,
 )
+from adjudicator.store.credentials import Device, Director, PairingCode
 
 
 @dataclass(frozen=True)

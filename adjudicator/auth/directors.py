@@ -18,10 +18,10 @@ import sqlalchemy as sa
 
 from adjudicator.auth import lockout
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.models import NAME_MAX, Director, DirectorSession
 from adjudicator.auth.passwords import hash_password, needs_rehash, verify_password
 from adjudicator.auth.tokens import SESSION_PREFIX, digest, new_token
 from adjudicator.store import Store
+from adjudicator.store.credentials import NAME_MAX, Director, DirectorSession
 
 # Matched whole (`fullmatch`): with `match`, `$` also matches before a final newline.
 NAME_PATTERN = re.compile(rf"[\w.@-]{{1,{NAME_MAX}}}")

@@ -14,72 +14,32 @@ enumerates `app.url_map` so that no route goes unmarked.
 
 from __future__ import annotations
 
-import hashlib
-import ipaddress
-from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
 from urllib.parse import quote
 
-from flask import Blueprint, Flask, current_app, g, redirect, request, url_for
+from flask import Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
-from adjudicator.api import API_PREFIX
 from adjudicator.auth import bookkeeping, clock, devices, directors, keys
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
 from adjudicator.pages.page_language import kept_language
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import (
+    ACCESS,
+    COUNTED_WHEN_ANSWERED,
+    DIRECTORS_ONLY,
+    LEXICON_DEPENDENT,
+    PUBLIC,
+    RULES,
+)
 from adjudicator.web.errors import ApiError
-
-PUBLIC = "public"
-LEXICON_DEPENDENT = "lexicon_dependent"
-DIRECTORS_ONLY = "directors_only"
-ACCESS = "adjudicator_access"
 
 SESSION_COOKIE = "adj_session"
 DEVICE_COOKIE = "adj_device"
 CSRF_HEADER = "X-Requested-With"  # any value: a header no cross-site form or image can send
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-V = TypeVar("V", bound=Callable)
-
-
-def _mark(access: str) -> Callable[[V], V]:
-    def mark(target: V) -> V:
-        setattr(target, ACCESS, access)
-        return target
-
-    return mark
-
-
-public = _mark(PUBLIC)
-lexicon_dependent = _mark(LEXICON_DEPENDENT)
-directors_only = _mark(DIRECTORS_ONLY)
-RULES = "adjudicator_rules"
-
-
-def rules(target: V) -> V:
-    """Marks a view whose answer is a recorded ruling (`audit.record.answer`): a device's or
-    key's rate count and last use are then settled in the ruling's transaction (bookkeeping)."""
-    setattr(target, RULES, True)
-    return target
-
-
-COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"
-
-
-def counted_when_answered(target: V) -> V:
-    """Marks a view that is no recorded ruling but is counted against a device's or key's rate
-    limit only once it has answered (`settle_deferred`), not before it runs: a request refused
-    on the way (a malformed body, a busy worker) uses up nothing."""
-    setattr(target, COUNTED_WHEN_ANSWERED, True)
-    return target
-
-
-def public_blueprint(bp: Blueprint) -> Blueprint:
-    setattr(bp, ACCESS, PUBLIC)
-    return bp
 
 
 def access_of(app: Flask, endpoint: str) -> str | None:
@@ -95,30 +55,6 @@ def access_of(app: Flask, endpoint: str) -> str | None:
 
 def caller() -> Caller:
     return g.get("caller", ANONYMOUS)
-
-
-def client_id() -> str:
-    """The client a lockout counts against, and whose `Idempotency-Key`s an anonymous caller's
-    are: its address (set TRUSTED_PROXIES behind nginx).
-
-    An IPv6 client is its own address, not its /64: every device on a venue's Wi-Fi shares one
-    /64, and a player's wrong tries must not hold back the director's laptop beside them. The
-    /64, which one device can roam for a fresh address per try, is counted by `auth.lockout`
-    as a wider, higher limit. A zone (`%eth0`) is dropped, so it cannot make a fresh client
-    either. An IPv4 address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address. Anything
-    but an address (only a TRUSTED_PROXIES larger than the proxies really in front lets a client
-    choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits the
-    store's column whatever its length."""
-    address = request.remote_addr or "unknown"
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
-    if isinstance(parsed, ipaddress.IPv6Address):
-        if parsed.ipv4_mapped is not None:
-            return f"ip:{parsed.ipv4_mapped}"
-        return f"ip:{ipaddress.IPv6Address(parsed.packed)}"
-    return f"ip:{parsed}"
 
 
 # --- resolving the credential ----------------------------------------------------------------

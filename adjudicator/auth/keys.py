@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.directors import is_name
-from adjudicator.auth.models import NAME_MAX, ApiKey
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
+from adjudicator.store.credentials import NAME_MAX, ApiKey
 
 ROLES = ("app",)
 HINT = len(APP_PREFIX) + 4

@@ -37,13 +37,15 @@ import sqlalchemy as sa
 
 from adjudicator.auth import locks
 from adjudicator.auth.clock import seconds_until
-from adjudicator.auth.models import AuthFailure
+from adjudicator.store.credentials import AuthFailure
 from adjudicator.web.netaddrs import device_network
 
 # How many times a client's `attempts` an IPv6 /64 gets in all: enough for a few devices at a
 # venue to fail beside each other, few enough that roaming the /64 gains only this many tries.
 NETWORK_FACTOR = 4
 DEVICE_PREFIX = "dev:"
+# The scopes counted apart: the judge's PIN (judge.pin); the pairing code (auth.views).
+PIN_SCOPE = "pin"
 
 
 @dataclass(frozen=True)

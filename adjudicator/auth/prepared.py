@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlalchemy import Dialect
 
-from adjudicator.auth.models import ApiKey, Device, RateHit
 from adjudicator.store import driver
+from adjudicator.store.credentials import ApiKey, Device, RateHit
 
 _KEYS = ApiKey.__table__
 _DEVICES = Device.__table__

@@ -23,46 +23,34 @@ from flask import (
     Blueprint,
     Flask,
     Response,
+    current_app,
     g,
     jsonify,
-    make_response,
     redirect,
-    render_template,
     request,
     url_for,
 )
 from markupsafe import Markup
 
 from adjudicator import store
-from adjudicator.api import API_PREFIX
-from adjudicator.api.games import check_game
 from adjudicator.auth import clock, devices, directors, keys, lockout
-from adjudicator.auth.guard import (
-    DEVICE_COOKIE,
-    SESSION_COOKIE,
-    caller,
-    client_id,
-    directors_only,
-    identify,
-    public,
-)
-from adjudicator.auth.models import NAME_MAX
+from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, caller, identify
+from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
 from adjudicator.engine import picture
 from adjudicator.game import gcg
-from adjudicator.judge.config import (
-    fill,
-    fill_markup,
-    language_choices,
-    strings,
-)
-from adjudicator.pages.headers import PAGE_HEADERS as KIOSK_HEADERS
+from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
+from adjudicator.pages.render import error_page, page
+from adjudicator.pages.strings import fill, fill_markup, say, strings
 from adjudicator.rulesets import Ruleset
-from adjudicator.web.errors import INTERNAL_CODE, ApiError, error_pages
-from adjudicator.web.netaddrs import tablet_bases
+from adjudicator.store.credentials import NAME_MAX
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import directors_only, public
+from adjudicator.web.errors import ApiError, error_pages
+from adjudicator.web.netaddrs import client_id, tablet_bases
 
 bp = Blueprint(
     "auth",
@@ -75,20 +63,7 @@ bp = Blueprint(
 PAIRING_SCOPE = "pairing"
 bp.add_app_template_filter(fill_markup, "fill")
 
-# Every page's headers, except that these pages post their forms to this site.
-CSP = "Content-Security-Policy"
-PAGE_HEADERS = {
-    **KIOSK_HEADERS,
-    CSP: KIOSK_HEADERS[CSP].replace("form-action 'none'", "form-action 'self'"),
-    "Referrer-Policy": "same-origin",  # so that a form's Origin names this site, not "null"
-}
-
-
-@bp.after_request
-def security_headers(response: Response) -> Response:
-    for name, value in PAGE_HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
+bp.after_request(form_page_headers)
 
 
 def set_cookie(response: Response, name: str, value: str, max_age: int) -> None:
@@ -132,43 +107,6 @@ def same_origin() -> bool:
 
 
 # --- the pages' language ------------------------------------------------------------------------
-
-
-def say(key: str, **values: object) -> str:
-    """A message these pages show, in the visitor's language."""
-    return fill(strings(request_language())[key], **values)
-
-
-def language_context(endpoint: str, **args: str) -> dict[str, Any]:
-    """What a page needs to speak the visitor's language, as the judge's pages get it (`t`,
-    `lang`, `languages`), and where its switch leads: `endpoint` with `args` in the chosen
-    language. A relative `?lang=` would not do: a page answering a form's POST (the pairing
-    code, an error) stands at a URL that takes POST only."""
-    lang = request_language()
-
-    def switch_href(code: str) -> str:
-        return url_for(endpoint, **args, lang=code)
-
-    return {
-        "t": strings(lang),
-        "lang": lang,
-        "languages": language_choices(),
-        "keep": kept_language(),
-        "switch_href": switch_href,
-    }
-
-
-def page(
-    template: str,
-    status: int = 200,
-    *,
-    switch: str,
-    switch_args: dict[str, str] | None = None,
-    **context: Any,
-) -> Response:
-    """`template` in the visitor's language; its switch leads to the endpoint `switch`."""
-    context = {**language_context(switch, **(switch_args or {})), **context}
-    return make_response(render_template(template, **context), status)
 
 
 # --- directors: login and logout --------------------------------------------------------------
@@ -409,7 +347,7 @@ def _record_body() -> dict[str, Any]:
 def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of a record: games/verify's disclosed report (the one path, the one
     gate), the picture of every turn, and each turn's caption for the slider."""
-    checked = check_game(ruleset, body)
+    checked = current_app.extensions["check_game"](ruleset, body)
     report = checked.report
     n = len(report["turns"])
     t = strings(request_language())
@@ -463,8 +401,6 @@ def check_game_page():
 def clear_pin_lockouts():
     """Five wrong taps lock a kiosk's PIN for the window: the director, at the screen, need not
     wait it out (the per-device counts start afresh; the counting itself is unchanged)."""
-    from adjudicator.judge.pin import PIN_SCOPE  # the judge package imports auth: not at the top
-
     with store.connection(write=True) as conn:
         lockout.clear_scope(conn, PIN_SCOPE)
     return redirect(url_for("auth.home", cleared="pin", **kept_language()), 303)
@@ -533,35 +469,6 @@ def whoami():
 
 
 # --- errors on these pages, for a person's browser (adjudicator.web.errors.error_pages) ------------
-
-# What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
-# other error is named by its status, with the service's own (English) detail beneath.
-ERROR_SAYINGS = {
-    "store_unavailable": "dir_error_store",
-    "csrf_failed": "dir_error_csrf",
-    INTERNAL_CODE: "dir_error_failed",
-}
-PAIRING_ENDPOINTS = frozenset({"auth.pair_form", "auth.pair"})
-
-
-def error_page(exc: ApiError) -> Response:
-    """`exc` as a page in the visitor's language, leading back to where they came from."""
-    key = ERROR_SAYINGS.get(exc.code)
-    back, label = (
-        ("auth.pair_form", "dir_error_back_pair")
-        if request.endpoint in PAIRING_ENDPOINTS
-        else ("auth.home", "dir_error_back")
-    )
-    return page(  # its status and headers: errors.respond
-        "error_page.html",
-        switch=back,
-        heading=say("dir_error_heading"),
-        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
-        refused=exc.status,
-        detail=None if key else exc.message,
-        back=url_for(back, **kept_language()),
-        back_label=say(label),
-    )
 
 
 def init_app(app: Flask) -> None:

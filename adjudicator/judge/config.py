@@ -8,32 +8,24 @@ the word count is the ruleset's and the timers are the deployment's config.
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from flask import current_app
-from markupsafe import Markup, escape
 
-from adjudicator.api import API_PREFIX
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
 from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
 from adjudicator.lexicons import registry
 from adjudicator.pages.page_language import LANGUAGES
+from adjudicator.pages.strings import strings
 from adjudicator.rulesets import Ruleset
+from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
-
-
-@cache
-def strings(language: str) -> dict[str, str]:
-    path = resources.files("adjudicator") / "i18n" / f"{language}.json"
-    return json.loads(path.read_text("utf-8"))
 
 
 @cache
@@ -41,30 +33,6 @@ def kiosk_strings(language: str) -> dict[str, str]:
     """The strings a kiosk page carries: the director's pages' (`dir_…`) stay on the server, so
     every judge page is not 4 KB heavier with text it never shows."""
     return {k: v for k, v in strings(language).items() if not k.startswith("dir_")}
-
-
-def language_choices() -> list[tuple[str, str]]:
-    """The language switch's entries: each code with its name in that language."""
-    return [(code, strings(code)["language_name"]) for code in LANGUAGES]
-
-
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def fill(text: str, **values: object) -> str:
-    """A string of the i18n files with its `{name}`s filled in one pass, so that a value which
-    itself holds braces (a tablet named "{s}") is never filled again."""
-    return PLACEHOLDER.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
-
-
-def fill_markup(text: str, **values: object) -> Markup:
-    """`fill` for a template: the text and plain values escaped, Markup values (a `<code>` the
-    template built) kept, so markup never has to live in the i18n files."""
-    return Markup(
-        PLACEHOLDER.sub(
-            lambda m: str(escape(values[m[1]])) if m[1] in values else m[0], str(escape(text))
-        )
-    )
 
 
 def accepts(normaliser: Normaliser, char: str) -> bool:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
 
-from adjudicator.auth.guard import public_blueprint
-from adjudicator.judge.config import asset_version, strings
+from adjudicator.judge.config import asset_version
 from adjudicator.judge.pages import listed_rulesets
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.qr import qr_svg
+from adjudicator.pages.strings import strings
+from adjudicator.web.access import public_blueprint
 from adjudicator.web.netaddrs import tablet_bases
 
 # What runs here and where the kiosks are: no word, so public in every mode.

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from flask import Blueprint, make_response, render_template
 
-from adjudicator.api import API_PREFIX
-from adjudicator.auth.guard import public_blueprint
 from adjudicator.catalogue import rulesets
 from adjudicator.judge import pin
-from adjudicator.judge.config import asset_version, page_config, strings
+from adjudicator.judge.config import asset_version, page_config
 from adjudicator.lexicons import registry
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
+from adjudicator.pages.strings import strings
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import public_blueprint
 
 # The kiosk's pages and assets hold no word: public. Its rulings go through the API's guard.
 bp = public_blueprint(

@@ -20,13 +20,15 @@ from flask import Flask, Response, current_app, jsonify, request
 
 from adjudicator import store
 from adjudicator.auth import clock, lockout
-from adjudicator.auth.guard import client_id, identify
+from adjudicator.auth.guard import identify
+from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.settings import settings
+from adjudicator.auth.views import set_cookie
 from adjudicator.catalogue import rulesets
 from adjudicator.web.errors import ApiError
+from adjudicator.web.netaddrs import client_id
 from adjudicator.web.requests import json_body, only_fields
 
-PIN_SCOPE = "pin"
 # An unpaired kiosk's device id: random (128 bits, not guessable), HttpOnly, SameSite=Strict.
 KIOSK_COOKIE = "adj_kiosk"
 KIOSK_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
@@ -45,8 +47,6 @@ def kiosk_device() -> str | None:
 def give_kiosk_device(response: Response) -> Response:
     """Set a kiosk device id on a browser that has none, so its wrong PINs count for it alone."""
     if kiosk_device() is None:
-        from adjudicator.auth.views import set_cookie  # auth's views import the judge package
-
         set_cookie(response, KIOSK_COOKIE, secrets.token_urlsafe(16), KIOSK_COOKIE_SECONDS)
     return response
 

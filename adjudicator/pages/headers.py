@@ -1,4 +1,5 @@
-"""Security headers of every human-facing page (kiosk, set-up, landing) and their assets."""
+"""Security headers of every human-facing page (kiosk, set-up, landing, the directors' pages)
+and their assets: one list, and a variant for the pages that post forms."""
 
 from __future__ import annotations
 
@@ -22,5 +23,21 @@ PAGE_HEADERS = {
 
 def security_headers(response: Response) -> Response:
     for name, value in PAGE_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+# The directors', pairing and audit pages' headers: the same, except that they post their
+# forms to this site.
+CSP = "Content-Security-Policy"
+FORM_PAGE_HEADERS = {
+    **PAGE_HEADERS,
+    CSP: PAGE_HEADERS[CSP].replace("form-action 'none'", "form-action 'self'"),
+    "Referrer-Policy": "same-origin",  # so that a form's Origin names this site, not "null"
+}
+
+
+def form_page_headers(response: Response) -> Response:
+    for name, value in FORM_PAGE_HEADERS.items():
         response.headers.setdefault(name, value)
     return response

@@ -65,7 +65,7 @@ class Ruling(Base):
 
 
 class RulingLabels(Base):
-    """A ruling's labels and words in their canonical form (`audit.labels.canonical`), for the
+    """A ruling's labels and words in their canonical form (`store.labelforms.canonical`), for the
     directors' search, which must find `ANNA` when asked for `Anna` as the jury count does, and
     the ruling on BLÅBÆR when asked for `blåbær`. The entry keeps them as typed; this is derived
     from it, outside the hash chain. Every entry has a row (migration 0006)."""
@@ -107,7 +107,7 @@ class AuditCheckpoint(Base):
 
 class JuryWords(Base):
     """Words put to the jury per (event, game, player), for the ruleset's per-game limit: each
-    label in its canonical form (`audit.labels.canonical`), the event the service's own."""
+    label in its canonical form (`store.labelforms.canonical`), the event the service's own."""
 
     __tablename__ = "jury_words"
 
@@ -131,5 +131,6 @@ class IdempotencyKey(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
 
 
-# Other features' tables: import their modules below, so that `Base.metadata` holds them too.
-from adjudicator.auth import models as _auth_models  # noqa: E402, F401  (who is asking)
+# The credentials' tables (adjudicator.store.credentials): imported here, so that `Base.metadata`
+# holds them too.
+from adjudicator.store import credentials as _credentials  # noqa: E402, F401  (who is asking)

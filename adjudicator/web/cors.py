@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 
-from adjudicator.api import API_PREFIX
+from adjudicator.web import API_PREFIX
 
 ALLOWED_HEADERS = "Content-Type, Authorization, If-None-Match, Idempotency-Key"
 EXPOSED_HEADERS = "ETag, Retry-After, Allow"

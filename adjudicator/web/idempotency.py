@@ -18,21 +18,35 @@ import hashlib
 import itertools
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
 from flask import Response, current_app, request
 from sqlalchemy import Connection, delete, select
 
-from adjudicator.auth.caller import Caller
-from adjudicator.auth.guard import client_id
 from adjudicator.store import utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
 from adjudicator.web.errors import ApiError
+from adjudicator.web.netaddrs import client_id
 
 HEADER = "Idempotency-Key"
 PURGE_EVERY = 200  # keyed requests per process between deletions of expired keys
 
 KEYS = IdempotencyKey.__table__
 _counter = itertools.count()
+
+
+class Caller(Protocol):
+    """Who asks, as `adjudicator.auth.caller.Caller` says it: what a key's namespace needs of
+    it, declared here so the plumbing does not import the package above it that resolves it."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def anonymous(self) -> bool: ...
 
 
 @dataclass(frozen=True)

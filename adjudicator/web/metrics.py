@@ -35,8 +35,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from adjudicator.auth.guard import public
 from adjudicator.settings import networks
+from adjudicator.web.access import public
 from adjudicator.web.errors import ApiError
 
 REQUESTS = Counter(

@@ -9,6 +9,7 @@ standard library has no call for them); elsewhere, the address the default route
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import socket
 import struct
@@ -145,3 +146,27 @@ def tablet_bases() -> tuple[list[str], str | None]:
     if loopback_only(bound):
         return [own], ", ".join(f"{h}:{p}" for h, p in bound)
     return tablet_urls(bound) or [own], None
+
+
+def client_id() -> str:
+    """The client a lockout counts against, and whose `Idempotency-Key`s an anonymous caller's
+    are: its address (set TRUSTED_PROXIES behind nginx).
+
+    An IPv6 client is its own address, not its /64: every device on a venue's Wi-Fi shares one
+    /64, and a player's wrong tries must not hold back the director's laptop beside them. The
+    /64, which one device can roam for a fresh address per try, is counted by `auth.lockout`
+    as a wider, higher limit. A zone (`%eth0`) is dropped, so it cannot make a fresh client
+    either. An IPv4 address written as IPv6 (`::ffff:a.b.c.d`) is that IPv4 address. Anything
+    but an address (only a TRUSTED_PROXIES larger than the proxies really in front lets a client
+    choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits the
+    store's column whatever its length."""
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return f"ip:{parsed.ipv4_mapped}"
+        return f"ip:{ipaddress.IPv6Address(parsed.packed)}"
+    return f"ip:{parsed}"

@@ -11,7 +11,7 @@ import pytest
 from markupsafe import escape
 
 from adjudicator import create_app
-from adjudicator.auth.views import PAGE_HEADERS
+from adjudicator.pages.headers import FORM_PAGE_HEADERS as PAGE_HEADERS
 from adjudicator.tests.differential import GCG, TURNS, build_pair
 
 from .conftest import add_director, form_csrf, login

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from adjudicator.judge import LANGUAGES
-from adjudicator.judge.config import strings
+from adjudicator.pages.strings import strings
 from adjudicator.store import OUTAGE_RETRY_AFTER_SECONDS
 
 from .conftest import add_director, form_csrf
@@ -116,7 +116,8 @@ def test_a_form_page_still_works_after_the_store_returns(director, database):
 
 
 def test_a_failure_is_a_page_and_a_failing_page_still_leaves_as_the_document(director, monkeypatch):
-    from adjudicator.auth import devices, views
+    from adjudicator.auth import devices
+    from adjudicator.pages import render
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
@@ -124,7 +125,7 @@ def test_a_failure_is_a_page_and_a_failing_page_still_leaves_as_the_document(dir
     monkeypatch.setattr(devices, "listed", broken)
     html = assert_page(director.get("/director/", headers=BROWSER), 500)
     assert strings("en")["dir_error_failed"] in visible(html) and "a bug" not in html
-    monkeypatch.setattr(views, "page", broken)  # the error page itself fails
+    monkeypatch.setattr(render, "page", broken)  # the error page itself fails
     failed = director.get("/director/", headers=BROWSER)
     assert failed.status_code == 500 and failed.mimetype == "application/problem+json"
     assert failed.json["code"] == "internal_error"

@@ -10,7 +10,7 @@ import pytest
 import segno
 
 from adjudicator.auth.tests.conftest import add_director, form_csrf, login
-from adjudicator.judge.config import strings
+from adjudicator.pages.strings import strings
 from adjudicator.web import netaddrs
 
 

@@ -1,4 +1,4 @@
-"""Labels are compared in one canonical form (`adjudicator.audit.labels.canonical`).
+"""Labels are compared in one canonical form (`adjudicator.store.labelforms.canonical`).
 
 The jury limit counts words, per (event, game, player) in that form: `jury_words` replaces
 `jury_counts` (queries, per label as typed). Existing counts are carried over as words (a query
@@ -20,8 +20,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from alembic import op
 
-from adjudicator.audit.labels import COLUMNS as LABEL_COLUMNS
-from adjudicator.audit.labels import canonical
+from adjudicator.store.labelforms import COLUMNS as LABEL_COLUMNS
+from adjudicator.store.labelforms import canonical
 
 revision = "0005_canonical_labels"
 down_revision = "0004_rulings_at_head"

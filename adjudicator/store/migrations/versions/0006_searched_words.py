@@ -1,5 +1,5 @@
 """The directors' search looks words up case-folded (issue 29): `ruling_labels.words` holds each
-entry's words in the labels' canonical form (`adjudicator.audit.labels.canonical_words`), so
+entry's words in the labels' canonical form (`adjudicator.store.labelforms.canonical_words`), so
 `blåbær` finds BLÅBÆR whatever the store's `lower()` and JSON escapes do. Every entry now has a
 row there; the entries so far get theirs here.
 
@@ -12,7 +12,7 @@ import orjson
 import sqlalchemy as sa
 from alembic import op
 
-from adjudicator.audit.labels import canonical_words
+from adjudicator.store.labelforms import canonical_words
 
 revision = "0006_searched_words"
 down_revision = "0005_canonical_labels"

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from adjudicator import settings
 from adjudicator.auth import clock, devices, directors, keys
-from adjudicator.cli import EXIT_OK, UsageError, add_database_option, open_store
+from adjudicator.cli.common import EXIT_OK, UsageError, add_database_option, open_store
 
 
 def _store(args: argparse.Namespace):

@@ -18,19 +18,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import settings
+from adjudicator.cli.accounts import add_devices, add_directors, add_keys
+from adjudicator.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_DISAGREE,
+    EXIT_OK,
+    UsageError,
+    add_database_option,
+    open_store,
+)
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from adjudicator.settings import ConfigError
 from lexicon.console import add_version, closed_pipe_safe
 
-EXIT_OK = 0
-EXIT_DISAGREE = 1
-EXIT_BAD_INPUT = 2
 DEFAULT_LEXICON_DIR = "instance/lexicons"
-
-
-class UsageError(Exception):
-    """Bad input the user can fix; printed as one line, exit code 2."""
 
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
@@ -240,30 +242,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 # --- db -------------------------------------------------------------------------------------
-
-
-def add_database_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
-    )
-
-
-def open_store(args: argparse.Namespace):
-    """The store the service would use, from --database-url, the environment or the default."""
-    from flask import Flask
-
-    from adjudicator.store import Store, StoreError, default_url
-
-    url = (
-        args.database_url
-        or settings.value("DATABASE_URL")
-        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
-    )
-    try:
-        return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
 
 
 @contextmanager
@@ -597,10 +575,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_reload,
 ]
 
-# Who is asking (issue 12): directors, devices and keys. Imported here, after the helpers that
-# adjudicator.auth.cli takes from this module.
-from adjudicator.auth.cli import add_devices, add_directors, add_keys  # noqa: E402
-
+# Who is asking (issue 12): directors, devices and keys (adjudicator.cli.accounts).
 SUBCOMMANDS += [add_directors, add_devices, add_keys]
 
 
@@ -638,7 +613,3 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-
-
-if __name__ == "__main__":
-    sys.exit(main())

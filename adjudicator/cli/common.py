@@ -1,0 +1,47 @@
+"""What the `adjudicator` commands share: exit statuses, the usage error, the store to open.
+
+Its own module, below both the main command line (`adjudicator.cli`) and the accounts'
+commands (`adjudicator.cli.accounts`), so neither imports the other's half-built module.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from adjudicator import settings
+
+EXIT_OK = 0
+
+
+EXIT_DISAGREE = 1
+
+
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad input the user can fix; printed as one line, exit code 2."""
+
+
+def add_database_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--database-url",
+        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
+    )
+
+
+def open_store(args: argparse.Namespace):
+    """The store the service would use, from --database-url, the environment or the default."""
+    from flask import Flask
+
+    from adjudicator.store import Store, StoreError, default_url
+
+    url = (
+        args.database_url
+        or settings.value("DATABASE_URL")
+        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
+    )
+    try:
+        return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None

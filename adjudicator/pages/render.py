@@ -1,0 +1,76 @@
+"""A page in the visitor's language: `page` renders a template with the language switch, and
+`error_page` is an error as a page (the directors', pairing and audit pages share them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, render_template, request, url_for
+
+from adjudicator.pages.page_language import kept_language, request_language
+from adjudicator.pages.strings import language_choices, say, strings
+from adjudicator.web.errors import INTERNAL_CODE, ApiError
+
+
+def language_context(endpoint: str, **args: str) -> dict[str, Any]:
+    """What a page needs to speak the visitor's language, as the judge's pages get it (`t`,
+    `lang`, `languages`), and where its switch leads: `endpoint` with `args` in the chosen
+    language. A relative `?lang=` would not do: a page answering a form's POST (the pairing
+    code, an error) stands at a URL that takes POST only."""
+    lang = request_language()
+
+    def switch_href(code: str) -> str:
+        return url_for(endpoint, **args, lang=code)
+
+    return {
+        "t": strings(lang),
+        "lang": lang,
+        "languages": language_choices(),
+        "keep": kept_language(),
+        "switch_href": switch_href,
+    }
+
+
+def page(
+    template: str,
+    status: int = 200,
+    *,
+    switch: str,
+    switch_args: dict[str, str] | None = None,
+    **context: Any,
+) -> Response:
+    """`template` in the visitor's language; its switch leads to the endpoint `switch`."""
+    context = {**language_context(switch, **(switch_args or {})), **context}
+    return make_response(render_template(template, **context), status)
+
+
+# What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
+# other error is named by its status, with the service's own (English) detail beneath.
+ERROR_SAYINGS = {
+    "store_unavailable": "dir_error_store",
+    "csrf_failed": "dir_error_csrf",
+    INTERNAL_CODE: "dir_error_failed",
+}
+
+
+PAIRING_ENDPOINTS = frozenset({"auth.pair_form", "auth.pair"})
+
+
+def error_page(exc: ApiError) -> Response:
+    """`exc` as a page in the visitor's language, leading back to where they came from."""
+    key = ERROR_SAYINGS.get(exc.code)
+    back, label = (
+        ("auth.pair_form", "dir_error_back_pair")
+        if request.endpoint in PAIRING_ENDPOINTS
+        else ("auth.home", "dir_error_back")
+    )
+    return page(  # its status and headers: errors.respond
+        "error_page.html",
+        switch=back,
+        heading=say("dir_error_heading"),
+        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
+        refused=exc.status,
+        detail=None if key else exc.message,
+        back=url_for(back, **kept_language()),
+        back_label=say(label),
+    )

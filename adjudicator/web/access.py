@@ -1,0 +1,59 @@
+"""The access markers every route carries, declared where the route is defined.
+
+`public`, `lexicon_dependent`, `directors_only` (and `rules`, `counted_when_answered` for the
+rate-limit bookkeeping) only mark a view or a blueprint; the guard (`adjudicator.auth.guard`)
+reads the marks and enforces them. They live in the HTTP plumbing so that any route, the
+metrics endpoint among them, can be marked without importing the guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import Blueprint
+
+PUBLIC = "public"
+LEXICON_DEPENDENT = "lexicon_dependent"
+DIRECTORS_ONLY = "directors_only"
+ACCESS = "adjudicator_access"
+
+
+V = TypeVar("V", bound=Callable)
+
+
+def _mark(access: str) -> Callable[[V], V]:
+    def mark(target: V) -> V:
+        setattr(target, ACCESS, access)
+        return target
+
+    return mark
+
+
+public = _mark(PUBLIC)
+lexicon_dependent = _mark(LEXICON_DEPENDENT)
+directors_only = _mark(DIRECTORS_ONLY)
+RULES = "adjudicator_rules"
+
+
+def rules(target: V) -> V:
+    """Marks a view whose answer is a recorded ruling (`audit.record.answer`): a device's or
+    key's rate count and last use are then settled in the ruling's transaction (bookkeeping)."""
+    setattr(target, RULES, True)
+    return target
+
+
+COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"
+
+
+def counted_when_answered(target: V) -> V:
+    """Marks a view that is no recorded ruling but is counted against a device's or key's rate
+    limit only once it has answered (`settle_deferred`), not before it runs: a request refused
+    on the way (a malformed body, a busy worker) uses up nothing."""
+    setattr(target, COUNTED_WHEN_ANSWERED, True)
+    return target
+
+
+def public_blueprint(bp: Blueprint) -> Blueprint:
+    setattr(bp, ACCESS, PUBLIC)
+    return bp
