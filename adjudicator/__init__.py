@@ -34,9 +34,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.json = OrjsonProvider(app)
 
-    from adjudicator import catalogue, lexicons, store
+    from adjudicator import catalogue, lexicon_registry, store
     from adjudicator.api import challenge, games, meta, moves
-    from adjudicator.api import lexicons as lexicons_api
+    from adjudicator.api import lexicon_summaries as lexicons_api
     from adjudicator.web import cors, errors, logs, metrics
 
     logs.init_app(app)
@@ -44,7 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     metrics.init_app(app)
     store.init_app(app)
     cors.init_app(app)
-    lexicons.init_app(app)
+    lexicon_registry.init_app(app)
     catalogue.init_app(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(lexicons_api.bp)

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from adjudicator.lexicons import registry
+from adjudicator.lexicon_registry import registry
 from adjudicator.rulesets import Ruleset, load_rulesets
 from adjudicator.web.errors import ApiError
 from lexicon.artifact import Lexicon

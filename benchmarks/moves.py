@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from adjudicator.engine.api import evaluate_move
+from adjudicator.engine.evaluate import evaluate_move
 from adjudicator.engine.notation import parse_parts, render
 from adjudicator.engine.tests.corpus import RECORDS, gcg_files
 from adjudicator.game.gcg import GcgError, read, resolve_language

@@ -133,10 +133,10 @@ def service(tmp: Path, name: str, **config):
 
 def app_keys(app, count: int) -> list[str]:
     from adjudicator import store
-    from adjudicator.auth import clock, keys
+    from adjudicator.auth import keys, store_time
 
     with app.app_context(), store.connection(write=True) as conn:
-        now = clock.now()
+        now = store_time.now()
         return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
 
 
@@ -236,10 +236,10 @@ def under_gunicorn(seconds: int) -> None:
         url = f"sqlite:///{tmp}/t.db"
         store = Store(url)
         migrate.upgrade(store)
-        from adjudicator.auth import clock, keys
+        from adjudicator.auth import keys, store_time
 
         with store.connection(write=True) as conn:
-            now = clock.now()
+            now = store_time.now()
             bearers = [keys.create(conn, f"b{i}", "app", [], set(), now).key for i in range(1000)]
         store.dispose()
         saved = {

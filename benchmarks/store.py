@@ -92,9 +92,9 @@ TOURNAMENT_ENV = {
 
 def app_keys(store: Store, count: int) -> list[str]:
     """`count` fresh app keys, made as `adjudicator keys create --role app` makes them."""
-    from adjudicator.auth import clock, keys
+    from adjudicator.auth import keys, store_time
 
-    now = clock.now()
+    now = store_time.now()
     with store.connection(write=True) as conn:
         return [keys.create(conn, f"bench-{i}", "app", [], set(), now).key for i in range(count)]
 

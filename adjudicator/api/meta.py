@@ -10,7 +10,7 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.catalogue import required_rulesets, rulesets
-from adjudicator.lexicons import registry
+from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
 from adjudicator.store import current_store
 from adjudicator.web import API_PREFIX

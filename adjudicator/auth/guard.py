@@ -20,7 +20,7 @@ from urllib.parse import quote
 from flask import Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
-from adjudicator.auth import bookkeeping, clock, devices, directors, keys
+from adjudicator.auth import bookkeeping, devices, directors, keys, store_time
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
@@ -175,7 +175,7 @@ def check_request():
         if access == LEXICON_DEPENDENT and config.tournament:
             raise _refuse_anonymous()
         return None
-    at = clock.now()
+    at = store_time.now()
     with store.reading() as conn:  # a read: a junk credential never takes the write turn
         found = _resolve(conn, access, at)
     g.caller = found
@@ -223,7 +223,7 @@ def settle_deferred() -> None:
 def identify() -> Caller:
     """Resolve the credential for a public endpoint that reports it (`/auth/whoami`)."""
     if _has_credential():
-        at = clock.now()
+        at = store_time.now()
         with store.connection() as conn:
             g.caller = _resolve(conn, PUBLIC, at)
         _settle_now(bookkeeping.owed(g.caller, None, at))  # a use, not a ruling: not counted

@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 
 from adjudicator.auth import locks
-from adjudicator.auth.clock import seconds_until
+from adjudicator.auth.store_time import seconds_until
 from adjudicator.store.credentials import AuthFailure
 from adjudicator.web.netaddrs import device_network
 

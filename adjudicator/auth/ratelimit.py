@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 
 from adjudicator.auth import locks, prepared
-from adjudicator.auth.clock import seconds_until
+from adjudicator.auth.store_time import seconds_until
 
 WINDOW = 60
 SPAN = timedelta(seconds=WINDOW)

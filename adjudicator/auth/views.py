@@ -33,7 +33,7 @@ from flask import (
 from markupsafe import Markup
 
 from adjudicator import store
-from adjudicator.auth import clock, devices, directors, keys, lockout
+from adjudicator.auth import devices, directors, keys, lockout, store_time
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, caller, identify
 from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.settings import settings
@@ -179,7 +179,7 @@ def login():
         client_id(),
         config.login,
         config.session_seconds,
-        clock.now(),
+        store_time.now(),
     )
     if result.wait:
         return again(say("dir_login_locked", s=result.wait), 429, result.wait)
@@ -233,7 +233,7 @@ def devices_state(listed: list[dict]) -> str:
 
 
 def _home(status: int = 200, **extra) -> Response:
-    at = clock.now()
+    at = store_time.now()
     with store.connection() as conn:
         listed = _devices(conn, at)
         key_rows = keys.listed(conn)
@@ -275,7 +275,7 @@ def new_pairing():
     config = settings()
     with store.connection(write=True) as conn:
         pairing = devices.new_pairing(
-            conn, int(caller().id), name, ruleset, config.pairing_seconds, clock.now()
+            conn, int(caller().id), name, ruleset, config.pairing_seconds, store_time.now()
         )
     # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
     bases, loopback = tablet_bases()
@@ -299,7 +299,7 @@ def new_pairing():
 def devices_state_json():
     """The devices list's digest (`devices_state`), polled by the director's screen."""
     with store.connection() as conn:
-        listed = _devices(conn, clock.now())
+        listed = _devices(conn, store_time.now())
     response = jsonify(state=devices_state(listed))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -309,7 +309,7 @@ def devices_state_json():
 @directors_only
 def revoke_device(device_id: int):
     with store.connection(write=True) as conn:
-        done = devices.revoke(conn, device_id, clock.now())
+        done = devices.revoke(conn, device_id, store_time.now())
     if not done:
         return _home(404, error=say("dir_home_no_device", id=device_id))
     return redirect(url_for("auth.home", **kept_language()), 303)
@@ -431,7 +431,7 @@ def pair():
         return again(say("dir_pair_missing"), 400)
     config = settings()
     client = client_id()
-    at = clock.now()
+    at = store_time.now()
     with store.connection(write=True) as conn:
         # Counted first, in turn (lockout.attempt), per address under its /64; a right code
         # forgets this address's wrong ones, as a right password does.

@@ -360,7 +360,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     import logging
 
     from adjudicator import configured_app
-    from adjudicator.lexicons import LexiconRegistry
+    from adjudicator.lexicon_registry import LexiconRegistry
     from adjudicator.rulesets import RulesetError, load_rulesets
 
     proc = Path(f"/proc/{master}")

@@ -8,7 +8,7 @@ import sys
 from datetime import datetime
 
 from adjudicator import settings
-from adjudicator.auth import clock, devices, directors, keys
+from adjudicator.auth import devices, directors, keys, store_time
 from adjudicator.cli.common import EXIT_OK, UsageError, add_database_option, open_store
 
 
@@ -70,7 +70,7 @@ def run_directors(args: argparse.Namespace) -> int:
         password = _read_password(args.password_stdin)
         with store.connection(write=True) as conn:
             try:
-                directors.add(conn, args.name, password, clock.now())
+                directors.add(conn, args.name, password, store_time.now())
             except directors.AccountError as exc:
                 raise UsageError(str(exc)) from None
         print(f"director {args.name!r} added")
@@ -89,7 +89,7 @@ def run_directors(args: argparse.Namespace) -> int:
         print(f"password of director {args.name!r} changed; {ended} session(s) ended")
     elif args.action == "list":
         with store.connection() as conn:
-            rows = directors.listed(conn, clock.now())
+            rows = directors.listed(conn, store_time.now())
         _table(
             [
                 [r["name"], _when(r["created_at"]), _when(r["last_login_at"]), r["sessions"]]
@@ -171,7 +171,7 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
 
 def run_devices(args: argparse.Namespace) -> int:
     store = _store(args)
-    at = clock.now()
+    at = store_time.now()
     if args.action == "list":
         with store.connection() as conn:
             rows = devices.listed(conn, at, include_revoked=args.all)
@@ -227,7 +227,7 @@ def add_devices(sub: argparse._SubParsersAction) -> None:
 
 def run_keys(args: argparse.Namespace) -> int:
     store = _store(args)
-    at = clock.now()
+    at = store_time.now()
     if args.action == "create":
         known = _known_rulesets()
         with store.connection(write=True) as conn:

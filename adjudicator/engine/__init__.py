@@ -5,8 +5,8 @@ Public API: `evaluate_move(profile, board, play, rack=None) -> MoveResult` and
 `check_words(lexicon, words) -> list[WordVerdict]`; see `api.py`.
 """
 
-from adjudicator.engine.api import MoveResult, ScoredWord, apply_play, evaluate_move
 from adjudicator.engine.board import Board, BoardError, Cell
+from adjudicator.engine.evaluate import MoveResult, ScoredWord, apply_play, evaluate_move
 from adjudicator.engine.notation import NewTile, NotationError, Play, parse, play_from_tiles
 from adjudicator.engine.placement import ERROR_CODES, PlacementError, check_placement
 from adjudicator.engine.wordcheck import WordVerdict, check_words

@@ -78,7 +78,7 @@ class PlacementError:
         }
 
 
-def parse_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
+def read_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
     """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
     counts: dict[str, int] = {}
     bad: list[str] = []
@@ -281,7 +281,7 @@ def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
 
 
 def _check_rack(play: Play, rack: str, profile: LanguageProfile, add) -> None:
-    counts, bad = parse_rack(rack, profile)
+    counts, bad = read_rack(rack, profile)
     for ch in bad:
         add(PlacementError(BAD_RACK, f"the rack holds {ch!r}, which is not a tile", None, ch))
     for t in play.tiles:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.game import clock
+from adjudicator.game import overtime
 from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import check_within_set, rack_text, rack_value
@@ -149,7 +149,7 @@ def final_score(
     for r, adj in zip(results, adjustments, strict=True):
         r.adjustments.extend(adj)
     for i, (p, r) in enumerate(zip(players, results, strict=True)):
-        ot = clock.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
+        ot = overtime.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
         if ot.points:
             r.adjustments.append(
                 Adjustment(
@@ -163,7 +163,7 @@ def final_score(
         r.lost_on_time = ot.lost_on_time
     if ending == "overtime" and not any(r.lost_on_time for r in results):
         raise GameInputError(
-            f"the ending 'overtime' needs a player {clock.loss_limit(rules)} over, and nobody is"
+            f"the ending 'overtime' needs a player {overtime.loss_limit(rules)} over, and nobody is"
             f" ({rules.end.source}, {rules.clock.source})",
             "ending",
         )

@@ -1,7 +1,7 @@
 """The lines of a record that are not moves: challenge rulings, time penalties, end racks.
 
 Each is read against the rule functions, never re-derived here: a challenge line against
-`challenge.outcome`, a time penalty against `clock.from_penalty`, an end rack against
+`challenge.outcome`, a time penalty against `overtime.from_penalty`, an end rack against
 `final.rack_adjustments`. GCG has no line for some rulings, so these conventions are read
 (RECORDS.md has the table):
 - `(challenge) +N` by the player who made the last play: a bonus for a valid play challenged
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from adjudicator.game import clock
 from adjudicator.game import ending as end_rules
+from adjudicator.game import overtime
 from adjudicator.game.challenge import outcome
 from adjudicator.game.final import end_factor, rack_adjustments
 from adjudicator.game.gcg import Event
@@ -144,7 +144,7 @@ def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     if not per:
         turn.deviations.append(f"a time penalty, but {w.rules.ruleset_id} has none ({rule.source})")
         return
-    over = clock.from_penalty(w.rules, ev.score)
+    over = overtime.from_penalty(w.rules, ev.score)
     if over is None:
         turn.deviations.append(
             f"a time penalty is {per} points per started minute, not {ev.score:+d} ({rule.source})"
@@ -154,7 +154,7 @@ def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     limit = rule.loss_after_minutes
     if over.lost_on_time:
         w.state.lost_on_time.add(p)
-        turn.notes.append(f"{clock.loss_limit(w.rules)} over: the game is lost ({rule.source})")
+        turn.notes.append(f"{overtime.loss_limit(w.rules)} over: the game is lost ({rule.source})")
     elif over.maybe_lost:
         turn.notes.append(f"lost on time if the overtime reached {limit}:00 ({rule.source})")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from adjudicator.engine.placement import parse_rack as read_rack
+from adjudicator.engine.placement import read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
 from lexicon.languages import LanguageProfile

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from adjudicator.engine.api import apply_play, check_words, evaluate_move
 from adjudicator.engine.board import Board
+from adjudicator.engine.evaluate import apply_play, check_words, evaluate_move
 from adjudicator.engine.notation import NotationError, Play, parse_parts
-from adjudicator.engine.placement import parse_rack as read_rack
+from adjudicator.engine.placement import read_rack
 from adjudicator.game import ending as end_rules
 from adjudicator.game import lines
 from adjudicator.game.challenge import outcome

@@ -18,7 +18,7 @@ from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
 from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
-from adjudicator.lexicons import registry
+from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.rulesets import Ruleset

@@ -7,7 +7,7 @@ from flask import Blueprint, make_response, render_template
 from adjudicator.catalogue import rulesets
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
-from adjudicator.lexicons import registry
+from adjudicator.lexicon_registry import registry
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.strings import strings

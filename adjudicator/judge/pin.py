@@ -19,7 +19,7 @@ import secrets
 from flask import Flask, Response, current_app, jsonify, request
 
 from adjudicator import store
-from adjudicator.auth import clock, lockout
+from adjudicator.auth import lockout, store_time
 from adjudicator.auth.guard import identify
 from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.settings import settings
@@ -88,7 +88,7 @@ def unlock():
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
     with store.connection(write=True) as conn:
-        wait = lockout.attempt(conn, PIN_SCOPE, account, who, _policy(), clock.now())
+        wait = lockout.attempt(conn, PIN_SCOPE, account, who, _policy(), store_time.now())
         matched = not wait and pin_matches(pin, configured)
         if matched:
             lockout.clear(conn, PIN_SCOPE, account, who)

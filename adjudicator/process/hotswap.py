@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 
 from adjudicator import catalogue, rundir
-from adjudicator.lexicons import LexiconRegistry
+from adjudicator.lexicon_registry import LexiconRegistry
 from adjudicator.rulesets import RulesetError, load_rulesets
 
 

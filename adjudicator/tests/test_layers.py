@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     # foundations: the settings, the input bounds, the problem document, ruling ids, run dir
     ("settings", "bounds", "web.errors", "rulings", "rundir"),
     # the domain: one move, one game, the rulesets, the lexicons and what may be disclosed
-    ("engine", "disclosure", "wordforms", "lexicons"),
+    ("engine", "disclosure", "wordforms", "lexicon_registry"),
     ("game",),
     ("rulesets",),
     ("catalogue",),

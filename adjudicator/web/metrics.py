@@ -98,7 +98,7 @@ class _ServedIdentity:
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         from adjudicator.catalogue import rulesets
-        from adjudicator.lexicons import registry
+        from adjudicator.lexicon_registry import registry
 
         lexicons = GaugeMetricFamily(
             "adjudicator_lexicon_info",

@@ -15,7 +15,7 @@ from sqlalchemy import text
 import adjudicator
 from adjudicator import create_app, store
 from adjudicator.audit import chain
-from adjudicator.auth import clock, keys
+from adjudicator.auth import keys, store_time
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.settings import ConfigError
 from adjudicator.catalogue import rulesets
@@ -291,7 +291,7 @@ def test_the_limit_applies_where_the_ruleset_and_the_event_say(make_app):
     )
     strict = make_app(MODE="tournament", JURY_LIMIT="off")
     with strict.app_context(), store.connection(write=True) as conn:
-        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), store_time.now()).key
     answer = strict.test_client().post(JURY, json=body, headers={"Authorization": f"Bearer {key}"})
     assert answer.json["queries_remaining"] is None
 
@@ -310,7 +310,7 @@ def test_jury_query_without_game_open_and_tournament_mode(make_app):
     assert answer["ruling"] == "valid" and answer["queries_remaining"] is None
     strict = make_app(MODE="tournament")
     with strict.app_context(), store.connection(write=True) as conn:
-        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), store_time.now()).key
     auth = {"Authorization": f"Bearer {key}"}
     refused = strict.test_client().post(JURY, json={"words": ["woord"], "game": "g1"}, headers=auth)
     assert refused.status_code == 400 and refused.json["field"] == "player"
@@ -483,7 +483,7 @@ def test_open_mode_can_record_nothing_and_tournament_mode_still_records(make_app
     assert entries(quiet) == [] and verify(quiet).ok
     strict = make_app(MODE="tournament", OPEN_MODE_AUDIT="none")
     with strict.app_context(), store.connection(write=True) as conn:
-        key = keys.create(conn, "scorer", "app", [], set(rulesets()), clock.now()).key
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), store_time.now()).key
     strict.test_client().post(
         CHALLENGE.format("ssf-1999"),
         json={"words": ["ord"]},

@@ -12,7 +12,7 @@ from adjudicator.audit.tests.test_tampering import (
     malform,
     open_the_door,
 )
-from adjudicator.auth import clock, directors
+from adjudicator.auth import directors, store_time
 from adjudicator.store import Store, migrate
 
 PASSWORD = "correct horse battery staple"
@@ -25,7 +25,7 @@ def app(database_url, lexicon_dir):
         {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url}
     )
     with app.app_context(), store.connection(write=True) as conn:
-        directors.add(conn, "anna", PASSWORD, clock.now())
+        directors.add(conn, "anna", PASSWORD, store_time.now())
     return app
 
 
@@ -219,7 +219,7 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
         }
     )
     with app.app_context(), store.connection(write=True) as conn:
-        directors.add(conn, "anna", PASSWORD, clock.now())
+        directors.add(conn, "anna", PASSWORD, store_time.now())
     client = app.test_client()
     client.post("/director/login", data={"name": "anna", "password": PASSWORD})
     rule(app.test_client(), "ssf-1999", ["ord"])
@@ -250,8 +250,8 @@ def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director)
     from adjudicator.auth import devices
 
     with app.app_context(), store.connection(write=True) as conn:
-        pairing = devices.new_pairing(conn, 1, "Table 12", None, 300, clock.now())
-        token = devices.redeem(conn, pairing.code, 3600, clock.now()).token
+        pairing = devices.new_pairing(conn, 1, "Table 12", None, 300, store_time.now())
+        token = devices.redeem(conn, pairing.code, 3600, store_time.now()).token
     tablet = app.test_client()
     headers = {"Authorization": f"Bearer {token}"}
     tablet.post("/api/v1/rulesets/ssf-1999/challenge", json={"words": ["ord"]}, headers=headers)

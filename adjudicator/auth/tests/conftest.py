@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from adjudicator import create_app, store
-from adjudicator.auth import clock, directors, keys
+from adjudicator.auth import directors, keys, store_time
 from adjudicator.tests.conftest import build_test_lexicons
 
 PASSWORD = "correct horse battery"
@@ -42,7 +42,7 @@ class Clock:
     """The store's time, moved by hand."""
 
     def __init__(self):
-        self.at = clock.utcnow().replace(microsecond=0)
+        self.at = store_time.utcnow().replace(microsecond=0)
 
     def __call__(self):
         return self.at
@@ -54,20 +54,20 @@ class Clock:
 @pytest.fixture
 def frozen(monkeypatch) -> Clock:
     fake = Clock()
-    monkeypatch.setattr(clock, "now", fake)
+    monkeypatch.setattr(store_time, "now", fake)
     return fake
 
 
 def add_director(app, name: str = "anna", password: str = PASSWORD) -> None:
     with app.app_context(), store.connection(write=True) as conn:
-        directors.add(conn, name, password, clock.now())
+        directors.add(conn, name, password, store_time.now())
 
 
 def add_key(app, name: str = "scorer", scopes=()) -> str:
     from adjudicator.catalogue import rulesets
 
     with app.app_context(), store.connection(write=True) as conn:
-        return keys.create(conn, name, "app", list(scopes), set(rulesets()), clock.now()).key
+        return keys.create(conn, name, "app", list(scopes), set(rulesets()), store_time.now()).key
 
 
 def form_csrf(html: str) -> str:

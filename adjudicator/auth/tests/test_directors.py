@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app, store
-from adjudicator.auth import clock, directors, lockout, passwords
+from adjudicator.auth import directors, lockout, passwords, store_time
 
 from .conftest import PASSWORD, add_director, form_csrf, login
 
@@ -152,13 +152,13 @@ def test_logout_ends_the_session_in_the_store(app):
 
 
 def test_removing_a_director_ends_their_sessions(app):
-    from adjudicator.auth import clock
+    from adjudicator.auth import store_time
 
     client = app.test_client()
     login(client)
     with app.app_context(), store.connection(write=True) as conn:
         assert directors.remove(conn, "anna")
-        assert directors.listed(conn, clock.now()) == []
+        assert directors.listed(conn, store_time.now()) == []
     assert client.get("/director/").status_code == 303
 
 
@@ -303,11 +303,11 @@ def test_a_director_added_meanwhile_elsewhere_is_a_clear_error(database_url, mon
     def hash_while_another_adds(password):  # runs between the name check and the insert
         monkeypatch.setattr(directors, "hash_password", real_hash)
         with s.connection(write=True) as other:
-            directors.add(other, "cy", PASSWORD, clock.now())
+            directors.add(other, "cy", PASSWORD, store_time.now())
         return real_hash(password)
 
     monkeypatch.setattr(directors, "hash_password", hash_while_another_adds)
     with pytest.raises(directors.AccountError, match="already exists"):
         with s.connection(write=True) as conn:
-            directors.add(conn, "cy", PASSWORD, clock.now())
+            directors.add(conn, "cy", PASSWORD, store_time.now())
     s.dispose()

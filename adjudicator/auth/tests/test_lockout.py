@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from adjudicator.auth import clock, devices, lockout
+from adjudicator.auth import devices, lockout, store_time
 from adjudicator.store import Store, migrate
 
 PASSWORD = "correct horse battery"
@@ -31,7 +31,7 @@ def wait(conn, client, at, account="anna"):
 
 
 def test_a_client_is_locked_for_that_account_only(conn):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for i in range(3):
         assert wait(conn, "ip:1", t) == 0
         fail(conn, "ip:1", t + timedelta(seconds=i))
@@ -43,7 +43,7 @@ def test_a_client_is_locked_for_that_account_only(conn):
 
 
 def test_the_account_slows_failing_clients_but_not_clean_ones(conn):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for i, client in enumerate(["ip:1", "ip:2", "ip:3", "ip:4", "ip:5"]):
         fail(conn, client, t + timedelta(seconds=i))
     at = t + timedelta(seconds=5)
@@ -53,7 +53,7 @@ def test_the_account_slows_failing_clients_but_not_clean_ones(conn):
 
 
 def test_clear(conn):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for client in ("ip:1", "ip:1", "ip:1", "ip:2"):
         fail(conn, client, t)
     assert lockout.clear(conn, "login", "anna", "ip:1") == 3
@@ -62,7 +62,7 @@ def test_clear(conn):
 
 
 def test_old_failures_are_deleted(conn):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     fail(conn, "ip:1", t)
     fail(conn, "ip:1", t + timedelta(seconds=61))
     count = conn.execute(sa.text("SELECT count(*) FROM auth_failures")).scalar()
@@ -72,7 +72,7 @@ def test_old_failures_are_deleted(conn):
 def test_a_pairing_code_is_claimed_once(conn):
     from adjudicator.auth import directors
 
-    t = clock.utcnow()
+    t = store_time.utcnow()
     director = directors.add(conn, "anna", "correct horse battery", t)
     pairing = devices.new_pairing(conn, director, "Table 1", None, 300, t)
     paired = devices.redeem(conn, pairing.code, 3600, t)
@@ -109,7 +109,7 @@ def test_concurrent_attempts_never_pass_the_limit(store):
 
     def try_once(_):
         with store.connection(write=True) as conn:
-            return lockout.attempt(conn, "login", "anna", "ip:1", POLICY, clock.utcnow())
+            return lockout.attempt(conn, "login", "anna", "ip:1", POLICY, store_time.utcnow())
 
     waits = _at_once(12, try_once)
     assert sum(1 for w in waits if w == 0) == POLICY.attempts
@@ -121,25 +121,25 @@ def test_concurrent_wrong_passwords_get_exactly_the_allowed_tries(store):
     from adjudicator.auth import directors
 
     with store.connection(write=True) as conn:
-        directors.add(conn, "anna", PASSWORD, clock.utcnow())
+        directors.add(conn, "anna", PASSWORD, store_time.utcnow())
 
     def log_in(i):
         return directors.login(
-            store, "anna", f"wrong guess {i}", "ip:1", POLICY, 3600, clock.utcnow()
+            store, "anna", f"wrong guess {i}", "ip:1", POLICY, 3600, store_time.utcnow()
         )
 
     results = _at_once(10, log_in)
     assert all(r.session_token is None for r in results)
     assert sum(1 for r in results if r.wait == 0) == POLICY.attempts
-    right = directors.login(store, "anna", PASSWORD, "ip:1", POLICY, 3600, clock.utcnow())
+    right = directors.login(store, "anna", PASSWORD, "ip:1", POLICY, 3600, store_time.utcnow())
     assert right.session_token is None and right.wait > 0
-    elsewhere = directors.login(store, "anna", PASSWORD, "ip:2", POLICY, 3600, clock.utcnow())
+    elsewhere = directors.login(store, "anna", PASSWORD, "ip:2", POLICY, 3600, store_time.utcnow())
     assert elsewhere.session_token is not None
 
 
 def test_a_right_secret_clears_the_counted_attempt(store):
     def attempt(conn):
-        return lockout.attempt(conn, "pin", "device:1", "device:1", POLICY, clock.utcnow())
+        return lockout.attempt(conn, "pin", "device:1", "device:1", POLICY, store_time.utcnow())
 
     for _ in range(5):
         with store.connection(write=True) as conn:
@@ -153,12 +153,12 @@ def test_sqlite_attempts_need_the_write_transaction(tmp_path):
     s = Store(f"sqlite:///{tmp_path / 'a.db'}")
     migrate.upgrade(s)
     with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
-        lockout.attempt(conn, "login", "anna", "ip:1", POLICY, clock.utcnow())
+        lockout.attempt(conn, "login", "anna", "ip:1", POLICY, store_time.utcnow())
     s.dispose()
 
 
 def test_an_ipv6_address_counts_alone_and_its_64_has_a_wider_limit(conn):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for i in range(3):
         fail(conn, "ip:2001:db8::a", t + timedelta(seconds=i))
     at = t + timedelta(seconds=3)

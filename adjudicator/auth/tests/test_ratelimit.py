@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from adjudicator.auth import clock, ratelimit
+from adjudicator.auth import ratelimit, store_time
 from adjudicator.store import Store, migrate
 
 
@@ -20,7 +20,7 @@ def hit(store, key, limit, at):
 
 
 def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(store):
-    boundary = clock.utcnow().replace(second=0, microsecond=0) + timedelta(minutes=1)
+    boundary = store_time.utcnow().replace(second=0, microsecond=0) + timedelta(minutes=1)
     before = boundary - timedelta(seconds=1)
     assert [hit(store, "app:1", 3, before) for _ in range(3)] == [0, 0, 0]
     after = boundary + timedelta(seconds=1)
@@ -30,7 +30,7 @@ def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(store):
 
 
 def test_each_key_has_its_own_count(store):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     assert [hit(store, "app:1", 2, t) for _ in range(3)] == [0, 0, 60]
     assert hit(store, "app:2", 2, t) == 0
     assert hit(store, "device:1", 2, t) == 0
@@ -38,7 +38,7 @@ def test_each_key_has_its_own_count(store):
 
 def test_refused_hits_do_not_count(store):
     """A client that keeps asking while refused is let in as soon as its oldest ruling leaves."""
-    t = clock.utcnow()
+    t = store_time.utcnow()
     assert hit(store, "app:1", 1, t) == 0
     for second in range(1, 59):
         assert hit(store, "app:1", 1, t + timedelta(seconds=second)) == 60 - second
@@ -46,7 +46,7 @@ def test_refused_hits_do_not_count(store):
 
 
 def test_the_retry_after_is_exact(store):
-    t = clock.utcnow().replace(microsecond=0)
+    t = store_time.utcnow().replace(microsecond=0)
     for second in (0, 10, 20):
         assert hit(store, "app:1", 3, t + timedelta(seconds=second)) == 0
     wait = hit(store, "app:1", 3, t + timedelta(seconds=25))
@@ -57,7 +57,7 @@ def test_the_retry_after_is_exact(store):
 
 
 def test_a_lower_limit_after_a_restart_waits_for_enough_to_leave(store):
-    t = clock.utcnow().replace(microsecond=0)
+    t = store_time.utcnow().replace(microsecond=0)
     for second in range(4):
         assert hit(store, "app:1", 10, t + timedelta(seconds=second)) == 0
     assert hit(store, "app:1", 2, t + timedelta(seconds=5)) == 57  # 2 of the 4 must leave
@@ -68,7 +68,7 @@ def test_the_limit_holds_over_every_60_second_span(store):
     a hit is refused only when the span ending at it is full."""
     rng = random.Random(12)
     limit = 4
-    t = clock.utcnow().replace(microsecond=0)
+    t = store_time.utcnow().replace(microsecond=0)
     allowed = []
     for _ in range(150):
         t += timedelta(seconds=rng.choice([0, 0, 0.5, 1, 3, 7, 20]))
@@ -87,7 +87,7 @@ def test_the_limit_holds_over_every_60_second_span(store):
 
 
 def test_old_hits_are_deleted(store):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for second in (0, 1, 2):
         hit(store, "app:1", 5, t + timedelta(seconds=second))
     hit(store, "app:1", 5, t + timedelta(seconds=61))
@@ -97,7 +97,7 @@ def test_old_hits_are_deleted(store):
 
 
 def test_the_old_rows_of_keys_no_longer_used_are_swept(store, monkeypatch):
-    t = clock.utcnow()
+    t = store_time.utcnow()
     for key in ("device:1", "device:2"):  # then revoked: never heard from again
         hit(store, key, 5, t)
     monkeypatch.setattr(ratelimit, "SWEEP_EVERY", 1)
@@ -110,7 +110,7 @@ def test_the_old_rows_of_keys_no_longer_used_are_swept(store, monkeypatch):
 def test_concurrent_hits_on_several_connections_never_pass_the_limit(store):
     """Workers and boxes are separate connections: the count holds exactly between them."""
     limit, threads = 5, 12
-    t = clock.utcnow()
+    t = store_time.utcnow()
     start = threading.Barrier(threads)
     waits: list[int] = []
 
@@ -130,5 +130,5 @@ def test_sqlite_needs_the_write_transaction(tmp_path):
     s = Store(f"sqlite:///{tmp_path / 'a.db'}")
     migrate.upgrade(s)
     with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
-        ratelimit.hit(conn, "app:1", 1, clock.utcnow())
+        ratelimit.hit(conn, "app:1", 1, store_time.utcnow())
     s.dispose()

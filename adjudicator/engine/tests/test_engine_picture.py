@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from adjudicator.engine.api import apply_play, evaluate_move
 from adjudicator.engine.board import LAYOUT, SIZE, Board
+from adjudicator.engine.evaluate import apply_play, evaluate_move
 from adjudicator.engine.picture import game_svg, last_move, position_svg, spans
 from lexicon.languages import load_profile
 

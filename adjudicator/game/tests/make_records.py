@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adjudicator.engine.api import MoveResult, apply_play, evaluate_move
 from adjudicator.engine.board import Board
+from adjudicator.engine.evaluate import MoveResult, apply_play, evaluate_move
 from adjudicator.game.racks import BLANK, rack_text
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import BOARD_SIZE, RACK_SIZE

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.game.clock import overtime
 from adjudicator.game.errors import GameInputError
+from adjudicator.game.overtime import overtime
 
 from .helpers import rules
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.lexicons import registry
+from adjudicator.lexicon_registry import registry
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
