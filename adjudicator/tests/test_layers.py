@@ -122,3 +122,17 @@ def test_an_upward_import_is_named(tmp_path: Path):
     assert upward_imports({plant: "adjudicator.store.planted"}) == [
         f"{plant}:5: upward import store -> audit (adjudicator.audit.chain)"
     ]
+
+
+def test_the_command_line_runs_as_a_module():
+    """`python -m adjudicator.cli` once died of the cli ⇄ auth/cli cycle (a circular import)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE.parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "adjudicator.cli", "--help"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: adjudicator" in done.stdout
