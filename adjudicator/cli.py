@@ -597,11 +597,14 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_reload,
 ]
 
-# Who is asking (issue 12): directors, devices and keys. Imported here, after the helpers that
-# adjudicator.auth.cli takes from this module.
-from adjudicator.auth.cli import add_devices, add_directors, add_keys  # noqa: E402
 
-SUBCOMMANDS += [add_directors, add_devices, add_keys]
+def subcommands() -> list[Callable[[argparse._SubParsersAction], None]]:
+    """SUBCOMMANDS, then who is asking (issue 12): directors, devices and keys. Imported when
+    the parser is built, not with this module: adjudicator.auth.cli takes its helpers from
+    here, and `python -m adjudicator.cli` would otherwise meet it half-initialised."""
+    from adjudicator.auth.cli import add_devices, add_directors, add_keys
+
+    return [*SUBCOMMANDS, add_directors, add_devices, add_keys]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -612,7 +615,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in SUBCOMMANDS:
+    for add in subcommands():
         add(sub)
     return parser
 
@@ -641,4 +644,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m adjudicator.cli`: run the imported module's main, not this copy's (`__main__`),
+    # so that the UsageError adjudicator.auth.cli raises is the one `_run` catches.
+    from adjudicator.cli import main as _main
+
+    sys.exit(_main())
