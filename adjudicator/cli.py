@@ -26,7 +26,6 @@ from lexicon.console import add_version, closed_pipe_safe
 EXIT_OK = 0
 EXIT_DISAGREE = 1
 EXIT_BAD_INPUT = 2
-DEFAULT_LEXICON_DIR = "instance/lexicons"
 
 
 class UsageError(Exception):
@@ -77,7 +76,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lexicon-dir",
-        help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
+        help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
+        "lexicons/)",
     )
     p.add_argument(
         "--json",
@@ -89,7 +89,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    folder = Path(args.lexicon_dir or settings.value("LEXICON_DIR") or DEFAULT_LEXICON_DIR)
+    values = settings.read(names=("LEXICON_DIR", "INSTANCE_DIR"))
+    folder = Path(args.lexicon_dir or settings.lexicon_dir(values))
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -245,20 +246,19 @@ def run_serve(args: argparse.Namespace) -> int:
 def add_database_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
+        help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the instance "
+        "folder, $ADJUDICATOR_INSTANCE_DIR)",
     )
 
 
 def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
-    from flask import Flask
-
     from adjudicator.store import Store, StoreError, default_url
 
     url = (
         args.database_url
         or settings.value("DATABASE_URL")
-        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
+        or default_url(settings.value("INSTANCE_DIR"))
     )
     try:
         return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
@@ -346,7 +346,8 @@ def add_reload(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--run-dir",
         help="the instance's run directory (default: $ADJUDICATOR_RUN_DIR, else "
-        "instance/run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000>)",
+        "run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000> in the instance folder, "
+        "$ADJUDICATOR_INSTANCE_DIR)",
     )
     p.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
     p.set_defaults(handler=run_reload)
@@ -421,10 +422,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 def run_reload(args: argparse.Namespace) -> int:
     import time
 
-    from adjudicator.rundir import default_run_dir, read_last_reload
+    from adjudicator.rundir import read_last_reload, run_dir_for
 
     run_dir = Path(
-        args.run_dir or settings.value("RUN_DIR") or default_run_dir(settings.value("BIND"))
+        args.run_dir or run_dir_for(settings.read(names=("RUN_DIR", "BIND", "INSTANCE_DIR")))
     )
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)

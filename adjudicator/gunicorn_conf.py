@@ -17,7 +17,8 @@ leaves nginx half an answer it could not retry. gunicorn's request limits are it
 itself leaves as a problem document like every other error (adjudicator.gunicorn_worker).
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
-`instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
+`run/<first bind address>` in the instance folder, `ADJUDICATOR_INSTANCE_DIR`): pidfile,
+control socket, worker-exit log, last reload.
 SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
 the workers (adjudicator.hotswap).
 
@@ -60,7 +61,7 @@ preload_app = True
 timeout = 30
 graceful_timeout = 10
 
-run_dir = _values["RUN_DIR"] or _rundir.default_run_dir(",".join(bind))
+run_dir = _rundir.run_dir_for(_values)
 os.makedirs(run_dir, exist_ok=True)
 os.environ["ADJUDICATOR_RUN_DIR"] = run_dir  # the app (readyz, reload) finds it in its config
 pidfile = os.path.join(run_dir, _rundir.PIDFILE)
