@@ -211,18 +211,19 @@ def run_serve(args: argparse.Namespace) -> int:
     """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
     Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
     naming its variable, not a traceback from gunicorn nor a 500 later."""
-    env = dict(os.environ)
+    options: dict[str, str] = {}
     if args.bind:
-        env["ADJUDICATOR_BIND"] = args.bind
+        options["BIND"] = args.bind
     if args.workers is not None:
         if args.workers < 1:
             raise UsageError("--workers must be at least 1")
-        env["ADJUDICATOR_WORKERS"] = str(args.workers)
+        options["WORKERS"] = str(args.workers)
     if args.lexicon_dir:
         folder = Path(args.lexicon_dir)
         if not folder.is_dir():
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
-        env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
+        options["LEXICON_DIR"] = str(folder.resolve())
+    env = settings.environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
@@ -382,7 +383,6 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     working directory): the lexicons it would serve, and those that would fail."""
     import logging
 
-    from adjudicator import configured_app
     from adjudicator.lexicons import LexiconRegistry
     from adjudicator.rulesets import RulesetError, load_rulesets
 
@@ -393,28 +393,23 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
     env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
-    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_cwd = os.getcwd()
     try:
-        for key in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
-            del os.environ[key]
-        os.environ.update({k: v for k, v in env.items() if k.startswith("ADJUDICATOR_")})
-        os.chdir(cwd)
+        os.chdir(cwd)  # its relative folders are its working directory's
         try:
-            config = configured_app().config
+            config = settings.read(env)  # the instance's settings, as its app read them
         except ConfigError as exc:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
-            load_rulesets(config.get("RULESET_DIR"))
+            load_rulesets(config["RULESET_DIR"])
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
-        reg = LexiconRegistry(os.path.abspath(config["LEXICON_DIR"]))
+        reg = LexiconRegistry(os.path.abspath(settings.lexicon_dir(config)))
         quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
         reg.load_all(quiet)
     finally:
-        os.environ.clear()
-        os.environ.update(saved_env)
         os.chdir(saved_cwd)
     return {i: lex.identity()["sha256"] for i, lex in reg.loaded.items()}, reg.failed
 

@@ -400,6 +400,37 @@ def read_or_exit(environ: Mapping[str, str] | None = None, names: Iterable[str] 
         raise SystemExit(2) from None
 
 
+# --- the environment a process passes on -------------------------------------------------
+# The other modules neither read nor write `os.environ`: `adjudicator serve` hands its settings
+# to gunicorn, and gunicorn's master to its app and workers, through these.
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's own variable, not a setting
+
+
+def environment_for_child(**values: Any) -> dict[str, str]:
+    """This process's environment with `ADJUDICATOR_<name>` set to each of `values`: for a
+    process it starts (`adjudicator serve` replaces itself with gunicorn)."""
+    return dict(os.environ) | {SETTINGS[name].variable: str(v) for name, v in values.items()}
+
+
+def set_for_children(**values: Any) -> None:
+    """Settings the gunicorn master decides (its run directory, the metrics folder's owner),
+    put in its environment: the app it builds and the workers it forks read them in `read`."""
+    os.environ.update({SETTINGS[name].variable: str(v) for name, v in values.items()})
+
+
+def multiprocess_metrics_dir() -> str | None:
+    """prometheus_client's folder for several processes' counts; None in one process (tests,
+    the development server), where the counts stay in the process."""
+    return os.environ.get(MULTIPROC_DIR) or None
+
+
+def set_multiprocess_metrics_dir(path: str) -> None:
+    """Set before prometheus_client is imported, which reads it then, in the master and so in
+    every worker it forks."""
+    os.environ[MULTIPROC_DIR] = path
+
+
 def _default_text(setting: Setting) -> str:
     if setting.default_doc is not None:
         return setting.default_doc

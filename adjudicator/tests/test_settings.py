@@ -4,6 +4,7 @@ declaration, the one place the settings are listed."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import socket
@@ -192,3 +193,31 @@ def test_the_instance_folder_is_the_same_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_INSTANCE_DIR", "state")  # relative: from where it starts
     assert settings.value("INSTANCE_DIR") == str(tmp_path / "state")
     assert configured_app().config["LEXICON_DIR"] == str(tmp_path / "state" / "lexicons")
+
+
+ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def _environment_uses(path: Path) -> list[str]:
+    """`os.environ`, `os.getenv`… (or imported from os) in a module, as `path:line`."""
+    uses = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in ENVIRONMENT:
+            if isinstance(node.value, ast.Name) and node.value.id == "os":
+                uses.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            if any(alias.name in ENVIRONMENT for alias in node.names):
+                uses.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return uses
+
+
+def test_only_the_settings_module_reads_or_writes_the_environment():
+    """Settings are declared once: the environment is read and written in adjudicator.settings
+    only (its `read`, and what a process passes on to the processes it starts)."""
+    uses = []
+    for package in ("adjudicator", "compiler", "lexicon"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "tests" in path.relative_to(ROOT).parts or path == PACKAGE / "settings.py":
+                continue
+            uses += _environment_uses(path)
+    assert uses == []
