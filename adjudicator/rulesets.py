@@ -1,7 +1,9 @@
 """Rulesets as data: the bundled TOML files, plus a deployment's own config directory.
 
-A ruleset says what a federation allows the service to disclose and what a ruling costs. The
-files are checked on load, and a bad one is rejected with its file and field, never half-used.
+A ruleset says what a federation allows the service to disclose and what a ruling costs. A file
+is read into one frozen model, `Ruleset` (the game's `Rules` plus the service's fields), which
+checks it and fills its defaults in one pass; a bad one is rejected with its file and field,
+never half-used. Nothing else reads the TOML tables.
 """
 
 from __future__ import annotations
@@ -18,11 +20,7 @@ from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import (
-    CHALLENGE_MODES,
-    CONSEQUENCE_KINDS,
-    DRAW_BLANKS,
     DRAW_NEAREST,
-    LOSS_WHEN,
     ChallengeRule,
     Count,
     Rules,
@@ -31,19 +29,7 @@ from adjudicator.game.rules import (
     tables,
 )
 
-__all__ = [
-    "CHALLENGE_MODES",
-    "CONSEQUENCE_KINDS",
-    "DRAW_BLANKS",
-    "DRAW_NEAREST",
-    "JURY_LIMIT_APPLIES",
-    "LOSS_WHEN",
-    "Ruleset",
-    "RulesetError",
-    "bundled_files",
-    "load_ruleset_file",
-    "load_rulesets",
-]
+__all__ = ["DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]  # DRAW_NEAREST: api.games
 
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
 # landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.jury.applies`).
