@@ -43,19 +43,22 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
     return lexicon_for(ruleset).profile
 
 
+# The rule tables the public view shows, each as its file states it (`Ruleset.as_written`).
+PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
+
+
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
     lexicon = registry().get(ruleset.lexicon_id)
-    d = ruleset.data
     view = {
         "id": ruleset.id,
-        "name": d["name"],
-        "name_en": d["name_en"],
-        "language": d["language"],
-        "sources": d.get("sources", ""),
+        "name": ruleset.name,
+        "name_en": ruleset.name_en,
+        "language": ruleset.language,
+        "sources": ruleset.sources,
         "available": lexicon is not None,
-        "disclosure": d["disclosure"]["policy"],
+        "disclosure": ruleset.policy,
         "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
-        "rules": {k: d[k] for k in ("challenge", "exchange", "pass", "end", "final", "clock")},
+        "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
     return view
 

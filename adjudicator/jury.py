@@ -41,17 +41,14 @@ def applies(ruleset: Ruleset) -> bool:
     setting = current_app.config.get("JURY_LIMIT", "ruleset")
     if setting != "ruleset":
         return setting == "on"
-    return ruleset.data["challenge"].get("jury_limit_applies", "always") == "always" or (
-        _tournament()
-    )
+    return ruleset.challenge.jury_limit_applies == "always" or _tournament()
 
 
 def limit_for(ruleset: Ruleset) -> int | None:
     """The ruleset's per-player, per-game jury limit in words; None when it has none here."""
-    challenge = ruleset.data["challenge"]
-    if challenge["mode"] != "jury" or not applies(ruleset):
+    if ruleset.challenge.mode != "jury" or not applies(ruleset):
         return None
-    return challenge.get("jury_submissions_per_player")
+    return ruleset.challenge.jury_submissions_per_player
 
 
 def counted(ruleset: Ruleset, labels: Labels) -> int | None:

@@ -3,8 +3,9 @@
 A page asks for generated content with a marker line, `<!-- generated: NAME -->`, which is
 replaced by GENERATORS[NAME](): every CLI command from the argparse parsers, every problem code
 from the OpenAPI document's `Problem.code` enum (the enum a test keeps equal to the codes in the
-source), the settings, the benchmarks' latest output and the CHANGELOG. The OpenAPI document
-itself is added to the site as `reference/openapi.json` for the offline Swagger UI.
+source), the settings, the keys of a ruleset file, the benchmarks' latest output and the
+CHANGELOG. The OpenAPI document itself is added to the site as `reference/openapi.json` for the
+offline Swagger UI.
 """
 
 from __future__ import annotations
@@ -90,6 +91,13 @@ def settings() -> str:
     return markdown_table()
 
 
+def rulesets() -> str:
+    """The ruleset model's own reference: every key a ruleset file may hold."""
+    from adjudicator.rulesets import markdown_reference
+
+    return markdown_reference()
+
+
 def benchmark(name: str) -> Callable[[], str]:
     def run() -> str:
         text = (ROOT / "benchmarks" / f"{name}.out.txt").read_text("utf-8").rstrip()
@@ -107,6 +115,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "cli": cli_reference,
     "problem-codes": problem_codes,
     "settings": settings,
+    "rulesets": rulesets,
     "changelog": changelog,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))

@@ -48,7 +48,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             else "it plays without a clock"
         )
         raise GameInputError(
-            f"{rules.ruleset_id} has no overtime: {what} ({clock.source})", field, "no_overtime"
+            f"{rules.id} has no overtime: {what} ({clock.source})", field, "no_overtime"
         )
     started = started_minutes(minutes)
     lost = is_lost(rules, minutes)

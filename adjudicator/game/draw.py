@@ -73,7 +73,7 @@ def draw_order(
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
-            return DrawResult(rules.ruleset_id, True, winner, [], [], reading, "given")
+            return DrawResult(rules.id, True, winner, [], [], reading, "given")
     result = _settle(rules, profile, players, rounds, reading)
     if winner is not None and (not result.decided or result.winner != winner):
         found = (
@@ -93,7 +93,7 @@ def _reading(rules: Rules, nearest: str | None) -> str:
         return own
     if not rules.draw.nearest_option:
         raise GameInputError(
-            f"{rules.ruleset_id} has one reading of the draw: nearest the {own} of the alphabet"
+            f"{rules.id} has one reading of the draw: nearest the {own} of the alphabet"
             f" ({rules.draw.source})",
             "nearest",
         )
@@ -103,7 +103,7 @@ def _reading(rules: Rules, nearest: str | None) -> str:
 def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
     if not rules.draw.given_winner_option:
         raise GameInputError(
-            f"{rules.ruleset_id} settles who starts by the tiles drawn ({rules.draw.source});"
+            f"{rules.id} settles who starts by the tiles drawn ({rules.draw.source});"
             " give the 'draws', not a winner",
             "winner",
         )
@@ -124,7 +124,7 @@ def _settle(
     standing: dict[str, int] = {}  # each contender's counted draw: the letter's place, −1 blank
     contenders = list(players)
     due = list(players)  # who draws in the next round
-    result = DrawResult(rules.ruleset_id, False, None, due, nearest=nearest)
+    result = DrawResult(rules.id, False, None, due, nearest=nearest)
     for i, drawn in enumerate(rounds):
         where = f"draws[{i}]"
         if not due:

@@ -66,7 +66,7 @@ def exchange_allowed(
         previous_placed = False  # the previous turn was an exchange
     if needs_turn_history(rules) and turn is None:
         raise GameInputError(
-            f"under {rules.ruleset_id} the answer depends on the player's turn number", "turn"
+            f"under {rules.id} the answer depends on the player's turn number", "turn"
         )
     if (
         turn is not None
@@ -90,7 +90,7 @@ def exchange_allowed(
     if rule.later_requires_previous_placement:
         if previous_placed is None:
             raise GameInputError(
-                f"after turn {rule.opening_turns}, {rules.ruleset_id} asks whether the"
+                f"after turn {rule.opening_turns}, {rules.id} asks whether the"
                 " player's previous turn put a tile on the board",
                 "previous",
             )
@@ -121,7 +121,7 @@ def _opening_run(
         return False  # the previous turn put a tile down: the run from the start is broken
     if exchanges_in_a_row is None:
         raise GameInputError(
-            f"under {rules.ruleset_id} an exchange in turn {turn} depends on whether all the"
+            f"under {rules.id} an exchange in turn {turn} depends on whether all the"
             " player's turns so far were exchanges: give how many came right before it",
             "exchanges_in_a_row",
         )

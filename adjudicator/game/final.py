@@ -105,7 +105,7 @@ class FinalResult:
 def check_players(rules: Rules, players: list[PlayerEnd]) -> None:
     if not 2 <= len(players) <= rules.max_players:
         raise GameInputError(
-            f"{rules.ruleset_id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
+            f"{rules.id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
             f" players, not {len(players)}",
             "players",
             "player_count",
@@ -130,7 +130,7 @@ def final_score(
     endings = rules.endings()
     if ending not in endings:
         raise GameInputError(
-            f"under {rules.ruleset_id} a game ends in one of: {', '.join(endings)}",
+            f"under {rules.id} a game ends in one of: {', '.join(endings)}",
             "ending",
             "unknown_ending",
         )
@@ -171,7 +171,7 @@ def final_score(
         r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     best = winners(rules, results)
     return FinalResult(
-        rules.ruleset_id,
+        rules.id,
         ending,
         describe(rules, ending),
         players[out_index].name if out_index is not None else None,

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s, rules = w.state, w.rules
-    src, rid = rules.challenge.source, rules.ruleset_id
+    src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
     turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
     last = s.last_event_play
@@ -108,7 +108,7 @@ def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
 def _failed_challenge(w: Walk, ev: Event, p: int, turn: Turn, entry: dict[str, Any]) -> None:
     """The challenger's line after a play that stood."""
     s, rules = w.state, w.rules
-    src, rid = rules.challenge.source, rules.ruleset_id
+    src, rid = rules.challenge.source, rules.id
     last = s.last_event_play
     assert last is not None
     ruling = outcome(rules, True, free_challenge=w.free_challenge)
@@ -142,7 +142,7 @@ def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
     per = rule.penalty_per_started_minute
     if not per:
-        turn.deviations.append(f"a time penalty, but {w.rules.ruleset_id} has none ({rule.source})")
+        turn.deviations.append(f"a time penalty, but {w.rules.id} has none ({rule.source})")
         return
     over = clock.from_penalty(w.rules, ev.score)
     if over is None:
@@ -197,7 +197,7 @@ def end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
             turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
     if not factor:
         turn.deviations.append(
-            f"no end-of-game line for {ev.player} under {r.ruleset_id} ({r.final.source})"
+            f"no end-of-game line for {ev.player} under {r.id} ({r.final.source})"
         )
     elif ev.score != expected:
         turn.deviations.append(

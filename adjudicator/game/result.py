@@ -125,7 +125,7 @@ def build_report(w: Walk) -> GameReport:
     ]
     best = winners(r, results)
     return GameReport(
-        r.ruleset_id,
+        r.id,
         w.record.file,
         w.profile.code,
         w.lexicon.id if w.lexicon else None,

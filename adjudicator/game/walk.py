@@ -374,7 +374,7 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
         turn.deviations.append(
-            f"under {w.rules.ruleset_id} a wrong word is not taken back: "
+            f"under {w.rules.id} a wrong word is not taken back: "
             f"{ruling.kind.replace('_', ' ')} ({ch.source})"
         )
     turns = s.turns_taken[p]

@@ -129,12 +129,11 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
     lexicon = registry().get(ruleset.lexicon_id)
     normaliser = lexicon.normaliser if lexicon is not None else None
-    challenge = ruleset.data["challenge"]
-    mode = challenge["mode"]
+    mode = ruleset.challenge.mode
     return {
         "ruleset": {
             "id": ruleset.id,
-            "name": ruleset.data["name"],
+            "name": ruleset.name,
             "language": language,
             "policy": ruleset.policy,
             "mode": mode,

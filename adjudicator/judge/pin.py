@@ -103,7 +103,7 @@ def unlock():
     if not matched:
         raise ApiError(403, "wrong_pin", "wrong PIN", "pin")
     listed = [
-        {"id": r.id, "name": r.data["name"], "language": r.language}
+        {"id": r.id, "name": r.name, "language": r.language}
         for _, r in sorted(rulesets().items())
         if caller.may_use(r.id)  # a tablet bound to a ruleset is offered only that one
     ]
