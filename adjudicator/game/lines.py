@@ -183,8 +183,13 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     if went_out and factor and tiles != unseen and s.bag == 0:
         turn.deviations.append(f"the tiles left are {rack_text(unseen)}, not {rack_text(tiles)}")
     if ending != "out" and ev.rack is not None:
-        if rack_text(parse_rack(profile, ev.rack)) != rack_text(tiles):
-            turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
+        try:  # read as the walk reads any rack shown: one the set cannot hold is a deviation
+            shown = parse_rack(profile, ev.rack)
+        except RackError as exc:
+            turn.deviations.append(f"rack {ev.rack}: {exc.message}")
+        else:
+            if rack_text(shown) != rack_text(tiles):
+                turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
     if not factor:
         turn.deviations.append(
             f"no end-of-game line for {ev.player} under {r.ruleset_id} ({r.final.source})"

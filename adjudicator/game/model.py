@@ -28,7 +28,7 @@ from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.final import PlayerResult, end_factor, rack_adjustments, winners
 from adjudicator.game.kinds import EXCHANGE, PASS, PLAY, WITHDRAWN
 from adjudicator.game.racks import BLANK
-from adjudicator.game.rules import Rules
+from adjudicator.game.rules import Rules, Verdict
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
 
@@ -237,13 +237,19 @@ class GameState:
             return False
         if jury:
             return True
-        return not exchange_allowed(
+        return not self.may_exchange(q, bag_only=True).allowed
+
+    def may_exchange(self, p: int, bag_only: bool = False) -> Verdict:
+        """May p exchange now (docs/rules.md §7): the bag, and under SBNL p's own turns.
+        `bag_only`: the history at its most lenient, so only the bag is asked. A record that
+        put down more tiles than the set holds leaves an empty bag, not a negative one."""
+        return exchange_allowed(
             self.rules,
-            self.bag,
-            turn=self.turns_taken[q] + 1,
-            previous_placed=True,  # the history at its most lenient: only the bag is asked
-            exchanges_in_a_row=0,
-        ).allowed
+            max(0, self.bag),
+            turn=self.turns_taken[p] + 1,
+            previous_placed=True if bag_only else self.previous_placed[p],
+            exchanges_in_a_row=0 if bag_only else self.exchanges_in_a_row[p],
+        )
 
     # --- challenges and penalties ------------------------------------------------------------
 

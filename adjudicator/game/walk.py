@@ -19,7 +19,6 @@ from adjudicator.engine.placement import parse_rack as read_rack
 from adjudicator.game import ending as end_rules
 from adjudicator.game import lines
 from adjudicator.game.challenge import outcome
-from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.gcg import Event, GameRecord, GcgError
 from adjudicator.game.kinds import (
     CHALLENGE,
@@ -282,13 +281,7 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     if ev.tiles and ev.rack:
         _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
-    verdict = exchange_allowed(
-        w.rules,
-        s.bag,
-        turn=s.turns_taken[p] + 1,
-        previous_placed=s.previous_placed[p],
-        exchanges_in_a_row=s.exchanges_in_a_row[p],
-    )
+    verdict = s.may_exchange(p)
     if not verdict.allowed:
         turn.deviations.append(f"exchange not allowed: {verdict.reason} ({verdict.source})")
     elif ev.count is not None and ev.count > s.bag:
