@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.errors import PROBLEM_TYPE_PREFIX
+from adjudicator.problems import Problem
 
 MEMBERS = {"type", "title", "status", "detail", "code"}
 
@@ -58,3 +59,27 @@ def test_unexpected_failure_is_a_problem_without_the_exception(app, client):
     r = client.get("/api/v1/boom")
     body = _problem(r, 500, "internal_error")
     assert "secret" not in r.get_data(as_text=True) and "field" not in body
+
+
+# --- the codes are declared once (adjudicator/problems.py) -------------------------------------
+
+
+def test_the_problem_codes_reference_is_the_enum():
+    """The docs page renders `problems.markdown_table()`; nothing else lists the codes."""
+    import sys
+    from pathlib import Path
+
+    from adjudicator import problems
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        import docs_hooks
+    finally:
+        sys.path.remove(str(root / "tools"))
+    page = (root / "docs" / "reference" / "problem-codes.md").read_text("utf-8")
+    assert page.count("<!-- generated: problem-codes -->") == 1
+    assert docs_hooks.GENERATORS["problem-codes"]() == problems.markdown_table()
+    table = problems.markdown_table()
+    for problem in problems.Problem:
+        assert f"| `{problem.value}` |" in table and problem.meaning
