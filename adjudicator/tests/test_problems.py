@@ -64,6 +64,41 @@ def test_unexpected_failure_is_a_problem_without_the_exception(app, client):
 # --- the codes are declared once (adjudicator/problems.py) -------------------------------------
 
 
+def test_an_api_error_takes_only_a_declared_code():
+    """A plain string (a typo, an undeclared code) fails where it is raised, in any test."""
+    from adjudicator.errors import ApiError
+    from adjudicator.problems import Problem
+
+    with pytest.raises(TypeError, match="Problem"):
+        ApiError("wrong_shape", "a plain string")
+    with pytest.raises(TypeError, match="Problem"):
+        ApiError(400, "wrong_shape", "the old order")  # codes_convert: keep
+    with pytest.raises(TypeError, match="status"):
+        ApiError(Problem.HTTP_ERROR, "this code has no status of its own")
+    assert ApiError(Problem.WRONG_SHAPE, "x").status == 400  # the code's own status
+    assert ApiError(Problem.OUT_OF_RANGE, "x", status=422).status == 422
+    assert ApiError(Problem.WRONG_PIN, "x", "pin").to_dict() == {
+        "type": PROBLEM_TYPE_PREFIX + "wrong_pin",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": "x",
+        "code": "wrong_pin",
+        "field": "pin",
+    }
+
+
+def test_every_status_given_where_raised_is_one_its_code_declares():
+    """The reference lists each code's statuses from the enum: a raise site that gives another
+    status (or a game rule's code, answered 422) must be declared there too."""
+    from adjudicator.problems import Problem
+    from adjudicator.tests.problem_codes import GAME_STATUS, codes_raised_by_the_game, statuses
+
+    for code, given in statuses().items():
+        assert given <= set(Problem[code].statuses), (code, given)
+    for code in codes_raised_by_the_game():
+        assert GAME_STATUS in Problem[code].statuses, code
+
+
 def test_the_problem_codes_reference_is_the_enum():
     """The docs page renders `problems.markdown_table()`; nothing else lists the codes."""
     import sys
