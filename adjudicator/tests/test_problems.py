@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from adjudicator.errors import PROBLEM_TYPE_PREFIX
+from adjudicator import problems
+from adjudicator.errors import PROBLEM_TYPE_PREFIX, ApiError
 from adjudicator.problems import Problem
+from adjudicator.tests.problem_codes import GAME_STATUS, codes_raised_by_the_game, statuses
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MEMBERS = {"type", "title", "status", "detail", "code"}
 
@@ -66,9 +73,6 @@ def test_unexpected_failure_is_a_problem_without_the_exception(app, client):
 
 def test_an_api_error_takes_only_a_declared_code():
     """A plain string (a typo, an undeclared code) fails where it is raised, in any test."""
-    from adjudicator.errors import ApiError
-    from adjudicator.problems import Problem
-
     with pytest.raises(TypeError, match="Problem"):
         ApiError("wrong_shape", "a plain string")
     with pytest.raises(TypeError, match="Problem"):
@@ -90,9 +94,6 @@ def test_an_api_error_takes_only_a_declared_code():
 def test_every_status_given_where_raised_is_one_its_code_declares():
     """The reference lists each code's statuses from the enum: a raise site that gives another
     status (or a game rule's code, answered 422) must be declared there too."""
-    from adjudicator.problems import Problem
-    from adjudicator.tests.problem_codes import GAME_STATUS, codes_raised_by_the_game, statuses
-
     for code, given in statuses().items():
         assert given <= set(Problem[code].statuses), (code, given)
     for code in codes_raised_by_the_game():
@@ -101,18 +102,12 @@ def test_every_status_given_where_raised_is_one_its_code_declares():
 
 def test_the_problem_codes_reference_is_the_enum():
     """The docs page renders `problems.markdown_table()`; nothing else lists the codes."""
-    import sys
-    from pathlib import Path
-
-    from adjudicator import problems
-
-    root = Path(__file__).resolve().parents[2]
-    sys.path.insert(0, str(root / "tools"))
+    sys.path.insert(0, str(ROOT / "tools"))
     try:
         import docs_hooks
     finally:
-        sys.path.remove(str(root / "tools"))
-    page = (root / "docs" / "reference" / "problem-codes.md").read_text("utf-8")
+        sys.path.remove(str(ROOT / "tools"))
+    page = (ROOT / "docs" / "reference" / "problem-codes.md").read_text("utf-8")
     assert page.count("<!-- generated: problem-codes -->") == 1
     assert docs_hooks.GENERATORS["problem-codes"]() == problems.markdown_table()
     table = problems.markdown_table()
