@@ -35,7 +35,7 @@ class Problem(StrEnum):
         member.meaning = meaning
         return member
 
-    # --- the request as HTTP: read by Werkzeug or gunicorn, before any view -------------------
+    # --- the request as HTTP: read by nginx, Werkzeug or gunicorn, before any view -------------
     BAD_REQUEST = (
         "bad_request",
         400,
@@ -63,6 +63,10 @@ class Problem(StrEnum):
     )
     EXPECTATION_FAILED = "expectation_failed", 417, "the Expect header asks for what is not done"
     NOT_ACCEPTABLE = "not_acceptable", 406, "the Accept header excludes the only form of the answer"
+    # nginx's own refusals in front of the service (deploy/nginx_conf.py), worded as ours
+    TOO_MANY_REQUESTS = "too_many_requests", 429, "nginx: too many requests from this address"
+    SERVICE_UNAVAILABLE = "service_unavailable", 503, "nginx: no service instance answered"
+    REQUEST_TIMEOUT = "request_timeout", 408, "nginx: the request was not received in time"
 
     # --- the body and the query ---------------------------------------------------------------
     NOT_JSON = "not_json", 415, "the body is not sent as application/json"

@@ -15,16 +15,18 @@ import adjudicator
 from adjudicator.problems import Problem
 
 PACKAGE = Path(adjudicator.__file__).parent
+DEPLOY = PACKAGE.parent / "deploy"  # nginx's own refusals are worded as problems there too
 GAME = PACKAGE / "game"
 GAME_ERRORS = {"GameInputError", "RackError"}
 GAME_STATUS = 422  # api/games.py answers the game rules' refusals with it (`_game_error`)
 
 
-def _trees(under: Path = PACKAGE) -> Iterator[tuple[Path, ast.AST]]:
-    for path in sorted(under.rglob("*.py")):
-        if "tests" in path.relative_to(PACKAGE).parts or path.name == "problems.py":
-            continue
-        yield path, ast.parse(path.read_text("utf-8"), str(path))
+def _trees(*under: Path) -> Iterator[tuple[Path, ast.AST]]:
+    for folder in under or (PACKAGE, DEPLOY):
+        for path in sorted(folder.rglob("*.py")):
+            if "tests" in path.relative_to(folder).parts or path.name == "problems.py":
+                continue
+            yield path, ast.parse(path.read_text("utf-8"), str(path))
 
 
 def _members(node: ast.AST) -> Iterator[Problem]:
@@ -44,7 +46,8 @@ def _call_name(node: ast.Call) -> str | None:
 
 
 def codes_in_source() -> set[str]:
-    """Every code the product source names (HTTP_CODES and the constants included)."""
+    """Every code the product source names (HTTP_CODES and the constants included), and the
+    deployment's (nginx's refusals)."""
     return {member.value for _, tree in _trees() for member in _members(tree)}
 
 

@@ -113,3 +113,20 @@ def test_the_problem_codes_reference_is_the_enum():
     table = problems.markdown_table()
     for problem in problems.Problem:
         assert f"| `{problem.value}` |" in table and problem.meaning
+
+
+def test_the_refusals_nginx_answers_itself_are_declared_codes():
+    """deploy/nginx_conf.py renders nginx's own refusals (429, 503, 408, ...) as problems: a
+    client behind nginx gets those codes too, so the contract must declare them."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("nginx_conf", ROOT / "deploy" / "nginx_conf.py")
+    nginx_conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nginx_conf)
+    enum = json.loads((ROOT / "adjudicator" / "openapi.json").read_text("utf-8"))["components"]
+    enum = enum["schemas"]["Problem"]["properties"]["code"]["enum"]
+    for status in nginx_conf.PROBLEMS:
+        body = json.loads(nginx_conf.problem_body(status))
+        assert body["status"] == status and body["code"] in enum, body
+        assert status in Problem(body["code"]).statuses, body
