@@ -8,6 +8,7 @@ from flask import Flask, current_app
 
 from adjudicator.errors import ApiError
 from adjudicator.lexicons import registry
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
@@ -20,7 +21,7 @@ def rulesets() -> dict[str, Ruleset]:
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
-        raise ApiError(404, "unknown_ruleset", f"no ruleset {ruleset_id!r}", "ruleset")
+        raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -29,8 +30,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     lexicon = registry().get(ruleset.lexicon_id)
     if lexicon is None:
         raise ApiError(
-            503,
-            "ruleset_unavailable",
+            Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
             "ruleset",
         )

@@ -22,6 +22,7 @@ from sqlalchemy import Connection, select
 
 from adjudicator.audit.labels import Labels, canonical
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import SETTINGS as DECLARED
 from adjudicator.settings import ConfigError
@@ -62,8 +63,7 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     if _tournament():
         name = missing[0]
         raise ApiError(
-            400,
-            "missing_field",
+            Problem.MISSING_FIELD,
             f"a jury query under {ruleset.id} names its 'game' and 'player' (the limit is"
             f" {limit} words per player and game)",
             name,
@@ -85,8 +85,7 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
     left = limit - (used or 0)
     if words > left:
         raise ApiError(
-            409,
-            "jury_limit_reached",
+            Problem.JURY_LIMIT_REACHED,
             f"Limiet bereikt: speler {labels.player} heeft in partij {labels.game} al"
             f" {used or 0} van de {limit} woorden aan de jury voorgelegd; er mogen nog {left}"
             f" worden voorgelegd, niet {words}. / Limit reached: player {labels.player} has"

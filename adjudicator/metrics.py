@@ -36,6 +36,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from adjudicator.auth.guard import public
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.settings import multiprocess_metrics_dir, networks
 
 REQUESTS = Counter(
@@ -144,7 +145,7 @@ def _client_allowed() -> bool:
 
 def metrics_view() -> Response:
     if not _client_allowed():
-        raise ApiError(403, "metrics_forbidden", "/metrics answers only the operators' networks")
+        raise ApiError(Problem.METRICS_FORBIDDEN, "/metrics answers only the operators' networks")
     response = Response(_exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST
     response.headers["Cache-Control"] = "no-store"

@@ -27,6 +27,7 @@ from adjudicator.catalogue import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.jury import counted
+from adjudicator.problems import Problem
 from adjudicator.requests import json_body, only_fields
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
@@ -44,12 +45,11 @@ def free_challenge(ruleset: Ruleset, data: dict[str, Any]) -> bool:
     value = data.get("free_challenge", False)
     if not isinstance(value, bool):
         raise ApiError(
-            400, "wrong_shape", "'free_challenge' must be true or false", "free_challenge"
+            Problem.WRONG_SHAPE, "'free_challenge' must be true or false", "free_challenge"
         )
     if value and not ruleset.rules.challenge.free_challenge_option:
         raise ApiError(
-            422,
-            "inconsistent_input",
+            Problem.INCONSISTENT_INPUT,
             f"{ruleset.id} has no free-challenge variant",
             "free_challenge",
         )
@@ -78,11 +78,10 @@ def challenge(ruleset_id: str):
     free = free_challenge(ruleset, data)
     words = data.get("words")
     if not isinstance(words, list):
-        raise ApiError(400, "wrong_shape", "'words' must be a list of strings", "words")
+        raise ApiError(Problem.WRONG_SHAPE, "'words' must be a list of strings", "words")
     if not 1 <= len(words) <= ruleset.max_words:
         raise ApiError(
-            400,
-            "word_count",
+            Problem.WORD_COUNT,
             f"challenge 1 to {ruleset.max_words} words, not {len(words)}",
             "words",
         )

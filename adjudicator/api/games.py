@@ -54,6 +54,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk_with_boards
+from adjudicator.problems import Problem
 from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
 from adjudicator.rulesets import DRAW_NEAREST, Ruleset
 from lexicon.languages import available_languages
@@ -102,8 +103,7 @@ def _records_within_their_budget():
     wait = budget.retry_after()
     if wait:  # decided before the body is read: a refusal costs almost nothing
         raise ApiError(
-            429,
-            "verify_busy",
+            Problem.VERIFY_BUSY,
             f"this worker has spent its share of time on records; retry in {wait} s",
             headers={"Retry-After": str(wait)},
         )
@@ -120,7 +120,7 @@ def _spend_the_budget(response):
 
 
 def _game_error(exc: GameInputError) -> ApiError:
-    return ApiError(422, exc.code, exc.message, exc.field)
+    return ApiError(exc.code, exc.message, exc.field, status=422)
 
 
 # --- exchange-allowed ------------------------------------------------------------------------
@@ -149,10 +149,10 @@ def exchange_allowed(ruleset_id: str):
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")
-        status = 400 if exc.field in asked and exc.code != "out_of_range" else 422
+        status = 400 if exc.field in asked and exc.code != Problem.OUT_OF_RANGE else 422
         field = "previous_placed" if exc.field == "previous" else exc.field
-        code = "missing_parameter" if status == 400 else exc.code
-        raise ApiError(status, code, exc.message, field) from None
+        code = Problem.MISSING_PARAMETER if status == 400 else exc.code
+        raise ApiError(code, exc.message, field, status=status) from None
     return jsonify(
         ruleset=ruleset.id,
         bag=bag,
@@ -170,9 +170,9 @@ def _number(value: Any, field: str, lowest: int, highest: int, whole: bool = Tru
     kinds = (int,) if whole else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds):
         what = "a whole number" if whole else "a number"
-        raise ApiError(400, "wrong_shape", f"'{field}' must be {what}", field)
+        raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be {what}", field)
     if not lowest <= value <= highest:  # NaN compares false too, but JSON has none
-        raise ApiError(400, "out_of_range", f"'{field}' must be from {lowest} to {highest}", field)
+        raise ApiError(Problem.OUT_OF_RANGE, f"'{field}' must be from {lowest} to {highest}", field)
     return value
 
 
@@ -183,7 +183,7 @@ def _points(value: Any, field: str) -> int:
 def _text(value: Any, field: str, longest: int) -> Any:
     """A string no longer than `longest` (None passes: the caller decides if it is required)."""
     if isinstance(value, str) and len(value) > longest:
-        raise ApiError(400, "too_long", f"'{field}' is longer than {longest} characters", field)
+        raise ApiError(Problem.TOO_LONG, f"'{field}' is longer than {longest} characters", field)
     return value
 
 
@@ -197,13 +197,13 @@ def final_score_route(ruleset_id: str):
     profile = profile_for(ruleset)
     players_in = data.get("players")
     if not isinstance(players_in, list) or not players_in:
-        raise ApiError(400, "wrong_shape", "'players' must be a list of players", "players")
+        raise ApiError(Problem.WRONG_SHAPE, "'players' must be a list of players", "players")
     ending = data.get("ending")
     if not isinstance(ending, str):
-        raise ApiError(400, "wrong_shape", f"'ending' must be one of {rules.endings()}", "ending")
+        raise ApiError(Problem.WRONG_SHAPE, f"'ending' must be one of {rules.endings()}", "ending")
     went_out = _text(data.get("went_out"), "went_out", bounds.MAX_NAME_CHARS)
     if went_out is not None and not isinstance(went_out, str):
-        raise ApiError(400, "wrong_shape", "'went_out' must be a player's name", "went_out")
+        raise ApiError(Problem.WRONG_SHAPE, "'went_out' must be a player's name", "went_out")
     target = data.get("point_target")
     if target is not None:
         _points(target, "point_target")
@@ -212,11 +212,11 @@ def final_score_route(ruleset_id: str):
         for i, item in enumerate(players_in):
             field = f"players[{i}]"
             if not isinstance(item, dict):
-                raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
+                raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be an object", field)
             only_fields(item, {"name", "score", "rack", "overtime_minutes"}, field)
             name = _text(item.get("name"), f"{field}.name", bounds.MAX_NAME_CHARS)
             if not isinstance(name, str) or not name.strip():
-                raise ApiError(400, "wrong_shape", "a player needs a name", f"{field}.name")
+                raise ApiError(Problem.WRONG_SHAPE, "a player needs a name", f"{field}.name")
             score = _points(item.get("score"), f"{field}.score")
             overtime = _number(
                 item.get("overtime_minutes", 0),
@@ -249,42 +249,39 @@ def draw_order_route(ruleset_id: str):
     names = data.get("players")
     if not isinstance(names, list) or not all(_is_name(n) for n in names):
         raise ApiError(
-            400,
-            "wrong_shape",
+            Problem.WRONG_SHAPE,
             f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters",
             "players",
         )
     if not 2 <= len(names) <= rules.max_players:
         raise ApiError(
-            422, "player_count", f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
+            Problem.PLAYER_COUNT, f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
         )
     if len(set(names)) != len(names):
-        raise ApiError(422, "duplicate_player", "player names must differ", "players")
+        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
     nearest = data.get("nearest")
     if "nearest" in data and nearest not in DRAW_NEAREST:
         raise ApiError(
-            400,
-            "wrong_shape",
+            Problem.WRONG_SHAPE,
             f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet that"
             " wins the draw",
             "nearest",
         )
     winner = data.get("winner")
     if "winner" in data and not _is_name(winner):
-        raise ApiError(400, "wrong_shape", "'winner' must be one of the players' names", "winner")
+        raise ApiError(Problem.WRONG_SHAPE, "'winner' must be one of the players' names", "winner")
     draws = data.get("draws", [] if "winner" in data else None)  # a given winner needs no tiles
     if "draws" in data or "winner" not in data:
         if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
             raise ApiError(
-                400,
-                "wrong_shape",
+                Problem.WRONG_SHAPE,
                 f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
                 " {player: tile}",
                 "draws",
             )
     for i, drawn in enumerate(draws):
         if not isinstance(drawn, dict):
-            raise ApiError(400, "wrong_shape", "a round maps each player to a tile", f"draws[{i}]")
+            raise ApiError(Problem.WRONG_SHAPE, "a round maps each player to a tile", f"draws[{i}]")
     try:
         result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner)
     except GameInputError as exc:
@@ -303,44 +300,44 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
     """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
     names = data.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
+        raise ApiError(Problem.WRONG_SHAPE, "'players' must be a list of names", "players")
     for i, name in enumerate(names):
         _text(name, f"players[{i}]", bounds.MAX_NAME_CHARS)
     if len(set(names)) != len(names):
-        raise ApiError(422, "duplicate_player", "player names must differ", "players")
+        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
     turns = data.get("turns")
     if not isinstance(turns, list) or not turns:
-        raise ApiError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
+        raise ApiError(Problem.WRONG_SHAPE, "'turns' must be a non-empty list", "turns")
     if len(turns) > bounds.MAX_TURNS:
-        raise ApiError(400, "too_many_turns", f"at most {bounds.MAX_TURNS} turns", "turns")
+        raise ApiError(Problem.TOO_MANY_TURNS, f"at most {bounds.MAX_TURNS} turns", "turns")
     totals = dict.fromkeys(names, 0)
     events: list[Event] = []
     allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
     for i, turn in enumerate(turns):
         field = f"turns[{i}]"
         if not isinstance(turn, dict):
-            raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
+            raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be an object", field)
         only_fields(turn, allowed, field)
         player = turn.get("player")
         if not isinstance(player, str) or player not in totals:
             raise ApiError(
-                422, "unknown_player", f"{player!r} is not in 'players'", f"{field}.player"
+                Problem.UNKNOWN_PLAYER, f"{player!r} is not in 'players'", f"{field}.player"
             )
         kind = TURN_TYPES.get(turn.get("type"))
         if kind is None:
             raise ApiError(
-                400, "wrong_shape", f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
+                Problem.WRONG_SHAPE, f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
             )
         for key, longest in TURN_TEXT.items():
             if key in turn and not isinstance(turn[key], str):
-                raise ApiError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
+                raise ApiError(Problem.WRONG_SHAPE, f"'{key}' must be a string", f"{field}.{key}")
             _text(turn.get(key), f"{field}.{key}", longest)
         score = _points(turn.get("score", 0), f"{field}.score")
         total = turn.get("total")
         total = totals[player] + score if total is None else _points(total, f"{field}.total")
         if abs(total) > bounds.MAX_POINTS:
             raise ApiError(
-                400, "out_of_range", f"the running total passes {bounds.MAX_POINTS}", field
+                Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
             )
         totals[player] = total
         ev = Event(
@@ -355,7 +352,9 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
         if kind == PLAY:
             parts = (turn.get("move") or "").split()
             if len(parts) != 2:
-                raise ApiError(400, "bad_notation", "a play's 'move' is '8H WORD'", f"{field}.move")
+                raise ApiError(
+                    Problem.BAD_NOTATION, "a play's 'move' is '8H WORD'", f"{field}.move"
+                )
             ev.coordinate, ev.word = parts
         elif kind == EXCHANGE:
             tiles, count = turn.get("tiles"), turn.get("count")
@@ -364,7 +363,7 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
             elif count is not None:
                 ev.count = _number(count, f"{field}.count", 0, bounds.MAX_BAG)
             else:
-                raise ApiError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
+                raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
             ev.tiles = turn.get("tiles", "")
         events.append(ev)
@@ -397,26 +396,25 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
     only_fields(data, RECORD_FIELDS)
     free = free_challenge(ruleset, data)
     if ("gcg" in data) == ("turns" in data):
-        raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+        raise ApiError(Problem.WRONG_SHAPE, "give either 'gcg' or 'players' and 'turns'", "gcg")
     if "gcg" in data and "players" in data:  # the record's #player lines name them
-        raise ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
+        raise ApiError(Problem.WRONG_SHAPE, "'players' goes with 'turns', not 'gcg'", "players")
     rules = ruleset.rules
     try:
         if "gcg" in data:
             if not isinstance(data["gcg"], str) or not data["gcg"].strip():
-                raise ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
+                raise ApiError(Problem.WRONG_SHAPE, "'gcg' must be the text of a GCG record", "gcg")
             _text(data["gcg"], "gcg", bounds.MAX_GCG_CHARS)
             record = parse_text(data["gcg"], "<gcg>")
             if not record.players:
-                raise ApiError(422, "bad_record", "the record declares no #player lines", "gcg")
+                raise ApiError(Problem.BAD_RECORD, "the record declares no #player lines", "gcg")
         else:
             record = _record_from_turns(data)
         if not record.events:
-            raise ApiError(422, "bad_record", "the record has no moves", "gcg")
+            raise ApiError(Problem.BAD_RECORD, "the record has no moves", "gcg")
         if len(record.players) > rules.max_players:
             raise ApiError(
-                422,
-                "player_count",
+                Problem.PLAYER_COUNT,
                 f"{ruleset.id} is for at most {rules.max_players} players",
                 "players",
             )
@@ -430,8 +428,8 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
         where = f"line {exc.line}: " if exc.line else ""
         field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
         if isinstance(exc, GcgOutOfBounds):
-            raise ApiError(400, "out_of_range", where + exc.reason, field) from None
-        raise ApiError(422, "bad_record", where + exc.reason, field) from None
+            raise ApiError(Problem.OUT_OF_RANGE, where + exc.reason, field) from None
+        raise ApiError(Problem.BAD_RECORD, where + exc.reason, field) from None
     return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
 
 
@@ -444,8 +442,7 @@ def verify_game(ruleset_id: str):
     answer = orjson.dumps(check_game(ruleset, data).report)
     if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
         raise ApiError(
-            422,
-            "report_too_large",
+            Problem.REPORT_TOO_LARGE,
             f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
             "turns" if "turns" in data else "gcg",
         )
@@ -462,8 +459,7 @@ def _svg_accepted() -> None:
     accept = request.accept_mimetypes
     if accept and accept.best_match([picture.MIMETYPE]) is None:
         raise ApiError(
-            406,
-            "not_acceptable",
+            Problem.NOT_ACCEPTABLE,
             f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
             "Accept",
         )
@@ -505,7 +501,7 @@ def board_picture(ruleset_id: str):
         k = data.get("turn", len(turns))
         if k > len(turns):
             raise ApiError(
-                400, "out_of_range", f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
+                Problem.OUT_OF_RANGE, f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
             )
         profile = profile_for(ruleset)
         svg = picture.position_svg(

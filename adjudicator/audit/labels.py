@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.store.models import LABEL_MAX
 
 FIELDS = ("event", "round", "table", "game", "player")
@@ -107,18 +108,17 @@ def read_labels(data: dict[str, Any]) -> Labels:
             continue
         value = data[name]
         if not isinstance(value, str):
-            raise ApiError(400, "wrong_shape", f"'{name}' must be a string", name)
+            raise ApiError(Problem.WRONG_SHAPE, f"'{name}' must be a string", name)
         value = value.strip()
         if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
             raise ApiError(
-                400, "label_length", f"'{name}' must be 1 to {LABEL_MAX} characters", name
+                Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name
             )
         if not value.isprintable():
-            raise ApiError(400, "label_not_printable", f"'{name}' has a control character", name)
+            raise ApiError(Problem.LABEL_NOT_PRINTABLE, f"'{name}' has a control character", name)
         if mixes_scripts(value):
             raise ApiError(
-                400,
-                "label_mixed_scripts",
+                Problem.LABEL_MIXED_SCRIPTS,
                 f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
                 " 'а' among Latin letters)",
                 name,

@@ -21,6 +21,7 @@ from typing import Any
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import BLANK, check_within_set, parse_rack
 from adjudicator.game.rules import Rules
+from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 
 
@@ -108,7 +109,7 @@ def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
             "winner",
         )
     if winner not in players:
-        raise GameInputError(f"{winner!r} is not in 'players'", "winner", "unknown_player")
+        raise GameInputError(f"{winner!r} is not in 'players'", "winner", Problem.UNKNOWN_PLAYER)
 
 
 def _settle(
@@ -171,6 +172,6 @@ def _settle(
 def _tile(profile: LanguageProfile, text: Any, where: str) -> str:
     if not isinstance(text, str) or len(text.strip()) != 1:
         raise GameInputError("a draw is one tile: a letter, or '?' for a blank", where,
-                             "wrong_shape")  # fmt: skip
+                             Problem.WRONG_SHAPE)  # fmt: skip
     tiles = parse_rack(profile, text, where)
     return next(iter(tiles))

@@ -18,6 +18,7 @@ from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import check_within_set, rack_text, rack_value
 from adjudicator.game.rules import Rules
+from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 
 
@@ -108,11 +109,11 @@ def check_players(rules: Rules, players: list[PlayerEnd]) -> None:
             f"{rules.id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
             f" players, not {len(players)}",
             "players",
-            "player_count",
+            Problem.PLAYER_COUNT,
         )
     names = [p.name for p in players]
     if len(set(names)) != len(names):
-        raise GameInputError("player names must differ", "players", "duplicate_player")
+        raise GameInputError("player names must differ", "players", Problem.DUPLICATE_PLAYER)
 
 
 def final_score(
@@ -132,7 +133,7 @@ def final_score(
         raise GameInputError(
             f"under {rules.id} a game ends in one of: {', '.join(endings)}",
             "ending",
-            "unknown_ending",
+            Problem.UNKNOWN_ENDING,
         )
     out_index = _went_out(players, ending, went_out)
     results = [
@@ -189,9 +190,9 @@ def _went_out(players: list[PlayerEnd], ending: str, went_out: str | None) -> in
             )
         return None
     if went_out is None:
-        raise GameInputError("say who went out", "went_out", "missing_field")
+        raise GameInputError("say who went out", "went_out", Problem.MISSING_FIELD)
     if went_out not in names:
-        raise GameInputError(f"no player named {went_out!r}", "went_out", "unknown_player")
+        raise GameInputError(f"no player named {went_out!r}", "went_out", Problem.UNKNOWN_PLAYER)
     index = names.index(went_out)
     if players[index].rack:
         raise GameInputError(

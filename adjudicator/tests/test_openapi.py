@@ -171,3 +171,11 @@ def test_example_gets_its_documented_status_and_shape(lexicon_dir, path, method,
     validator.validate(documented["examples"][name]["value"])
     if status >= 400:
         assert response.json["code"] == documented["examples"][name]["value"]["code"]
+
+
+def test_problem_code_enum_is_the_declared_enum():
+    """`python tools/openapi_problem_codes.py` rewrites the enum from `adjudicator.problems`."""
+    from adjudicator.problems import Problem
+
+    enum = openapi_document()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
+    assert enum == sorted(p.value for p in Problem)
