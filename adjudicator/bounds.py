@@ -25,6 +25,10 @@ MAX_NAME_CHARS = 64  # a player's nickname or name
 MAX_MOVE_CHARS = 40  # a move in notation: a square and at most 15 letters, or `(LI)`-style runs
 MAX_RACK_CHARS = 16  # rack text: at most RACK_SIZE tiles, room for spaces
 
+# Earlier plays a position may be given as (moves/validate, games/board): a game has far fewer;
+# this bounds the work one request can ask for.
+MAX_HISTORY = 100
+
 MAX_DRAW_ROUNDS = 20  # draw-order: equal draws repeat; twenty rounds settle any real draw
 
 # Nesting of a JSON body: objects and lists within each other, the body's own object the first

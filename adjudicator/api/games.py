@@ -395,7 +395,12 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
     report; the directors' "Check a game" page and games/board take it too, so a record reads,
     fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
     only_fields(data, RECORD_FIELDS)
-    free = free_challenge(ruleset, data)
+    value = data.get("free_challenge", False)
+    if not isinstance(value, bool):
+        raise ApiError(
+            400, "wrong_shape", "'free_challenge' must be true or false", "free_challenge"
+        )
+    free = free_challenge(ruleset, value)
     if ("gcg" in data) == ("turns" in data):
         raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
     if "gcg" in data and "players" in data:  # the record's #player lines name them
