@@ -286,29 +286,47 @@ class Tile(Body):
     blank: bool = False
 
 
-_NOT_A_TILE = {
-    **each(shape("a tile needs row, col and letter", 400)),
-    "extra_forbidden": lambda _v: ApiError(
-        400, "unknown_field", "a tile has only row, col, letter, blank"
-    ),
-}
-_NOT_A_TILE["string_type"] = _NOT_A_TILE["bool_type"] = shape(
-    "'letter' is a string, 'blank' true/false"
-)
-_NOT_A_TILE["int_type"] = shape("'row' and 'col' must be whole numbers")
+def _tile(value: Any, handler: Callable[[Any], Any]) -> Any:
+    """A tile is refused whole (`play.tiles[2]`), but for a square off the board: a missing key
+    first, then an unknown one, then a value of the wrong type."""
+    try:
+        return handler(value)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        kinds = {error["type"] for error in errors}
+        if not isinstance(value, dict) or "missing" in kinds:
+            raise Refused(
+                ApiError(400, "wrong_shape", "a tile needs row, col and letter")
+            ) from None
+        if "extra_forbidden" in kinds:
+            raise Refused(
+                ApiError(400, "unknown_field", "a tile has only row, col, letter, blank")
+            ) from None
+        if errors[0]["type"] == "value_error":  # a square off the board: `_tile_range`
+            raise
+        raise Refused(
+            ApiError(
+                400,
+                "wrong_shape",
+                "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false",
+            )
+        ) from None
+
+
+def _tile_count(tiles: list[Tile]) -> list[Tile]:
+    """Counted after each tile is read, as always."""
+    if len(tiles) > BOARD_SIZE:
+        raise Refused(
+            ApiError(400, "too_many_tiles", f"a play cannot have more than {BOARD_SIZE} tiles")
+        )
+    return tiles
 
 
 class PlayTiles(Body):
     tiles: Annotated[
-        list[Annotated[Tile, refusing(_NOT_A_TILE, within=True)]],
-        Field(max_length=BOARD_SIZE),
-        refusing(
-            {
-                "too_long": lambda _v: ApiError(
-                    400, "too_many_tiles", f"a play cannot have more than {BOARD_SIZE} tiles"
-                )
-            }
-        ),
+        list[Annotated[Tile, WrapValidator(_tile)]],
+        AfterValidator(_tile_count),
+        Field(json_schema_extra={"maxItems": BOARD_SIZE}),
     ]
 
 
@@ -363,13 +381,21 @@ class Position(Body):
     board: Rows = None  # type: ignore[assignment]  # absent: none; null is refused
     plays: Plays = None  # type: ignore[assignment]
 
-    @model_validator(mode="after")
-    def _one_of(self) -> Position:
-        if "board" in self.model_fields_set and "plays" in self.model_fields_set:
-            raise Refused(
-                ApiError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
-            )
-        return self
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_of(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        """Both given is refused before either is read; the fields around them first."""
+        if not (isinstance(data, dict) and "board" in data and "plays" in data):
+            return handler(data)
+        try:
+            handler(data)
+        except ValidationError as exc:
+            loc = _first(exc.errors(include_url=False))["loc"]
+            if loc and loc[0] not in ("board", "plays"):
+                raise
+        raise Refused(
+            ApiError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
+        )
 
 
 class MoveRequest(Labelled, Position):

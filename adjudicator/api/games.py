@@ -21,6 +21,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.api.bodies import Position, parse
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
@@ -496,9 +497,8 @@ def board_picture(ruleset_id: str):
     _svg_accepted()
     data = json_body()
     if "board" in data or "plays" in data:
-        only_fields(data, {"board", "plays"})
         profile = profile_for(ruleset)
-        board, last = read_position(data, profile)
+        board, last = read_position(parse(Position, data), profile)
         squares = [(t.row, t.col) for t in last.tiles] if last else []
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:

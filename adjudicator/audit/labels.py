@@ -95,14 +95,6 @@ def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None]:
     return labels | {"words": canonical_words(entry["words"])}
 
 
-def read_labels(data: dict[str, Any]) -> Labels:
-    """The label fields of a request body, each checked by `check_label`. Absent fields are
-    None."""
-    if not any(name in data for name in FIELDS):
-        return NONE
-    return Labels(**{name: check_label(name, data[name]) for name in FIELDS if name in data})
-
-
 def check_label(name: str, value: Any) -> str:
     """The label `name` as recorded: a string of 1 to LABEL_MAX printable characters (surrounding
     space trimmed; the canonical form within LABEL_MAX too, since that is what the store counts
