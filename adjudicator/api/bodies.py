@@ -38,6 +38,7 @@ from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import Labels, check_label
 from adjudicator.errors import ApiError
+from adjudicator.rulesets import DRAW_NEAREST
 from adjudicator.store.models import LABEL_MAX
 from lexicon.limits import BOARD_SIZE
 
@@ -49,9 +50,10 @@ class Refused(ValueError):
     """An `ApiError` carried through pydantic from a validator (pydantic collects ValueErrors
     with their place; any other exception would cut validation short)."""
 
-    def __init__(self, error: ApiError):
+    def __init__(self, error: ApiError, under: str | None = None):
         super().__init__(error.message)
         self.error = error
+        self.under = under  # the key within the value at fault, when not the value itself
 
 
 # --- pydantic's errors → our problems -----------------------------------------------------------
@@ -87,7 +89,7 @@ def to_api_error(exc: ValidationError) -> ApiError:
     if isinstance(cause, Refused):
         refused = cause.error
         if refused.field is None:
-            refused.field = field or None
+            refused.field = (f"{field}.{cause.under}" if cause.under else field) or None
         return refused
     where = f"'{field}'" if field else "the body"
     if kind == "extra_forbidden":
@@ -417,7 +419,8 @@ class MoveRequest(Labelled, Position):
 # --- games ------------------------------------------------------------------------------------
 
 Name = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
-TurnType = Literal["play", "pass", "exchange", "withdrawn", "challenge", "time", "end_rack"]
+TURN_TYPE_NAMES = ("play", "pass", "exchange", "withdrawn", "challenge", "time", "end_rack")
+TurnType = Literal[TURN_TYPE_NAMES]  # type: ignore[valid-type]
 
 
 def _unknown_player(value: Any) -> ApiError:
@@ -425,15 +428,16 @@ def _unknown_player(value: Any) -> ApiError:
 
 
 class Turn(Body):
-    """One line of a JSON record; what each type needs is the record's rule (`games`)."""
+    """One line of a JSON record; what each type needs, and who may play it, is the record's
+    rule (`api.games`). An absent `player` or `type` is left to it, so that an unknown player
+    is named first."""
 
     player: Annotated[str, refusing(each(_unknown_player))] = Field(
         None, json_schema_extra={"maxLength": bounds.MAX_NAME_CHARS}
-    )  # absent or not a string: not one of the players (422)
+    )
     type: Annotated[
-        TurnType,
-        refusing(each(shape(f"'type' must be one of {sorted(TurnType.__args__)}"))),
-    ] = None  # type: ignore[assignment]
+        TurnType, refusing(each(shape(f"'type' must be one of {sorted(TURN_TYPE_NAMES)}")))
+    ] = None
     move: str = Field(None, max_length=bounds.MAX_MOVE_CHARS, description="For a play: `8H WORD`")
     rack: str = Field(None, max_length=bounds.MAX_RACK_CHARS)
     tiles: str = Field(
@@ -441,41 +445,90 @@ class Turn(Body):
         max_length=bounds.MAX_RACK_CHARS,
         description="Exchanged tiles, or the rack of an end_rack line",
     )
-    count: int = Field(None, ge=0, le=bounds.MAX_BAG, description="Exchange by count")
+    count: int | None = Field(None, ge=0, le=bounds.MAX_BAG, description="Exchange by count")
     score: Points = 0
-    total: Points | None = Field(
-        None, description="Optional; the running total", json_schema_extra={"type": "integer"}
-    )
+    total: Points | None = Field(None, description="Optional; the running total")
+
+    model_config = ConfigDict(json_schema_extra={"required": ["player", "type"]})
 
 
-_NOT_NAMES = shape("'players' must be a list of names")
+def _not_blank(message: str, field: str | None = None) -> AfterValidator:
+    def check(value: str) -> str:
+        if not value.strip():
+            raise Refused(ApiError(400, "wrong_shape", message, field))
+        return value
+
+    return AfterValidator(check)
+
+
+_RECORD_KEYS = ("gcg", "players", "turns")
+
+
+def _record_keys(data: dict[str, Any]) -> ApiError | None:
+    """A record is `gcg`, or `players` and `turns`: decided by the keys before their values."""
+    if ("gcg" in data) == ("turns" in data):
+        return ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+    if "gcg" in data and "players" in data:  # the record's #player lines name them
+        return ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
+    return None
+
+
+def _player_first(value: Any, handler: Callable[[Any], Any]) -> Any:
+    """A turn without a player (or with one that is not a name) names that first, as always."""
+    try:
+        return handler(value)
+    except ValidationError as exc:
+        if not isinstance(value, dict) or isinstance(value.get("player"), str):
+            raise
+        if any(error["type"] == "extra_forbidden" for error in exc.errors(include_url=False)):
+            raise  # a key the turn may not have comes first
+        raise Refused(_unknown_player(value.get("player")), under="player") from None
 
 
 class Record(Body):
     """A game record: the text of a GCG file (`gcg`), or JSON `players` and `turns`."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "Either `gcg`, or `players` and `turns`.",
+            "oneOf": [
+                {
+                    "required": ["gcg"],
+                    "not": {"anyOf": [{"required": ["players"]}, {"required": ["turns"]}]},
+                },
+                {"required": ["players", "turns"], "not": {"required": ["gcg"]}},
+            ],
+        }
+    )
+
     free_challenge: FreeChallenge = False
     gcg: Annotated[
         str,
-        Field(max_length=bounds.MAX_GCG_CHARS, description="The text of a GCG record"),
         refusing({"string_type": shape("'gcg' must be the text of a GCG record")}),
+        _not_blank("'gcg' must be the text of a GCG record"),
+        Field(
+            max_length=bounds.MAX_GCG_CHARS,
+            description="The text of a GCG record",
+            json_schema_extra={"minLength": 1, "pattern": "\\S"},
+        ),
     ] = None  # type: ignore[assignment]
     players: Annotated[
         list[Name],
-        refusing(each(_NOT_NAMES, ("list_type", "string_type", "string_too_short")), within=True),
+        refusing(
+            each(
+                shape("'players' must be a list of names"),
+                ("list_type", "string_type", "string_too_short"),
+            ),
+            within=True,
+        ),
         Field(json_schema_extra={"minItems": 2, "maxItems": 4}),
     ] = None  # type: ignore[assignment]
     turns: Annotated[
         list[
             Annotated[
                 Turn,
-                refusing(
-                    {
-                        "model_type": lambda _v: ApiError(
-                            400, "wrong_shape", "a turn must be an object"
-                        )
-                    }
-                ),
+                WrapValidator(_player_first),
+                refusing({"model_type": shape("a turn must be an object")}),
             ]
         ],
         Field(min_length=1, max_length=bounds.MAX_TURNS),
@@ -489,30 +542,28 @@ class Record(Body):
         ),
     ] = None  # type: ignore[assignment]
 
-    @model_validator(mode="after")
-    def _gcg_or_turns(self) -> Record:
-        given = self.model_fields_set
-        if ("gcg" in given) == ("turns" in given):
-            raise Refused(
-                ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
-            )
-        if "gcg" in given and "players" in given:  # the record's #player lines name them
-            raise Refused(
-                ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
-            )
-        if "gcg" in given and not self.gcg.strip():
-            raise Refused(
-                ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
-            )
-        if "turns" in given and "players" not in given:
-            raise Refused(
-                ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
-            )
-        return self
+    @model_validator(mode="wrap")
+    @classmethod
+    def _gcg_or_turns(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        problem = _record_keys(data) if isinstance(data, dict) else None
+        if problem is None:
+            record = handler(data)
+            if record.turns is not None and record.players is None:
+                raise Refused(
+                    ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
+                )
+            return record
+        try:
+            handler(data)
+        except ValidationError as exc:
+            loc = _first(exc.errors(include_url=False))["loc"]
+            if loc and loc[0] not in _RECORD_KEYS:  # another field's fault comes first
+                raise
+        raise Refused(problem)
 
 
 class VerifyRequest(Record):
-    pass
+    """games/verify's body: a record."""
 
 
 class RecordPicture(Record):
@@ -525,3 +576,134 @@ class RecordPicture(Record):
         description="Show the board after this many lines of the report's `turns` (0: the"
         " empty board); default the last; past the record's last, 400 `out_of_range`",
     )
+
+
+def _as_sent(value: Any, handler: Callable[[Any], Any]) -> Any:
+    """A whole number stays one (it is echoed as sent: `-1 minutes`, not `-1.0`)."""
+    checked = handler(value)
+    return value if isinstance(value, int) else checked
+
+
+class PlayerEnd(Body):
+    name: Annotated[
+        str, Field(max_length=bounds.MAX_NAME_CHARS), _not_blank("a player needs a name")
+    ] = Field(json_schema_extra={"minLength": 1, "pattern": "\\S"})
+    score: Points = Field(description="Score before the end-of-game adjustment")
+    rack: Annotated[
+        str,
+        refusing(
+            {"string_type": shape("a rack must be a string of letters, '?' for a blank", 422)}
+        ),
+    ] = Field("", max_length=bounds.MAX_RACK_CHARS, description="Tiles left, `?` for a blank")
+    # The rules refuse a negative one (422): the bound here is the size either way.
+    overtime_minutes: Annotated[
+        float,
+        Field(ge=-bounds.MAX_OVERTIME_MINUTES, le=bounds.MAX_OVERTIME_MINUTES),
+        WrapValidator(_as_sent),
+    ] = Field(0, json_schema_extra={"minimum": 0})
+
+
+ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
+
+
+class FinalScoreRequest(Body):
+    players: Annotated[
+        list[PlayerEnd],
+        Field(min_length=1, json_schema_extra={"minItems": 2, "maxItems": 4}),
+        refusing(each(shape("'players' must be a list of players"), ("list_type", "too_short"))),
+    ]
+    # Which endings a ruleset allows is its own (a 422): here, a string.
+    ending: Annotated[
+        str,
+        refusing(each(shape("'ending' must be one of the ruleset's endings"))),
+        WithJsonSchema({"enum": list(ENDINGS)}),
+        Field(
+            description="How the game ended; each ruleset allows some (GET /rulesets/{id} shows"
+            " its end rules)"
+        ),
+    ]
+    went_out: (
+        Annotated[
+            str,
+            Field(max_length=bounds.MAX_NAME_CHARS),
+            refusing({"string_type": shape("'went_out' must be a player's name")}),
+        ]
+        | None
+    ) = Field(None, description="Name of the player who went out (ending `out`)")
+    point_target: Points | None = Field(
+        None, description="dk-home: the target reached (ending `point_target`)"
+    )
+
+
+_DRAW_NAME = f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters"
+DrawName = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
+Draw = Annotated[
+    dict[str, Any],
+    refusing({"dict_type": shape("a round maps each player to a tile")}),
+    Field(
+        description="Player → the tile drawn in this round: a letter of the set, `?` for a blank",
+        json_schema_extra={
+            "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 1},
+            "maxProperties": 4,
+        },
+    ),
+]
+
+
+class DrawOrderRequest(Body):
+    model_config = ConfigDict(
+        json_schema_extra={"anyOf": [{"required": ["draws"]}, {"required": ["winner"]}]}
+    )
+
+    players: Annotated[
+        list[Annotated[DrawName, _not_blank(_DRAW_NAME, "players")]],
+        refusing(each(shape(_DRAW_NAME), (*TYPES, "string_too_long")), within=True),
+        Field(
+            description="2 players, or up to 4 under dk-home",
+            json_schema_extra={"minItems": 2, "maxItems": 4},
+        ),
+    ]
+    draws: Annotated[
+        list[Draw],
+        Field(min_length=1, max_length=bounds.MAX_DRAW_ROUNDS),
+        refusing(
+            each(
+                shape(
+                    f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
+                    " {player: tile}"
+                ),
+                ("list_type", "too_short", "too_long"),
+            )
+        ),
+        Field(
+            description="The tiles drawn, round by round; may be left out when a `winner` is given"
+        ),
+    ] = None  # type: ignore[assignment]
+    nearest: Annotated[
+        Literal[DRAW_NEAREST],  # type: ignore[valid-type]
+        refusing(
+            each(
+                shape(
+                    f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet"
+                    " that wins the draw"
+                )
+            )
+        ),
+        Field(
+            description="Which end of the alphabet wins the draw: `start` (nearest A) or `end`"
+            " (nearest the last letter, Å in Danish). Only dk-home offers the other reading than"
+            " its own (`start`, 004); elsewhere another is a 422"
+        ),
+    ] = None  # type: ignore[assignment]
+    winner: Annotated[
+        DrawName,
+        _not_blank("'winner' must be one of the players' names"),
+        refusing(
+            each(shape("'winner' must be one of the players' names"), (*TYPES, "string_too_long"))
+        ),
+        Field(
+            description="ssf-1999 only (002 names no draw method): the winner of a draw the"
+            " players made their own way, one of `players`. `draws` may then be left out; given"
+            " as well, they must make the same player the winner"
+        ),
+    ] = None  # type: ignore[assignment]
