@@ -25,7 +25,7 @@ RECIPES := $(wildcard lexicon_sources/*.toml)
 
 export ADJUDICATOR_LEXICON_DIR := $(abspath $(LEXICON_DIR))
 
-.PHONY: install lexicons serve test test-quick docs constraints lint format bench clean
+.PHONY: install lexicons serve test test-quick docs openapi constraints lint format bench clean
 
 install: $(INSTALLED_TEST)
 $(VENV)/bin/python:
@@ -69,6 +69,11 @@ test-quick: $(LEXICONS) $(INSTALLED_TEST)
 # generator that fails stops the build. `make test` builds it too.
 docs: $(INSTALLED_TEST)
 	$(BIN)/mkdocs build --strict
+
+# openapi.json's request-body schemas from their pydantic models (adjudicator/api/bodies.py);
+# a test fails while the committed document differs from what the models generate.
+openapi: $(INSTALLED)
+	$(BIN)/python -m adjudicator.api.schemas
 
 # constraints.txt from pyproject.toml's dependencies and its test extra. pip-compile keeps the
 # versions constraints.txt already pins wherever they still fit; delete a line to upgrade that

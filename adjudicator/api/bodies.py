@@ -180,9 +180,8 @@ LabelText = Annotated[
         " interpreted; `game` and `player` key the jury count.",
     ),
 ]
-Label = Annotated[
-    Any, AfterValidator(_label), WithJsonSchema({"$ref": "#/components/schemas/Label"})
-]
+LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `api.schemas` puts its $ref here
+Label = Annotated[Any, AfterValidator(_label), WithJsonSchema({LABEL_SCHEMA: True})]
 
 
 class Labelled(Body):
@@ -380,6 +379,10 @@ Plays = Annotated[
 class Position(Body):
     """A position: `board` (15 rows) or `plays` (earlier plays in notation), not both."""
 
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [{"required": ["board"]}, {"required": ["plays"]}]}
+    )
+
     board: Rows = None  # type: ignore[assignment]  # absent: none; null is refused
     plays: Plays = None  # type: ignore[assignment]
 
@@ -401,6 +404,8 @@ class Position(Body):
 
 
 class MoveRequest(Labelled, Position):
+    model_config = ConfigDict(json_schema_extra=None)  # neither `board` nor `plays`: empty
+
     play: Annotated[
         str | PlayTiles,
         WrapValidator(_play),
@@ -409,11 +414,7 @@ class MoveRequest(Labelled, Position):
             " case = blank; '.' = tile on the board), or the tiles placed"
         ),
     ]
-    rack: str | None = Field(
-        None,
-        description="Optional; '?' is a blank",
-        json_schema_extra={"type": "string"},
-    )
+    rack: str | None = Field(None, description="Optional; '?' is a blank")
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -428,9 +429,10 @@ def _unknown_player(value: Any) -> ApiError:
 
 
 class Turn(Body):
-    """One line of a JSON record; what each type needs, and who may play it, is the record's
-    rule (`api.games`). An absent `player` or `type` is left to it, so that an unknown player
-    is named first."""
+    """One line of a JSON record: who, what, and the points."""
+
+    # What each type needs, and who may play it, is the record's rule (`api.games`); an absent
+    # `player` or `type` is left to it too, so that an unknown player is named first.
 
     player: Annotated[str, refusing(each(_unknown_player))] = Field(
         None, json_schema_extra={"maxLength": bounds.MAX_NAME_CHARS}
