@@ -262,10 +262,6 @@ class ChallengeRequest(Labelled):
 # --- moves ------------------------------------------------------------------------------------
 
 
-def _tile_range(key: str) -> Refusal:
-    return lambda _v: ApiError(400, "out_of_range", f"'{key}' is 0 to {BOARD_SIZE - 1}")
-
-
 Square = Annotated[int, Field(ge=0, le=BOARD_SIZE - 1)]
 
 
@@ -273,12 +269,10 @@ class Tile(Body):
     row: Annotated[
         Square,
         Field(description="0-based: 7 is row 8"),
-        refusing(dict.fromkeys(_RANGE, _tile_range("row"))),
     ]
     col: Annotated[
         Square,
         Field(description="0-based: 7 is column H"),
-        refusing(dict.fromkeys(_RANGE, _tile_range("col"))),
     ]
     letter: str = Field(
         description="One letter; lower case or blank=true for a blank with that designation;"
@@ -303,7 +297,7 @@ def _tile(value: Any, handler: Callable[[Any], Any]) -> Any:
             raise Refused(
                 ApiError(400, "unknown_field", "a tile has only row, col, letter, blank")
             ) from None
-        if errors[0]["type"] == "value_error":  # a square off the board: `_tile_range`
+        if errors[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
             raise
         raise Refused(
             ApiError(
@@ -434,12 +428,8 @@ class Turn(Body):
     # What each type needs, and who may play it, is the record's rule (`api.games`); an absent
     # `player` or `type` is left to it too, so that an unknown player is named first.
 
-    player: Annotated[str, refusing(each(_unknown_player))] = Field(
-        None, json_schema_extra={"maxLength": bounds.MAX_NAME_CHARS}
-    )
-    type: Annotated[
-        TurnType, refusing(each(shape(f"'type' must be one of {sorted(TURN_TYPE_NAMES)}")))
-    ] = None
+    player: str = Field(None, json_schema_extra={"maxLength": bounds.MAX_NAME_CHARS})
+    type: TurnType = None
     move: str = Field(None, max_length=bounds.MAX_MOVE_CHARS, description="For a play: `8H WORD`")
     rack: str = Field(None, max_length=bounds.MAX_RACK_CHARS)
     tiles: str = Field(
@@ -475,16 +465,25 @@ def _record_keys(data: dict[str, Any]) -> ApiError | None:
     return None
 
 
-def _player_first(value: Any, handler: Callable[[Any], Any]) -> Any:
-    """A turn without a player (or with one that is not a name) names that first, as always."""
+TURN_TYPE_MESSAGE = f"'type' must be one of {sorted(TURN_TYPE_NAMES)}"
+
+
+def _turn(value: Any, handler: Callable[[Any], Any]) -> Any:
+    """A turn's refusals in the order they always came: not an object; a key it may not have;
+    no player, or one that is not a name (422, as one not among the players); its type."""
     try:
         return handler(value)
     except ValidationError as exc:
-        if not isinstance(value, dict) or isinstance(value.get("player"), str):
+        if not isinstance(value, dict):
+            raise Refused(ApiError(400, "wrong_shape", "a turn must be an object")) from None
+        errors = exc.errors(include_url=False)
+        if any(error["type"] == "extra_forbidden" for error in errors):
             raise
-        if any(error["type"] == "extra_forbidden" for error in exc.errors(include_url=False)):
-            raise  # a key the turn may not have comes first
-        raise Refused(_unknown_player(value.get("player")), under="player") from None
+        if not isinstance(value.get("player"), str):
+            raise Refused(_unknown_player(value.get("player")), under="player") from None
+        if _first(errors)["loc"] == ("type",):
+            raise Refused(ApiError(400, "wrong_shape", TURN_TYPE_MESSAGE), under="type") from None
+        raise
 
 
 class Record(Body):
@@ -526,13 +525,7 @@ class Record(Body):
         Field(json_schema_extra={"minItems": 2, "maxItems": 4}),
     ] = None  # type: ignore[assignment]
     turns: Annotated[
-        list[
-            Annotated[
-                Turn,
-                WrapValidator(_player_first),
-                refusing({"model_type": shape("a turn must be an object")}),
-            ]
-        ],
+        list[Annotated[Turn, WrapValidator(_turn)]],
         Field(min_length=1, max_length=bounds.MAX_TURNS),
         refusing(
             {

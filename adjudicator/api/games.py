@@ -22,6 +22,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.bodies import (
+    TURN_TYPE_MESSAGE,
     DrawOrderRequest,
     FinalScoreRequest,
     Position,
@@ -246,9 +247,7 @@ def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
                 422, "unknown_player", f"{player!r} is not in 'players'", f"{field}.player"
             )
         if turn.type is None:
-            raise ApiError(
-                400, "wrong_shape", f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
-            )
+            raise ApiError(400, "wrong_shape", TURN_TYPE_MESSAGE, f"{field}.type")
         kind = TURN_TYPES[turn.type]
         score = turn.score
         total = totals[player] + score if turn.total is None else turn.total

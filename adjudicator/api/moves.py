@@ -8,8 +8,6 @@ and placement errors (which say nothing about the lexicon) are the only per-word
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint
 
 from adjudicator import disclosure
@@ -58,11 +56,11 @@ def read_position(position: Position, profile) -> tuple[Board, Play | None]:
     return board, last
 
 
-def _play(play: str | PlayTiles) -> str | list[dict[str, Any]]:
-    """The play as the engine reads it: notation text, or the tiles as dicts."""
+def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
+    """The play as the engine reads it: notation text, or (row, col, letter, blank) tiles."""
     if isinstance(play, str):
         return play
-    return [tile.model_dump(exclude_unset=True) for tile in play.tiles]
+    return [(tile.row, tile.col, tile.letter, tile.blank) for tile in play.tiles]
 
 
 @bp.post("/rulesets/<ruleset_id>/moves/validate")
