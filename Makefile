@@ -98,6 +98,7 @@ bench: $(LEXICONS) $(INSTALLED_TEST)
 	$(BIN)/python benchmarks/api.py
 	$(BIN)/python benchmarks/moves.py
 	$(BIN)/python benchmarks/verify_load.py
+	$(BIN)/python benchmarks/validation_cost.py
 	$(BIN)/python benchmarks/ruling_cost.py --gunicorn
 
 clean:

@@ -2,9 +2,9 @@
 
 A request's cost and its answer's size follow from these: no JSON number the service would have
 to write back can exceed what JSON tools read exactly (2^53), and no record can ask for more work
-than a tournament game needs many times over. The OpenAPI document states the same bounds
-(`adjudicator/tests/test_bounds.py` checks that they agree), and an input outside them is a 400
-naming the field.
+than a tournament game needs many times over. The request bodies' models take them from here
+(`adjudicator/api/bodies.py`), and the OpenAPI document's schemas are generated from those models,
+so the document states the same bounds; an input outside them is a 400 naming the field.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Every JSON request body the API reads, declared once as a pydantic model with its bounds.
 
 A model is the body's shape and bounds (numbers from `adjudicator.bounds`), the validation the
-views run, and the source of openapi.json's `components/schemas` for it (`tools/openapi-schemas`
-writes them; a test fails when the committed document differs). What depends on a ruleset (how
+views run, and the source of openapi.json's `components/schemas` for it (`make openapi` writes
+them, `adjudicator.api.schemas`; a test fails when the committed document differs). What depends on a ruleset (how
 many players, whether it has a free-challenge variant) or on the lexicon stays in the views.
 
 `parse` validates the already parsed body (`requests.json_body` keeps the duplicate-key, depth and
@@ -26,7 +26,6 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    ValidationInfo,
     WithJsonSchema,
     WrapValidator,
     model_validator,
@@ -50,10 +49,10 @@ class Refused(ValueError):
     """An `ApiError` carried through pydantic from a validator (pydantic collects ValueErrors
     with their place; any other exception would cut validation short)."""
 
-    def __init__(self, error: ApiError, under: str | None = None):
+    def __init__(self, error: ApiError, under: tuple[int | str, ...] = ()):
         super().__init__(error.message)
         self.error = error
-        self.under = under  # the key within the value at fault, when not the value itself
+        self.under = under  # where within the value the fault is, when not the value itself
 
 
 # --- pydantic's errors → our problems -----------------------------------------------------------
@@ -89,7 +88,7 @@ def to_api_error(exc: ValidationError) -> ApiError:
     if isinstance(cause, Refused):
         refused = cause.error
         if refused.field is None:
-            refused.field = (f"{field}.{cause.under}" if cause.under else field) or None
+            refused.field = field_name((*loc, *cause.under)) or None
         return refused
     where = f"'{field}'" if field else "the body"
     if kind == "extra_forbidden":
@@ -122,18 +121,25 @@ def parse(model: type[B], data: dict[str, Any]) -> B:
         raise to_api_error(exc) from None
 
 
-def refusing(refusals: dict[str, Refusal], within: bool = False) -> WrapValidator:
+def refusing(
+    refusals: dict[str, Refusal], within: bool = False, items: dict[str, Refusal] | None = None
+) -> WrapValidator:
     """The field's own refusal for some of pydantic's error types (`string_type`, `too_long`):
     for the first error at this level, or, `within`, anywhere inside the value (reported at this
-    level: a tile that is not one is refused whole)."""
+    level: a tile that is not one is refused whole); `items`: for the first error of a list's
+    item itself (`words[2]`). One wrap for a list and its items: a wrap an item would cost a
+    Python call each."""
 
     def wrap(value: Any, handler: Callable[[Any], Any]) -> Any:
         try:
             return handler(value)
         except ValidationError as exc:
             error = _first(exc.errors(include_url=False))
-            if (within or not error["loc"]) and error["type"] in refusals:
-                raise Refused(refusals[error["type"]](value)) from None
+            kind, loc = error["type"], error["loc"]
+            if (within or not loc) and kind in refusals:
+                raise Refused(refusals[kind](value)) from None
+            if items and len(loc) == 1 and isinstance(loc[0], int) and kind in items:
+                raise Refused(items[kind](value[loc[0]]), under=loc) from None
             raise
 
     return WrapValidator(wrap)
@@ -161,11 +167,16 @@ class Body(BaseModel):
 # --- parts ------------------------------------------------------------------------------------
 
 
-def _label(value: Any, info: ValidationInfo) -> str:
-    try:
-        return check_label(info.field_name or "", value)
-    except ApiError as exc:
-        raise Refused(exc) from None
+def _label(name: str) -> AfterValidator:
+    """The label `name`'s check (one a field: a validator told its field costs more)."""
+
+    def check(value: Any) -> str:
+        try:
+            return check_label(name, value)
+        except ApiError as exc:
+            raise Refused(exc) from None
+
+    return AfterValidator(check)
 
 
 # A label's type, length and script are its own rule (`audit.labels.check_label`); the
@@ -181,19 +192,23 @@ LabelText = Annotated[
     ),
 ]
 LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `api.schemas` puts its $ref here
-Label = Annotated[Any, AfterValidator(_label), WithJsonSchema({LABEL_SCHEMA: True})]
+LABEL = WithJsonSchema({LABEL_SCHEMA: True})
 
 
 class Labelled(Body):
     """The labels a ruling may carry: absent is none; `null` is no label text and refused."""
 
-    event: Label = Field(None, description="The event (tournament), e.g. NM 2027")
-    round: Label = Field(None, description="The round, e.g. 7")
-    table: Label = Field(None, description="The table or board, e.g. 12")
-    game: Label = Field(
+    event: Annotated[Any, _label("event"), LABEL] = Field(
+        None, description="The event (tournament), e.g. NM 2027"
+    )
+    round: Annotated[Any, _label("round"), LABEL] = Field(None, description="The round, e.g. 7")
+    table: Annotated[Any, _label("table"), LABEL] = Field(
+        None, description="The table or board, e.g. 12"
+    )
+    game: Annotated[Any, _label("game"), LABEL] = Field(
         None, description="The game; with `player`, required for a counted jury query"
     )
-    player: Label = Field(
+    player: Annotated[Any, _label("player"), LABEL] = Field(
         None, description="The player asking (challenger, or who puts the word to the jury)"
     )
 
@@ -224,20 +239,6 @@ def _word_too_long(value: Any) -> ApiError:
     return ApiError(400, "word_too_long", f"{shown} is longer than {bounds.MAX_WORD_CHARS}")
 
 
-Word = Annotated[
-    str,
-    Field(max_length=bounds.MAX_WORD_CHARS),
-    refusing(
-        {
-            "string_type": lambda _v: ApiError(
-                400, "word_not_string", "each word must be a string"
-            ),
-            "string_too_long": _word_too_long,
-        }
-    ),
-]
-
-
 def _word_count(value: Any) -> ApiError:
     return ApiError(
         400, "word_count", f"challenge 1 to {bounds.MAX_CHALLENGE_WORDS} words, not {len(value)}"
@@ -247,14 +248,20 @@ def _word_count(value: Any) -> ApiError:
 class ChallengeRequest(Labelled):
     free_challenge: FreeChallenge = False
     words: Annotated[
-        list[Word],
+        list[Annotated[str, Field(max_length=bounds.MAX_WORD_CHARS)]],
         Field(min_length=1, max_length=bounds.MAX_CHALLENGE_WORDS),
         refusing(
             {
                 "list_type": shape("'words' must be a list of strings"),
                 "too_short": _word_count,
                 "too_long": _word_count,
-            }
+            },
+            items={
+                "string_type": lambda _v: ApiError(
+                    400, "word_not_string", "each word must be a string"
+                ),
+                "string_too_long": _word_too_long,
+            },
         ),
     ]
 
@@ -281,46 +288,38 @@ class Tile(Body):
     blank: bool = False
 
 
-def _tile(value: Any, handler: Callable[[Any], Any]) -> Any:
+def _tiles(value: Any, handler: Callable[[Any], Any]) -> Any:
     """A tile is refused whole (`play.tiles[2]`), but for a square off the board: a missing key
-    first, then an unknown one, then a value of the wrong type."""
+    first, then an unknown one, then a value of the wrong type; counted after each is read.
+    (One wrap for the list: a wrap a tile would cost a Python call each.)"""
     try:
-        return handler(value)
+        tiles = handler(value)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
-        kinds = {error["type"] for error in errors}
-        if not isinstance(value, dict) or "missing" in kinds:
-            raise Refused(
-                ApiError(400, "wrong_shape", "a tile needs row, col and letter")
-            ) from None
+        i = errors[0]["loc"][0] if errors[0]["loc"] else None
+        if not isinstance(i, int):
+            raise
+        kinds = {error["type"] for error in errors if error["loc"][:1] == (i,)}
+        if not isinstance(value[i], dict) or "missing" in kinds:
+            message = "a tile needs row, col and letter"
+            raise Refused(ApiError(400, "wrong_shape", message), under=(i,)) from None
         if "extra_forbidden" in kinds:
-            raise Refused(
-                ApiError(400, "unknown_field", "a tile has only row, col, letter, blank")
-            ) from None
+            message = "a tile has only row, col, letter, blank"
+            raise Refused(ApiError(400, "unknown_field", message), under=(i,)) from None
         if errors[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
             raise
-        raise Refused(
-            ApiError(
-                400,
-                "wrong_shape",
-                "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false",
-            )
-        ) from None
-
-
-def _tile_count(tiles: list[Tile]) -> list[Tile]:
-    """Counted after each tile is read, as always."""
+        message = "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false"
+        raise Refused(ApiError(400, "wrong_shape", message), under=(i,)) from None
     if len(tiles) > BOARD_SIZE:
-        raise Refused(
-            ApiError(400, "too_many_tiles", f"a play cannot have more than {BOARD_SIZE} tiles")
-        )
+        message = f"a play cannot have more than {BOARD_SIZE} tiles"
+        raise Refused(ApiError(400, "too_many_tiles", message))
     return tiles
 
 
 class PlayTiles(Body):
     tiles: Annotated[
-        list[Annotated[Tile, WrapValidator(_tile)]],
-        AfterValidator(_tile_count),
+        list[Tile],
+        WrapValidator(_tiles),
         Field(json_schema_extra={"maxItems": BOARD_SIZE}),
     ]
 
@@ -468,21 +467,29 @@ def _record_keys(data: dict[str, Any]) -> ApiError | None:
 TURN_TYPE_MESSAGE = f"'type' must be one of {sorted(TURN_TYPE_NAMES)}"
 
 
-def _turn(value: Any, handler: Callable[[Any], Any]) -> Any:
+def _turns(value: Any, handler: Callable[[Any], Any]) -> Any:
     """A turn's refusals in the order they always came: not an object; a key it may not have;
-    no player, or one that is not a name (422, as one not among the players); its type."""
+    no player, or one that is not a name (422, as one not among the players); its type.
+    (One wrap for the list: a wrap a turn would cost a Python call each.)"""
     try:
         return handler(value)
     except ValidationError as exc:
-        if not isinstance(value, dict):
-            raise Refused(ApiError(400, "wrong_shape", "a turn must be an object")) from None
         errors = exc.errors(include_url=False)
-        if any(error["type"] == "extra_forbidden" for error in errors):
+        i = errors[0]["loc"][0] if errors[0]["loc"] else None
+        if not isinstance(i, int):
             raise
-        if not isinstance(value.get("player"), str):
-            raise Refused(_unknown_player(value.get("player")), under="player") from None
-        if _first(errors)["loc"] == ("type",):
-            raise Refused(ApiError(400, "wrong_shape", TURN_TYPE_MESSAGE), under="type") from None
+        turn = value[i]
+        if not isinstance(turn, dict):
+            message = "a turn must be an object"
+            raise Refused(ApiError(400, "wrong_shape", message), under=(i,)) from None
+        mine = [error for error in errors if error["loc"][:1] == (i,)]
+        if any(error["type"] == "extra_forbidden" for error in mine):
+            raise
+        if not isinstance(turn.get("player"), str):
+            raise Refused(_unknown_player(turn.get("player")), under=(i, "player")) from None
+        if _first(mine)["loc"] == (i, "type"):
+            message = TURN_TYPE_MESSAGE
+            raise Refused(ApiError(400, "wrong_shape", message), under=(i, "type")) from None
         raise
 
 
@@ -525,7 +532,8 @@ class Record(Body):
         Field(json_schema_extra={"minItems": 2, "maxItems": 4}),
     ] = None  # type: ignore[assignment]
     turns: Annotated[
-        list[Annotated[Turn, WrapValidator(_turn)]],
+        list[Turn],
+        WrapValidator(_turns),
         Field(min_length=1, max_length=bounds.MAX_TURNS),
         refusing(
             {
