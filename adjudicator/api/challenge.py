@@ -14,7 +14,6 @@ from adjudicator import disclosure
 from adjudicator.api import API_PREFIX
 from adjudicator.api.bodies import ChallengeRequest, parse
 from adjudicator.audit import record
-from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.auth.guard import lexicon_dependent, public, rules
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
@@ -32,8 +31,8 @@ from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
-# The fields a challenge request may carry; the judge page reads them to know what to send.
-CHALLENGE_FIELDS = {"words", *LABEL_FIELDS}
+# The fields the judge page may send (it never sends `free_challenge`), from the body's model.
+CHALLENGE_FIELDS = set(ChallengeRequest.model_fields) - {"free_challenge"}
 
 
 def free_challenge(ruleset: Ruleset, free: bool) -> bool:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
+
+from adjudicator.api.bodies import ChallengeRequest, field_name, to_api_error
 
 VERIFY = "/api/v1/rulesets/naspa/games/verify"
 BOARD = "/api/v1/rulesets/naspa/games/board"
@@ -27,3 +30,23 @@ def test_a_turn_s_count_is_held_to_its_bounds_whatever_the_turn(client, count):
     assert r.status_code == 400, r.json
     assert r.json["field"] == "turns[0].count"
     assert r.json["code"] == ("wrong_shape" if isinstance(count, str | float) else "out_of_range")
+
+
+def test_field_names_are_the_api_s():
+    assert field_name(("turns", 3, "type")) == "turns[3].type"
+    assert field_name(("play", "tiles", 0)) == "play.tiles[0]"
+    assert field_name(()) == ""
+
+
+def test_an_object_s_unknown_key_is_named_before_its_values():
+    """As the hand checks did: the keys of an object first, then what they hold."""
+    error = to_api_error(_errors(ChallengeRequest, {"words": 5, "zzz": 1}))
+    assert (error.status, error.code, error.field) == (400, "unknown_field", "zzz")
+    error = to_api_error(_errors(ChallengeRequest, {"words": 5}))
+    assert (error.code, error.field) == ("wrong_shape", "words")
+
+
+def _errors(model, data) -> ValidationError:
+    with pytest.raises(ValidationError) as caught:
+        model.model_validate(data)
+    return caught.value
