@@ -2,8 +2,9 @@
 
 A model is the body's shape and bounds (numbers from `adjudicator.bounds`), the validation the
 views run, and the source of openapi.json's `components/schemas` for it (`make openapi` writes
-them, `adjudicator.api.schemas`; a test fails when the committed document differs). What depends on a ruleset (how
-many players, whether it has a free-challenge variant) or on the lexicon stays in the views.
+them, `adjudicator.api.schemas`; a test fails when the committed document differs). What depends
+on a ruleset (how many players, whether it has a free-challenge variant) or on the lexicon stays
+in the views.
 
 `parse` validates the already parsed body (`requests.json_body` keeps the duplicate-key, depth and
 framing refusals in front) and turns pydantic's first error into the RFC 9457 problem the API has
@@ -58,6 +59,7 @@ class Refused(ValueError):
 # --- pydantic's errors → our problems -----------------------------------------------------------
 
 _RANGE = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
+_BOUNDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than"}
 
 
 def field_name(loc: Sequence[int | str]) -> str:
@@ -96,21 +98,13 @@ def to_api_error(exc: ValidationError) -> ApiError:
     if kind == "missing":
         return ApiError(400, "wrong_shape", f"{where} is required", field)
     if kind in _RANGE:
-        low, high = _range_text(error)
-        return ApiError(400, "out_of_range", f"{where} must be {low}{high}", field)
+        ctx = error.get("ctx", {})
+        bound = " and ".join(f"{word} {ctx[key]}" for key, word in _BOUNDS.items() if key in ctx)
+        return ApiError(400, "out_of_range", f"{where} must be {bound}", field)
     if kind == "string_too_long":
         longest = error["ctx"]["max_length"]
         return ApiError(400, "too_long", f"{where} is longer than {longest} characters", field)
     return ApiError(400, "wrong_shape", f"{where}: {error['msg'].lower()}", field)
-
-
-def _range_text(error: ErrorDetails) -> tuple[str, str]:
-    ctx = error.get("ctx", {})
-    parts = [f"{word} {ctx[key]}" for key, word in _BOUND_WORDS.items() if key in ctx]
-    return "", " and ".join(parts)
-
-
-_BOUND_WORDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less than"}
 
 
 def parse(model: type[B], data: dict[str, Any]) -> B:
@@ -273,14 +267,8 @@ Square = Annotated[int, Field(ge=0, le=BOARD_SIZE - 1)]
 
 
 class Tile(Body):
-    row: Annotated[
-        Square,
-        Field(description="0-based: 7 is row 8"),
-    ]
-    col: Annotated[
-        Square,
-        Field(description="0-based: 7 is column H"),
-    ]
+    row: Square = Field(description="0-based: 7 is row 8")
+    col: Square = Field(description="0-based: 7 is column H")
     letter: str = Field(
         description="One letter; lower case or blank=true for a blank with that designation;"
         " '' or '?' is an undesignated blank (an error)"
