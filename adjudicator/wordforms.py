@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from adjudicator.bounds import MAX_WORD_CHARS
 from adjudicator.errors import ApiError
 from adjudicator.problems import Problem
 from lexicon.normalise import (
@@ -57,12 +56,9 @@ def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
     return ApiError(Problem.WORD_INVALID_FORM, f"{shown} is not a word form: {rejection}", field)
 
 
-def normalise_word(normaliser: Normaliser, text: object, field: str) -> str:
-    if not isinstance(text, str):
-        raise ApiError(Problem.WORD_NOT_STRING, "each word must be a string", field)
-    if len(text) > MAX_WORD_CHARS:
-        shown = repr(text[:40] + "…")
-        raise ApiError(Problem.WORD_TOO_LONG, f"{shown} is longer than {MAX_WORD_CHARS}", field)
+def normalise_word(normaliser: Normaliser, text: str, field: str) -> str:
+    """A challenged word in the lexicon's form, or the 400 saying why it is none (its type and
+    length the request's model has checked: `api.bodies.ChallengeRequest`)."""
     result = normaliser.query(text)
     if isinstance(result, Rejection):
         raise _form_error(result, text, field)

@@ -21,6 +21,17 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.api.bodies import (
+    TURN_TYPE_MESSAGE,
+    DrawOrderRequest,
+    FinalScoreRequest,
+    Position,
+    Record,
+    RecordPicture,
+    Turn,
+    VerifyRequest,
+    parse,
+)
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
@@ -55,17 +66,12 @@ from adjudicator.game.gcg import (
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk_with_boards
 from adjudicator.problems import Problem
-from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
-from adjudicator.rulesets import DRAW_NEAREST, Ruleset
+from adjudicator.requests import bool_arg, int_arg, json_body, query_args
+from adjudicator.rulesets import Ruleset
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
-TURN_TEXT = {  # a JSON turn's text fields and their longest
-    "move": bounds.MAX_MOVE_CHARS,
-    "rack": bounds.MAX_RACK_CHARS,
-    "tiles": bounds.MAX_RACK_CHARS,
-}
 TURN_TYPES = {
     "play": PLAY,
     "pass": PASS,
@@ -164,71 +170,26 @@ def exchange_allowed(ruleset_id: str):
 # --- final-score -----------------------------------------------------------------------------
 
 
-def _number(value: Any, field: str, lowest: int, highest: int, whole: bool = True) -> Any:
-    """A JSON number within [lowest, highest]: outside is a 400 naming the field (a number the
-    service would echo must stay one JSON tools read exactly)."""
-    kinds = (int,) if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds):
-        what = "a whole number" if whole else "a number"
-        raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be {what}", field)
-    if not lowest <= value <= highest:  # NaN compares false too, but JSON has none
-        raise ApiError(Problem.OUT_OF_RANGE, f"'{field}' must be from {lowest} to {highest}", field)
-    return value
-
-
-def _points(value: Any, field: str) -> int:
-    return _number(value, field, -bounds.MAX_POINTS, bounds.MAX_POINTS)
-
-
-def _text(value: Any, field: str, longest: int) -> Any:
-    """A string no longer than `longest` (None passes: the caller decides if it is required)."""
-    if isinstance(value, str) and len(value) > longest:
-        raise ApiError(Problem.TOO_LONG, f"'{field}' is longer than {longest} characters", field)
-    return value
-
-
 @bp.post("/rulesets/<ruleset_id>/games/final-score")
 @public  # racks and scores decide, not the word list
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, {"players", "ending", "went_out", "point_target"})
+    asked = parse(FinalScoreRequest, json_body())
     rules = ruleset.rules
     profile = profile_for(ruleset)
-    players_in = data.get("players")
-    if not isinstance(players_in, list) or not players_in:
-        raise ApiError(Problem.WRONG_SHAPE, "'players' must be a list of players", "players")
-    ending = data.get("ending")
-    if not isinstance(ending, str):
-        raise ApiError(Problem.WRONG_SHAPE, f"'ending' must be one of {rules.endings()}", "ending")
-    went_out = _text(data.get("went_out"), "went_out", bounds.MAX_NAME_CHARS)
-    if went_out is not None and not isinstance(went_out, str):
-        raise ApiError(Problem.WRONG_SHAPE, "'went_out' must be a player's name", "went_out")
-    target = data.get("point_target")
-    if target is not None:
-        _points(target, "point_target")
-    players: list[PlayerEnd] = []
     try:
-        for i, item in enumerate(players_in):
-            field = f"players[{i}]"
-            if not isinstance(item, dict):
-                raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be an object", field)
-            only_fields(item, {"name", "score", "rack", "overtime_minutes"}, field)
-            name = _text(item.get("name"), f"{field}.name", bounds.MAX_NAME_CHARS)
-            if not isinstance(name, str) or not name.strip():
-                raise ApiError(Problem.WRONG_SHAPE, "a player needs a name", f"{field}.name")
-            score = _points(item.get("score"), f"{field}.score")
-            overtime = _number(
-                item.get("overtime_minutes", 0),
-                f"{field}.overtime_minutes",
-                -bounds.MAX_OVERTIME_MINUTES,  # the rules refuse a negative one (422)
-                bounds.MAX_OVERTIME_MINUTES,
-                whole=False,
+        players = [
+            PlayerEnd(
+                p.name.strip(),
+                p.score,
+                parse_rack(profile, p.rack, f"players[{i}].rack"),
+                p.overtime_minutes,
             )
-            rack = _text(item.get("rack", ""), f"{field}.rack", bounds.MAX_RACK_CHARS)
-            rack = parse_rack(profile, rack, f"{field}.rack")
-            players.append(PlayerEnd(name.strip(), score, rack, overtime))
-        result = final_score(rules, profile, players, ending, went_out, target)
+            for i, p in enumerate(asked.players)
+        ]
+        result = final_score(
+            rules, profile, players, asked.ending, asked.went_out, asked.point_target
+        )
     except GameInputError as exc:
         raise _game_error(exc) from None
     return jsonify(result.to_dict())
@@ -243,45 +204,24 @@ def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
     winner of the players' own draw where the ruleset takes one (002)."""
     ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, {"players", "draws", "nearest", "winner"})
+    asked = parse(DrawOrderRequest, json_body())
     rules = ruleset.rules
-    names = data.get("players")
-    if not isinstance(names, list) or not all(_is_name(n) for n in names):
-        raise ApiError(
-            Problem.WRONG_SHAPE,
-            f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters",
-            "players",
-        )
+    names = asked.players
     if not 2 <= len(names) <= rules.max_players:
         raise ApiError(
             Problem.PLAYER_COUNT, f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
         )
     if len(set(names)) != len(names):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
-    nearest = data.get("nearest")
-    if "nearest" in data and nearest not in DRAW_NEAREST:
+    nearest, winner, draws = asked.nearest, asked.winner, asked.draws
+    if draws is None and winner is None:
         raise ApiError(
             Problem.WRONG_SHAPE,
-            f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet that"
-            " wins the draw",
-            "nearest",
+            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
+            " {player: tile}",
+            "draws",
         )
-    winner = data.get("winner")
-    if "winner" in data and not _is_name(winner):
-        raise ApiError(Problem.WRONG_SHAPE, "'winner' must be one of the players' names", "winner")
-    draws = data.get("draws", [] if "winner" in data else None)  # a given winner needs no tiles
-    if "draws" in data or "winner" not in data:
-        if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
-            raise ApiError(
-                Problem.WRONG_SHAPE,
-                f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-                " {player: tile}",
-                "draws",
-            )
-    for i, drawn in enumerate(draws):
-        if not isinstance(drawn, dict):
-            raise ApiError(Problem.WRONG_SHAPE, "a round maps each player to a tile", f"draws[{i}]")
+    draws = draws or []  # a given winner needs no tiles
     try:
         result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner)
     except GameInputError as exc:
@@ -289,52 +229,27 @@ def draw_order_route(ruleset_id: str):
     return jsonify(result.to_dict(rules))
 
 
-def _is_name(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and len(value) <= bounds.MAX_NAME_CHARS
-
-
 # --- verify ----------------------------------------------------------------------------------
 
 
-def _record_from_turns(data: dict[str, Any]) -> GameRecord:
+def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
     """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
-    names = data.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise ApiError(Problem.WRONG_SHAPE, "'players' must be a list of names", "players")
-    for i, name in enumerate(names):
-        _text(name, f"players[{i}]", bounds.MAX_NAME_CHARS)
     if len(set(names)) != len(names):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
-    turns = data.get("turns")
-    if not isinstance(turns, list) or not turns:
-        raise ApiError(Problem.WRONG_SHAPE, "'turns' must be a non-empty list", "turns")
-    if len(turns) > bounds.MAX_TURNS:
-        raise ApiError(Problem.TOO_MANY_TURNS, f"at most {bounds.MAX_TURNS} turns", "turns")
     totals = dict.fromkeys(names, 0)
     events: list[Event] = []
-    allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
     for i, turn in enumerate(turns):
         field = f"turns[{i}]"
-        if not isinstance(turn, dict):
-            raise ApiError(Problem.WRONG_SHAPE, f"'{field}' must be an object", field)
-        only_fields(turn, allowed, field)
-        player = turn.get("player")
-        if not isinstance(player, str) or player not in totals:
+        player = turn.player
+        if player not in totals:
             raise ApiError(
                 Problem.UNKNOWN_PLAYER, f"{player!r} is not in 'players'", f"{field}.player"
             )
-        kind = TURN_TYPES.get(turn.get("type"))
-        if kind is None:
-            raise ApiError(
-                Problem.WRONG_SHAPE, f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
-            )
-        for key, longest in TURN_TEXT.items():
-            if key in turn and not isinstance(turn[key], str):
-                raise ApiError(Problem.WRONG_SHAPE, f"'{key}' must be a string", f"{field}.{key}")
-            _text(turn.get(key), f"{field}.{key}", longest)
-        score = _points(turn.get("score", 0), f"{field}.score")
-        total = turn.get("total")
-        total = totals[player] + score if total is None else _points(total, f"{field}.total")
+        if turn.type is None:
+            raise ApiError(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, f"{field}.type")
+        kind = TURN_TYPES[turn.type]
+        score = turn.score
+        total = totals[player] + score if turn.total is None else turn.total
         if abs(total) > bounds.MAX_POINTS:
             raise ApiError(
                 Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
@@ -344,33 +259,29 @@ def _record_from_turns(data: dict[str, Any]) -> GameRecord:
             kind,
             player,
             i + 1,
-            f"{player}: {turn.get('type')} {turn.get('move', '')}".strip(),
-            rack=turn.get("rack") or None,
+            f"{player}: {turn.type} {turn.move or ''}".strip(),
+            rack=turn.rack or None,
             score=score,
             total=total,
         )
         if kind == PLAY:
-            parts = (turn.get("move") or "").split()
+            parts = (turn.move or "").split()
             if len(parts) != 2:
                 raise ApiError(
                     Problem.BAD_NOTATION, "a play's 'move' is '8H WORD'", f"{field}.move"
                 )
             ev.coordinate, ev.word = parts
         elif kind == EXCHANGE:
-            tiles, count = turn.get("tiles"), turn.get("count")
-            if tiles:
-                ev.tiles, ev.count = tiles, len(tiles)
-            elif count is not None:
-                ev.count = _number(count, f"{field}.count", 0, bounds.MAX_BAG)
+            if turn.tiles:
+                ev.tiles, ev.count = turn.tiles, len(turn.tiles)
+            elif turn.count is not None:
+                ev.count = turn.count
             else:
                 raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
-            ev.tiles = turn.get("tiles", "")
+            ev.tiles = turn.tiles or ""
         events.append(ev)
     return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
-
-
-RECORD_FIELDS = {"gcg", "players", "turns", "free_challenge"}
 
 
 def _rules_on_words() -> bool:
@@ -389,27 +300,20 @@ class CheckedGame:
     boards: list[Board]
 
 
-def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
+def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
     """games/verify's one path, from its body (a GCG text or JSON turns) to the disclosed
     report; the directors' "Check a game" page and games/board take it too, so a record reads,
     fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
-    only_fields(data, RECORD_FIELDS)
-    free = free_challenge(ruleset, data)
-    if ("gcg" in data) == ("turns" in data):
-        raise ApiError(Problem.WRONG_SHAPE, "give either 'gcg' or 'players' and 'turns'", "gcg")
-    if "gcg" in data and "players" in data:  # the record's #player lines name them
-        raise ApiError(Problem.WRONG_SHAPE, "'players' goes with 'turns', not 'gcg'", "players")
+    asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
+    free = free_challenge(ruleset, asked.free_challenge)
     rules = ruleset.rules
     try:
-        if "gcg" in data:
-            if not isinstance(data["gcg"], str) or not data["gcg"].strip():
-                raise ApiError(Problem.WRONG_SHAPE, "'gcg' must be the text of a GCG record", "gcg")
-            _text(data["gcg"], "gcg", bounds.MAX_GCG_CHARS)
-            record = parse_text(data["gcg"], "<gcg>")
+        if asked.gcg is not None:
+            record = parse_text(asked.gcg, "<gcg>")
             if not record.players:
                 raise ApiError(Problem.BAD_RECORD, "the record declares no #player lines", "gcg")
         else:
-            record = _record_from_turns(data)
+            record = _record_from_turns(asked.players, asked.turns)
         if not record.events:
             raise ApiError(Problem.BAD_RECORD, "the record has no moves", "gcg")
         if len(record.players) > rules.max_players:
@@ -426,7 +330,9 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
         raise _game_error(exc) from None
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
-        field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        field = (
+            "gcg" if asked.gcg is not None else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        )
         if isinstance(exc, GcgOutOfBounds):
             raise ApiError(Problem.OUT_OF_RANGE, where + exc.reason, field) from None
         raise ApiError(Problem.BAD_RECORD, where + exc.reason, field) from None
@@ -487,18 +393,15 @@ def board_picture(ruleset_id: str):
     _svg_accepted()
     data = json_body()
     if "board" in data or "plays" in data:
-        only_fields(data, {"board", "plays"})
         profile = profile_for(ruleset)
-        board, last = read_position(data, profile)
+        board, last = read_position(parse(Position, data), profile)
         squares = [(t.row, t.col) for t in last.tiles] if last else []
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:
-        record = {k: v for k, v in data.items() if k != "turn"}
-        if "turn" in data:  # absent: the last turn; null is no number
-            _number(data["turn"], "turn", 0, bounds.MAX_TURNS)
-        checked = check_game(ruleset, record)
+        asked = parse(RecordPicture, data)
+        checked = check_game(ruleset, asked)
         turns, boards = checked.report["turns"], checked.boards
-        k = data.get("turn", len(turns))
+        k = len(turns) if asked.turn is None else asked.turn  # absent: the last turn
         if k > len(turns):
             raise ApiError(
                 Problem.OUT_OF_RANGE, f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
