@@ -70,10 +70,10 @@ test-quick: $(LEXICONS) $(INSTALLED_TEST)
 docs: $(INSTALLED_TEST)
 	$(BIN)/mkdocs build --strict
 
-# openapi.json's request-body schemas from their pydantic models (adjudicator/api/bodies.py);
-# a test fails while the committed document differs from what the models generate.
+# openapi.json's request-body schemas from their pydantic models (adjudicator/api/bodies.py) and
+# its problem codes from adjudicator/problems.py; a test fails while the committed document differs.
 openapi: $(INSTALLED)
-	$(BIN)/python -m adjudicator.api.schemas
+	$(BIN)/python tools/openapi.py
 
 # constraints.txt from pyproject.toml's dependencies and its test extra. pip-compile keeps the
 # versions constraints.txt already pins wherever they still fit; delete a line to upgrade that

@@ -2,7 +2,7 @@
 
 A model is the body's shape and bounds (numbers from `adjudicator.bounds`), the validation the
 views run, and the source of openapi.json's `components/schemas` for it (`make openapi` writes
-them, `adjudicator.api.schemas`; a test fails when the committed document differs). What depends
+them, `tools/openapi.py`; a test fails when the committed document differs). What depends
 on a ruleset (how many players, whether it has a free-challenge variant) or on the lexicon stays
 in the views.
 
@@ -186,7 +186,7 @@ LabelText = Annotated[
         " interpreted; `game` and `player` key the jury count.",
     ),
 ]
-LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `api.schemas` puts its $ref here
+LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `tools/openapi.py` puts its $ref here
 LABEL = WithJsonSchema({LABEL_SCHEMA: True})
 
 

@@ -13,7 +13,7 @@ from adjudicator.api.meta import openapi_document
 
 
 def test_the_document_states_the_query_bounds():
-    """The request bodies' bounds reach the document from their models (`api.schemas`, and
+    """The request bodies' bounds reach the document from their models (`tools/openapi.py`, and
     `test_openapi` fails when it is stale); the query parameters are still written by hand."""
     params = openapi_document()["paths"]["/rulesets/{ruleset_id}/exchange-allowed"]["get"]
     by_name = {p["name"]: p["schema"] for p in params["parameters"]}

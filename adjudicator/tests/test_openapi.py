@@ -13,10 +13,10 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from adjudicator import create_app
-from adjudicator.api import schemas
 from adjudicator.api.meta import openapi_document
 from adjudicator.tests.problem_codes import codes_in_source
 from lexicon import __version__
+from tools import openapi as schemas
 
 SVG = "image/svg+xml"
 
@@ -183,7 +183,7 @@ def test_example_gets_its_documented_status_and_shape(lexicon_dir, path, method,
 
 
 def test_problem_code_enum_is_the_declared_enum():
-    """`python tools/openapi_problem_codes.py` rewrites the enum from `adjudicator.problems`."""
+    """`make openapi` (tools/openapi.py) writes the enum from `adjudicator.problems`."""
     from adjudicator.problems import Problem
 
     enum = openapi_document()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]

@@ -1,10 +1,12 @@
-"""openapi.json's request-body schemas, generated from the models in `api.bodies`.
+"""The generated parts of adjudicator/openapi.json: the request-body schemas, from the models in
+`adjudicator.api.bodies`, and the `Problem` schema's `code` enum, from `adjudicator.problems`.
+
+    make openapi                      # python tools/openapi.py: rewrite them in place
+    python tools/openapi.py --check   # exit 1 when the committed document is stale
 
 The document stays one committed file (the service serves it as shipped, the documentation site
-publishes it, a reviewer reads its diff); only its `components/schemas` for the request bodies
-are written from the models, by `make openapi` (`python -m adjudicator.api.schemas`). A test
-fails when the committed document differs from what the models generate. Paths, examples,
-answers and the `Problem` schema stay hand-kept.
+publishes it, a reviewer reads its diff). A test fails when it differs from what this generates.
+Paths, examples and answers stay hand-kept. A tool, not part of the installed package.
 """
 
 from __future__ import annotations
@@ -17,9 +19,14 @@ from typing import Any
 from pydantic import TypeAdapter
 from pydantic.json_schema import models_json_schema
 
-from adjudicator.api import bodies
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-DOCUMENT = Path(__file__).parents[1] / "openapi.json"
+from adjudicator.api import bodies  # noqa: E402
+from adjudicator.problems import Problem  # noqa: E402
+
+DOCUMENT = ROOT / "adjudicator" / "openapi.json"
 REF = "#/components/schemas/{model}"
 
 # The bodies, by the name the document gives them; their parts (Tile, Turn, ...) come along.
@@ -60,9 +67,13 @@ def _tidy(node: Any) -> Any:
 
 
 def generated(document: dict[str, Any]) -> dict[str, Any]:
-    """`document` with its request-body schemas from the models (the others kept)."""
+    """`document` with its request-body schemas from the models (the others kept) and the
+    problem codes the enum declares."""
     schemas = dict(document["components"]["schemas"])
     schemas.update(component_schemas())
+    problem = schemas["Problem"]
+    code = problem["properties"]["code"] | {"enum": sorted(p.value for p in Problem)}
+    schemas["Problem"] = problem | {"properties": problem["properties"] | {"code": code}}
     return document | {"components": document["components"] | {"schemas": schemas}}
 
 
