@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.problems import Problem
 from adjudicator.store.labelforms import canonical, mixes_scripts
 from adjudicator.store.models import LABEL_MAX
 from adjudicator.web.errors import ApiError
@@ -41,33 +42,22 @@ class Labels:
 NONE = Labels()
 
 
-def read_labels(data: dict[str, Any]) -> Labels:
-    """The label fields of a request body, checked: strings of 1 to LABEL_MAX printable
-    characters (surrounding space trimmed; the canonical form within LABEL_MAX too, since that
-    is what the store counts by), in one script. Absent fields are None."""
-    if not any(name in data for name in FIELDS):
-        return NONE
-    values: dict[str, str] = {}
-    for name in FIELDS:
-        if name not in data:
-            continue
-        value = data[name]
-        if not isinstance(value, str):
-            raise ApiError(400, "wrong_shape", f"'{name}' must be a string", name)
-        value = value.strip()
-        if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
-            raise ApiError(
-                400, "label_length", f"'{name}' must be 1 to {LABEL_MAX} characters", name
-            )
-        if not value.isprintable():
-            raise ApiError(400, "label_not_printable", f"'{name}' has a control character", name)
-        if mixes_scripts(value):
-            raise ApiError(
-                400,
-                "label_mixed_scripts",
-                f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
-                " 'а' among Latin letters)",
-                name,
-            )
-        values[name] = value
-    return Labels(**values)
+def check_label(name: str, value: Any) -> str:
+    """The label `name` as recorded: a string of 1 to LABEL_MAX printable characters (surrounding
+    space trimmed; the canonical form within LABEL_MAX too, since that is what the store counts
+    by), in one script."""
+    if not isinstance(value, str):
+        raise ApiError(Problem.WRONG_SHAPE, f"'{name}' must be a string", name)
+    value = value.strip()
+    if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
+        raise ApiError(Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name)
+    if not value.isprintable():
+        raise ApiError(Problem.LABEL_NOT_PRINTABLE, f"'{name}' has a control character", name)
+    if mixes_scripts(value):
+        raise ApiError(
+            Problem.LABEL_MIXED_SCRIPTS,
+            f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
+            " 'а' among Latin letters)",
+            name,
+        )
+    return value

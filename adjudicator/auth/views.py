@@ -45,6 +45,7 @@ from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
 from adjudicator.pages.strings import fill, fill_markup, say, strings
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
@@ -208,7 +209,7 @@ def logout():
 
 
 def _ruleset_choices() -> list[dict]:
-    return [{"id": r.id, "name": r.data["name"]} for _, r in sorted(rulesets().items())]
+    return [{"id": r.id, "name": r.name} for _, r in sorted(rulesets().items())]
 
 
 # The ruleset field's value for a tablet that may judge under any ruleset: chosen, never
@@ -330,17 +331,17 @@ def _record_body() -> dict[str, Any]:
             json_file = data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
             text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)
         except UnicodeDecodeError:
-            raise ApiError(422, "bad_record", "the JSON file is not UTF-8", "file") from None
+            raise ApiError(Problem.BAD_RECORD, "the JSON file is not UTF-8", "file") from None
         except gcg.GcgError as exc:
-            raise ApiError(422, "bad_record", str(exc), "file") from None
+            raise ApiError(Problem.BAD_RECORD, str(exc), "file") from None
     if not text.lstrip().startswith("{"):
         return {"gcg": text}
     try:
         body = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ApiError(400, "invalid_json", "the record is not valid JSON", "record") from None
+        raise ApiError(Problem.INVALID_JSON, "the record is not valid JSON", "record") from None
     if not isinstance(body, dict):
-        raise ApiError(400, "wrong_shape", "the JSON record must be an object", "record")
+        raise ApiError(Problem.WRONG_SHAPE, "the JSON record must be an object", "record")
     return body
 
 

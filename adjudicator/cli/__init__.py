@@ -32,8 +32,6 @@ from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from adjudicator.settings import ConfigError
 from lexicon.console import add_version, closed_pipe_safe
 
-DEFAULT_LEXICON_DIR = "instance/lexicons"
-
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
     """A ruleset as the service loads it: the bundled files, then `$ADJUDICATOR_RULESET_DIR`
@@ -79,7 +77,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lexicon-dir",
-        help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
+        help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
+        "lexicons/)",
     )
     p.add_argument(
         "--json",
@@ -91,7 +90,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    folder = Path(args.lexicon_dir or settings.value("LEXICON_DIR") or DEFAULT_LEXICON_DIR)
+    values = settings.read(names=("LEXICON_DIR", "INSTANCE_DIR"))
+    folder = Path(args.lexicon_dir or settings.lexicon_dir(values))
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -212,18 +212,19 @@ def run_serve(args: argparse.Namespace) -> int:
     """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
     Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
     naming its variable, not a traceback from gunicorn nor a 500 later."""
-    env = dict(os.environ)
+    options: dict[str, str] = {}
     if args.bind:
-        env["ADJUDICATOR_BIND"] = args.bind
+        options["BIND"] = args.bind
     if args.workers is not None:
         if args.workers < 1:
             raise UsageError("--workers must be at least 1")
-        env["ADJUDICATOR_WORKERS"] = str(args.workers)
+        options["WORKERS"] = str(args.workers)
     if args.lexicon_dir:
         folder = Path(args.lexicon_dir)
         if not folder.is_dir():
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
-        env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
+        options["LEXICON_DIR"] = str(folder.resolve())
+    env = settings.environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
@@ -324,7 +325,8 @@ def add_reload(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--run-dir",
         help="the instance's run directory (default: $ADJUDICATOR_RUN_DIR, else "
-        "instance/run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000>)",
+        "run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000> in the instance folder, "
+        "$ADJUDICATOR_INSTANCE_DIR)",
     )
     p.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
     p.set_defaults(handler=run_reload)
@@ -359,7 +361,6 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     working directory): the lexicons it would serve, and those that would fail."""
     import logging
 
-    from adjudicator import configured_app
     from adjudicator.lexicon_registry import LexiconRegistry
     from adjudicator.rulesets import RulesetError, load_rulesets
 
@@ -370,28 +371,23 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
     env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
-    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_cwd = os.getcwd()
     try:
-        for key in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
-            del os.environ[key]
-        os.environ.update({k: v for k, v in env.items() if k.startswith("ADJUDICATOR_")})
-        os.chdir(cwd)
+        os.chdir(cwd)  # its relative folders are its working directory's
         try:
-            config = configured_app().config
+            config = settings.read(env)  # the instance's settings, as its app read them
         except ConfigError as exc:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
-            load_rulesets(config.get("RULESET_DIR"))
+            load_rulesets(config["RULESET_DIR"])
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
-        reg = LexiconRegistry(os.path.abspath(config["LEXICON_DIR"]))
+        reg = LexiconRegistry(os.path.abspath(settings.lexicon_dir(config)))
         quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
         reg.load_all(quiet)
     finally:
-        os.environ.clear()
-        os.environ.update(saved_env)
         os.chdir(saved_cwd)
     return {i: lex.identity()["sha256"] for i, lex in reg.loaded.items()}, reg.failed
 
@@ -399,10 +395,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 def run_reload(args: argparse.Namespace) -> int:
     import time
 
-    from adjudicator.rundir import default_run_dir, read_last_reload
+    from adjudicator.rundir import read_last_reload, run_dir_for
 
     run_dir = Path(
-        args.run_dir or settings.value("RUN_DIR") or default_run_dir(settings.value("BIND"))
+        args.run_dir or run_dir_for(settings.read(names=("RUN_DIR", "BIND", "INSTANCE_DIR")))
     )
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)
@@ -575,8 +571,11 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_reload,
 ]
 
-# Who is asking (issue 12): directors, devices and keys (adjudicator.cli.accounts).
-SUBCOMMANDS += [add_directors, add_devices, add_keys]
+
+def subcommands() -> list[Callable[[argparse._SubParsersAction], None]]:
+    """SUBCOMMANDS, then who is asking (issue 12): directors, devices and keys
+    (adjudicator.cli.accounts, which shares adjudicator.cli.common with this module)."""
+    return [*SUBCOMMANDS, add_directors, add_devices, add_keys]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -587,7 +586,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in SUBCOMMANDS:
+    for add in subcommands():
         add(sub)
     return parser
 

@@ -26,20 +26,19 @@ class UsageError(Exception):
 def add_database_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
+        help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the instance "
+        "folder, $ADJUDICATOR_INSTANCE_DIR)",
     )
 
 
 def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
-    from flask import Flask
-
     from adjudicator.store import Store, StoreError, default_url
 
     url = (
         args.database_url
         or settings.value("DATABASE_URL")
-        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
+        or default_url(settings.value("INSTANCE_DIR"))
     )
     try:
         return Store(url, settings.value("SQLITE_SYNCHRONOUS"))

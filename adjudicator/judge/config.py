@@ -21,6 +21,7 @@ from adjudicator.judge.layouts import check_layouts
 from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile
@@ -97,12 +98,11 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
     lexicon = registry().get(ruleset.lexicon_id)
     normaliser = lexicon.normaliser if lexicon is not None else None
-    challenge = ruleset.data["challenge"]
-    mode = challenge["mode"]
+    mode = ruleset.challenge.mode
     return {
         "ruleset": {
             "id": ruleset.id,
-            "name": ruleset.data["name"],
+            "name": ruleset.name,
             "language": language,
             "policy": ruleset.policy,
             "mode": mode,
@@ -148,4 +148,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "pair": f"/judge/pair?lang={language}",
         },
         "strings": kiosk_strings(language),
+        # The problem codes the scripts branch on, as `Problem.NAME` (config.js): from the one
+        # declaration, so a script cannot spell a code the service does not send.
+        "problems": {problem.name: problem.value for problem in Problem},
     }

@@ -9,6 +9,7 @@ from flask import Response, make_response, render_template, request, url_for
 
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.strings import language_choices, say, strings
+from adjudicator.problems import Problem
 from adjudicator.web.errors import INTERNAL_CODE, ApiError
 
 
@@ -47,8 +48,8 @@ def page(
 # What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
 # other error is named by its status, with the service's own (English) detail beneath.
 ERROR_SAYINGS = {
-    "store_unavailable": "dir_error_store",
-    "csrf_failed": "dir_error_csrf",
+    Problem.STORE_UNAVAILABLE: "dir_error_store",
+    Problem.CSRF_FAILED: "dir_error_csrf",
     INTERNAL_CODE: "dir_error_failed",
 }
 
