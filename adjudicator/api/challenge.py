@@ -12,11 +12,13 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from adjudicator import disclosure
+from adjudicator import disclosure, idempotency
 from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
+from adjudicator.auth import bookkeeping
+from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import lexicon_dependent, public, rules
 from adjudicator.caching import cacheable
 from adjudicator.catalogue import (
@@ -111,8 +113,12 @@ def challenge(ruleset_id: str):
         "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
-    return record.answer(
+    caller = current_caller()  # the view says who asked, what they owe and the key it came with
+    return record.record_ruling(
         body,
+        caller=caller,
+        charge=bookkeeping.pending(),
+        key=idempotency.from_request(caller),
         kind=record.ruling_kind(ruleset),
         ruleset=ruleset,
         labels=labels,

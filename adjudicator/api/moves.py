@@ -12,11 +12,13 @@ from typing import Any
 
 from flask import Blueprint
 
-from adjudicator import disclosure
+from adjudicator import disclosure, idempotency
 from adjudicator.api import API_PREFIX
 from adjudicator.audit import record
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import read_labels
+from adjudicator.auth import bookkeeping
+from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import lexicon_dependent, rules
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
@@ -151,8 +153,12 @@ def validate(ruleset_id: str):
         "errors": [e.code for e in result.errors],
         "score": result.score,
     }
-    return record.answer(
+    caller = current_caller()  # the view says who asked, what they owe and the key it came with
+    return record.record_ruling(
         body,
+        caller=caller,
+        charge=bookkeeping.pending(),
+        key=idempotency.from_request(caller),
         kind="move",
         ruleset=ruleset,
         labels=labels,
