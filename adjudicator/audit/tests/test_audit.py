@@ -425,6 +425,32 @@ def test_an_expired_key_rules_again(make_app):
     assert a["ruling_id"] != b["ruling_id"] and len(entries(app)) == 2
 
 
+def test_a_remembered_answer_reads_back_as_sqlalchemy_would_have_written_it(app):
+    """The keyed ruling's statements go straight to the driver (issue 30): the row they write
+    is the row the ORM's types read, and the replay gives it back byte for byte."""
+    from sqlalchemy import select
+
+    from adjudicator.idempotency import KEYS, Key, lookup, remember
+    from adjudicator.store import utcnow
+
+    key = Key("app:1", "k-1", "a" * 64)
+    with app.app_context():
+        with app.extensions["store"].connection(write=True) as conn:
+            remember(conn, key, 200, b'{"ruling":"valid"}')
+        with app.extensions["store"].connection() as conn:
+            row = conn.execute(select(KEYS)).one()
+            replay = lookup(conn, key)
+    assert (row.caller, row.key, row.status, row.body) == (
+        "app:1",
+        "k-1",
+        200,
+        b'{"ruling":"valid"}',
+    )
+    assert abs((row.created_at - utcnow()).total_seconds()) < 60
+    assert replay is not None and replay.status_code == 200
+    assert replay.get_data() == b'{"ruling":"valid"}'
+
+
 def test_the_ruling_is_recorded_for_the_caller_and_key_the_view_passes(app):
     """Issue 28, item 5: `record_ruling` takes who asked, what they owe and the idempotency key
     from its caller, never from `flask.g` or the request: here there is no request at all."""
