@@ -187,3 +187,30 @@ def test_a_ruling_updates_no_index_that_nothing_reads(store):
         unique = sorted(c["column_names"] for c in found.get_unique_constraints("rulings"))
     assert plain == []
     assert unique == [["hash"], ["ruling_id"]]
+
+
+def test_a_ruling_without_an_event_writes_no_event_index_page(store):
+    """Issue 30: `ruling_labels.event` is indexed only where there is an event (a partial
+    index), so an unlabelled ruling (open mode, most apps) dirties one page fewer per commit;
+    the directors' search by event still finds its rows through the index."""
+    migrate.upgrade(store)
+    with store.engine.connect() as conn:
+        if store.engine.dialect.name == "sqlite":
+            sql = "SELECT sql FROM sqlite_master WHERE name = 'ix_ruling_labels_event'"
+        else:
+            sql = "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_ruling_labels_event'"
+        definition = conn.execute(text(sql)).scalar_one()
+        assert "event IS NOT NULL" in definition.replace("(", "").replace(")", "")
+        if store.engine.dialect.name == "sqlite":
+            plan = conn.execute(
+                text("EXPLAIN QUERY PLAN SELECT seq FROM ruling_labels WHERE event = :e"),
+                {"e": "nk 2027"},
+            ).all()
+            assert "ix_ruling_labels_event" in " ".join(str(row[-1]) for row in plan)
+    command.downgrade(migrate._config(store), "-1")  # and back: the plain index again
+    with store.engine.connect() as conn:
+        from sqlalchemy import inspect
+
+        found = [ix["column_names"] for ix in inspect(conn).get_indexes("ruling_labels")]
+    assert found == [["event"]]
+    migrate.upgrade(store)
