@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from adjudicator.store.pgcluster import Cluster, PostgresUnavailable
+from testsupport.pgcluster import Cluster, PostgresUnavailable
 
 _names = itertools.count(1)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask
@@ -14,10 +13,11 @@ def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
     start naming its variable. Keys of `test_config` that are not settings (`TESTING`) pass."""
     from adjudicator import settings
 
-    app = Flask(__name__, instance_relative_config=True)
     values = settings.read(overrides=test_config)
-    if values["LEXICON_DIR"] is None:
-        values["LEXICON_DIR"] = os.path.join(app.instance_path, "lexicons")
+    # The instance folder (`INSTANCE_DIR`) is the app's: its lexicons and SQLite store default
+    # to it, as the run directory does (adjudicator.rundir).
+    app = Flask(__name__, instance_relative_config=True, instance_path=values["INSTANCE_DIR"])
+    values["LEXICON_DIR"] = settings.lexicon_dir(values)
     app.config.from_mapping(values)
     if test_config:
         app.config.from_mapping({k: v for k, v in test_config.items() if k not in values})

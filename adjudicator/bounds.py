@@ -2,9 +2,9 @@
 
 A request's cost and its answer's size follow from these: no JSON number the service would have
 to write back can exceed what JSON tools read exactly (2^53), and no record can ask for more work
-than a tournament game needs many times over. The OpenAPI document states the same bounds
-(`adjudicator/tests/test_bounds.py` checks that they agree), and an input outside them is a 400
-naming the field.
+than a tournament game needs many times over. The request bodies' models take them from here
+(`adjudicator/api/bodies.py`), and the OpenAPI document's schemas are generated from those models,
+so the document states the same bounds; an input outside them is a 400 naming the field.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ MAX_MOVE_LINE_CHARS = 200  # one move line (`>nick: RACK 8H WORD +24 130`), echo
 MAX_NAME_CHARS = 64  # a player's nickname or name
 MAX_MOVE_CHARS = 40  # a move in notation: a square and at most 15 letters, or `(LI)`-style runs
 MAX_RACK_CHARS = 16  # rack text: at most RACK_SIZE tiles, room for spaces
+
+# Earlier plays a position may be given as (moves/validate, games/board): a game has far fewer;
+# this bounds the work one request can ask for.
+MAX_HISTORY = 100
 
 MAX_DRAW_ROUNDS = 20  # draw-order: equal draws repeat; twenty rounds settle any real draw
 

@@ -8,6 +8,7 @@ from flask import Flask, current_app
 
 from adjudicator.errors import ApiError
 from adjudicator.lexicons import registry
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
@@ -20,7 +21,7 @@ def rulesets() -> dict[str, Ruleset]:
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
-        raise ApiError(404, "unknown_ruleset", f"no ruleset {ruleset_id!r}", "ruleset")
+        raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -29,8 +30,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     lexicon = registry().get(ruleset.lexicon_id)
     if lexicon is None:
         raise ApiError(
-            503,
-            "ruleset_unavailable",
+            Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
             "ruleset",
         )
@@ -43,19 +43,22 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
     return lexicon_for(ruleset).profile
 
 
+# The rule tables the public view shows, each as its file states it (`Ruleset.as_written`).
+PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
+
+
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
     lexicon = registry().get(ruleset.lexicon_id)
-    d = ruleset.data
     view = {
         "id": ruleset.id,
-        "name": d["name"],
-        "name_en": d["name_en"],
-        "language": d["language"],
-        "sources": d.get("sources", ""),
+        "name": ruleset.name,
+        "name_en": ruleset.name_en,
+        "language": ruleset.language,
+        "sources": ruleset.sources,
         "available": lexicon is not None,
-        "disclosure": d["disclosure"]["policy"],
+        "disclosure": ruleset.policy,
         "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
-        "rules": {k: d[k] for k in ("challenge", "exchange", "pass", "end", "final", "clock")},
+        "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
     return view
 

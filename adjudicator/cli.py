@@ -26,7 +26,6 @@ from lexicon.console import add_version, closed_pipe_safe
 EXIT_OK = 0
 EXIT_DISAGREE = 1
 EXIT_BAD_INPUT = 2
-DEFAULT_LEXICON_DIR = "instance/lexicons"
 
 
 class UsageError(Exception):
@@ -77,7 +76,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lexicon-dir",
-        help=f"compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or {DEFAULT_LEXICON_DIR})",
+        help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
+        "lexicons/)",
     )
     p.add_argument(
         "--json",
@@ -89,7 +89,8 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    folder = Path(args.lexicon_dir or settings.value("LEXICON_DIR") or DEFAULT_LEXICON_DIR)
+    values = settings.read(names=("LEXICON_DIR", "INSTANCE_DIR"))
+    folder = Path(args.lexicon_dir or settings.lexicon_dir(values))
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -210,18 +211,19 @@ def run_serve(args: argparse.Namespace) -> int:
     """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
     Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
     naming its variable, not a traceback from gunicorn nor a 500 later."""
-    env = dict(os.environ)
+    options: dict[str, str] = {}
     if args.bind:
-        env["ADJUDICATOR_BIND"] = args.bind
+        options["BIND"] = args.bind
     if args.workers is not None:
         if args.workers < 1:
             raise UsageError("--workers must be at least 1")
-        env["ADJUDICATOR_WORKERS"] = str(args.workers)
+        options["WORKERS"] = str(args.workers)
     if args.lexicon_dir:
         folder = Path(args.lexicon_dir)
         if not folder.is_dir():
             raise UsageError(f"--lexicon-dir {folder}: no such folder")
-        env["ADJUDICATOR_LEXICON_DIR"] = str(folder.resolve())
+        options["LEXICON_DIR"] = str(folder.resolve())
+    env = settings.environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
@@ -245,20 +247,19 @@ def run_serve(args: argparse.Namespace) -> int:
 def add_database_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or sqlite:///instance/adjudicator.db)",
+        help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the instance "
+        "folder, $ADJUDICATOR_INSTANCE_DIR)",
     )
 
 
 def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
-    from flask import Flask
-
     from adjudicator.store import Store, StoreError, default_url
 
     url = (
         args.database_url
         or settings.value("DATABASE_URL")
-        or default_url(Flask("adjudicator", instance_relative_config=True).instance_path)
+        or default_url(settings.value("INSTANCE_DIR"))
     )
     try:
         return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
@@ -346,7 +347,8 @@ def add_reload(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--run-dir",
         help="the instance's run directory (default: $ADJUDICATOR_RUN_DIR, else "
-        "instance/run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000>)",
+        "run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000> in the instance folder, "
+        "$ADJUDICATOR_INSTANCE_DIR)",
     )
     p.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
     p.set_defaults(handler=run_reload)
@@ -381,7 +383,6 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     working directory): the lexicons it would serve, and those that would fail."""
     import logging
 
-    from adjudicator import configured_app
     from adjudicator.lexicons import LexiconRegistry
     from adjudicator.rulesets import RulesetError, load_rulesets
 
@@ -392,28 +393,23 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
     env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
-    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_cwd = os.getcwd()
     try:
-        for key in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
-            del os.environ[key]
-        os.environ.update({k: v for k, v in env.items() if k.startswith("ADJUDICATOR_")})
-        os.chdir(cwd)
+        os.chdir(cwd)  # its relative folders are its working directory's
         try:
-            config = configured_app().config
+            config = settings.read(env)  # the instance's settings, as its app read them
         except ConfigError as exc:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
-            load_rulesets(config.get("RULESET_DIR"))
+            load_rulesets(config["RULESET_DIR"])
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
-        reg = LexiconRegistry(os.path.abspath(config["LEXICON_DIR"]))
+        reg = LexiconRegistry(os.path.abspath(settings.lexicon_dir(config)))
         quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
         reg.load_all(quiet)
     finally:
-        os.environ.clear()
-        os.environ.update(saved_env)
         os.chdir(saved_cwd)
     return {i: lex.identity()["sha256"] for i, lex in reg.loaded.items()}, reg.failed
 
@@ -421,10 +417,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 def run_reload(args: argparse.Namespace) -> int:
     import time
 
-    from adjudicator.rundir import default_run_dir, read_last_reload
+    from adjudicator.rundir import read_last_reload, run_dir_for
 
     run_dir = Path(
-        args.run_dir or settings.value("RUN_DIR") or default_run_dir(settings.value("BIND"))
+        args.run_dir or run_dir_for(settings.read(names=("RUN_DIR", "BIND", "INSTANCE_DIR")))
     )
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)
@@ -597,11 +593,14 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_reload,
 ]
 
-# Who is asking (issue 12): directors, devices and keys. Imported here, after the helpers that
-# adjudicator.auth.cli takes from this module.
-from adjudicator.auth.cli import add_devices, add_directors, add_keys  # noqa: E402
 
-SUBCOMMANDS += [add_directors, add_devices, add_keys]
+def subcommands() -> list[Callable[[argparse._SubParsersAction], None]]:
+    """SUBCOMMANDS, then who is asking (issue 12): directors, devices and keys. Imported when
+    the parser is built, not with this module: adjudicator.auth.cli takes its helpers from
+    here, and `python -m adjudicator.cli` would otherwise meet it half-initialised."""
+    from adjudicator.auth.cli import add_devices, add_directors, add_keys
+
+    return [*SUBCOMMANDS, add_directors, add_devices, add_keys]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -612,7 +611,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in SUBCOMMANDS:
+    for add in subcommands():
         add(sub)
     return parser
 
@@ -641,4 +640,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m adjudicator.cli`: run the imported module's main, not this copy's (`__main__`),
+    # so that the UsageError adjudicator.auth.cli raises is the one `_run` catches.
+    from adjudicator.cli import main as _main
+
+    sys.exit(_main())

@@ -22,8 +22,10 @@ import orjson
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # re-exported
+from adjudicator.problems import Problem
+
 PROBLEM_MIMETYPE = "application/problem+json"
-PROBLEM_TYPE_PREFIX = "tag:scrabble-adjudicator,2026:problem:"
 PAGE_MIMETYPE = "text/html"
 ERROR_PAGES = "error_pages"  # app.extensions: blueprint name -> (API path prefix, renderer)
 
@@ -31,17 +33,27 @@ PageRenderer = Callable[["ApiError"], Response]
 
 
 class ApiError(Exception):
-    """An error a client can act on: HTTP status, machine-readable code, the field at fault."""
+    """An error a client can act on: HTTP status, machine-readable code, the field at fault.
+
+    `code` must be a member of `Problem` (a plain string is refused, so a misspelt code fails
+    where it is raised); the status is the code's own unless `status` says otherwise.
+    """
 
     def __init__(
         self,
-        status: int,
-        code: str,
+        code: Problem,
         message: str,
         field: str | None = None,
+        *,
+        status: int | None = None,
         headers: dict[str, str] | None = None,
         extra: dict[str, object] | None = None,
     ):
+        if not isinstance(code, Problem):
+            raise TypeError(f"ApiError takes a Problem member as its code, not {code!r}")
+        status = code.status if status is None else status
+        if status is None:
+            raise TypeError(f"{code.value} has no status of its own: give status=")
         super().__init__(message)
         self.status = status
         self.code = code
@@ -53,11 +65,11 @@ class ApiError(Exception):
     def to_dict(self) -> dict:
         """The problem document (RFC 9457) with the `code` and `field` extension members."""
         body = {
-            "type": PROBLEM_TYPE_PREFIX + self.code,
+            "type": self.code.type,
             "title": _title(self.status),
             "status": self.status,
             "detail": self.message,
-            "code": self.code,
+            "code": self.code.value,
         }
         if self.field is not None:
             body["field"] = self.field
@@ -83,15 +95,15 @@ def _title(status: int) -> str:
 
 # Codes for the errors Werkzeug raises itself (routing, body limits, malformed framing).
 HTTP_CODES = {
-    400: "bad_request",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "body_too_large",
-    415: "unsupported_media_type",
-    416: "range_not_satisfiable",  # a Range header on the judge page's static files
+    400: Problem.BAD_REQUEST,
+    404: Problem.NOT_FOUND,
+    405: Problem.METHOD_NOT_ALLOWED,
+    413: Problem.BODY_TOO_LARGE,
+    415: Problem.UNSUPPORTED_MEDIA_TYPE,
+    416: Problem.RANGE_NOT_SATISFIABLE,  # a Range header on the judge page's static files
 }
-OTHER_HTTP_CODE = "http_error"  # any status Werkzeug may raise that has no code above
-INTERNAL_CODE = "internal_error"
+OTHER_HTTP_CODE = Problem.HTTP_ERROR  # any status Werkzeug may raise that has no code above
+INTERNAL_CODE = Problem.INTERNAL_ERROR
 
 
 def _http_detail(exc: HTTPException, status: int) -> str:
@@ -155,7 +167,7 @@ def init_app(app: Flask) -> None:
     def handle_http_exception(exc: HTTPException):
         status = exc.code or 500
         code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
-        response = respond(ApiError(status, code, _http_detail(exc, status)))
+        response = respond(ApiError(code, _http_detail(exc, status), status=status))
         if status == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
         return response
@@ -173,4 +185,4 @@ def init_app(app: Flask) -> None:
     def handle_unexpected(exc: Exception):
         app.logger.exception("unhandled error")
         message = "the service failed; the error has been logged"
-        return respond(ApiError(500, INTERNAL_CODE, message))
+        return respond(ApiError(INTERNAL_CODE, message))

@@ -17,7 +17,8 @@ leaves nginx half an answer it could not retry. gunicorn's request limits are it
 itself leaves as a problem document like every other error (adjudicator.gunicorn_worker).
 
 Each instance has its own run directory (`ADJUDICATOR_RUN_DIR`, default
-`instance/run/<first bind address>`): pidfile, control socket, worker-exit log, last reload.
+`run/<first bind address>` in the instance folder, `ADJUDICATOR_INSTANCE_DIR`): pidfile,
+control socket, worker-exit log, last reload.
 SIGHUP (`adjudicator reload`) loads installed lexicons and rulesets in the master and replaces
 the workers (adjudicator.hotswap).
 
@@ -40,12 +41,12 @@ def _metrics_dir() -> str:
     app (and so prometheus_client) is imported. Kept across a HUP, which re-reads this file in
     the same master; a directory inherited from another process is not reused."""
     owner = _values["METRICS_DIR_OWNER"]
-    current = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    current = _settings.multiprocess_metrics_dir()
     if current and owner == str(os.getpid()) and os.path.isdir(current):
         return current
     path = tempfile.mkdtemp(prefix="adjudicator-metrics-")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
-    os.environ["ADJUDICATOR_METRICS_DIR_OWNER"] = str(os.getpid())
+    _settings.set_multiprocess_metrics_dir(path)
+    _settings.set_for_children(METRICS_DIR_OWNER=os.getpid())
     return path
 
 
@@ -60,9 +61,9 @@ preload_app = True
 timeout = 30
 graceful_timeout = 10
 
-run_dir = _values["RUN_DIR"] or _rundir.default_run_dir(",".join(bind))
+run_dir = _rundir.run_dir_for(_values)
 os.makedirs(run_dir, exist_ok=True)
-os.environ["ADJUDICATOR_RUN_DIR"] = run_dir  # the app (readyz, reload) finds it in its config
+_settings.set_for_children(RUN_DIR=run_dir)  # the app (readyz, reload) finds it in its config
 pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 

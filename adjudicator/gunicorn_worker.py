@@ -57,6 +57,7 @@ from adjudicator.errors import (
     PROBLEM_MIMETYPE,
     ApiError,
 )
+from adjudicator.problems import Problem
 from adjudicator.settings import SETTINGS, value
 
 DEFAULT_THREADS = SETTINGS["THREADS"].default
@@ -184,36 +185,46 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
     if status >= 500 and not isinstance(exc, http_errors.UnsupportedTransferCoding):
         # Not the client's fault (an invalid response header, a configuration problem, a bug):
         # gunicorn has logged the exception; the client learns no more than from the app's 500.
-        return ApiError(status, INTERNAL_CODE, "the service failed; the error has been logged")
+        return ApiError(
+            INTERNAL_CODE, "the service failed; the error has been logged", status=status
+        )
     if isinstance(exc, http_errors.LimitRequestLine):
         detail = "the request line is too long"
         if isinstance(exc.max_size, int):  # gunicorn's C parser (gunicorn_h1c) gives no limit
             detail += f" (limit {exc.max_size} bytes)"
-        return ApiError(status, "request_line_too_long", detail)
+        return ApiError(Problem.REQUEST_LINE_TOO_LONG, detail, status=status)
     if isinstance(exc, http_errors.LimitRequestHeaders):
-        return ApiError(status, "headers_too_large", _headers_detail(exc, cfg))
+        return ApiError(Problem.HEADERS_TOO_LARGE, _headers_detail(exc, cfg), status=status)
     if isinstance(exc, http_errors.InvalidRequestMethod):
-        return ApiError(status, "malformed_request_line", "the request method is not valid")
+        return ApiError(
+            Problem.MALFORMED_REQUEST_LINE, "the request method is not valid", status=status
+        )
     if isinstance(exc, http_errors.InvalidHTTPVersion):
-        return ApiError(status, "malformed_request_line", "the request's HTTP version is not valid")
+        return ApiError(
+            Problem.MALFORMED_REQUEST_LINE, "the request's HTTP version is not valid", status=status
+        )
     if isinstance(exc, http_errors.InvalidRequestLine):
-        return ApiError(status, "malformed_request_line", "the request line is malformed")
+        return ApiError(
+            Problem.MALFORMED_REQUEST_LINE, "the request line is malformed", status=status
+        )
     if isinstance(exc, http_errors.InvalidHeaderName):
-        return ApiError(status, "malformed_header", "a request header's name is not valid")
+        return ApiError(
+            Problem.MALFORMED_HEADER, "a request header's name is not valid", status=status
+        )
     if isinstance(exc, http_errors.ObsoleteFolding):
         detail = "a request header is folded over several lines (obsolete line folding)"
-        return ApiError(status, "malformed_header", detail)
+        return ApiError(Problem.MALFORMED_HEADER, detail, status=status)
     if isinstance(exc, http_errors.InvalidSchemeHeaders):
         detail = "the request's scheme headers contradict each other"
-        return ApiError(status, "malformed_header", detail)
+        return ApiError(Problem.MALFORMED_HEADER, detail, status=status)
     if isinstance(exc, http_errors.InvalidHeader):
-        return ApiError(status, "malformed_header", "a request header is malformed")
+        return ApiError(Problem.MALFORMED_HEADER, "a request header is malformed", status=status)
     if isinstance(exc, http_errors.UnsupportedTransferCoding):
         detail = "the request's Transfer-Encoding is not supported"
-        return ApiError(status, "unsupported_transfer_coding", detail)
+        return ApiError(Problem.UNSUPPORTED_TRANSFER_CODING, detail, status=status)
     if isinstance(exc, http_errors.ExpectationFailed):
         detail = "the request's Expect header asks for something the service does not do"
-        return ApiError(status, "expectation_failed", detail)
+        return ApiError(Problem.EXPECTATION_FAILED, detail, status=status)
     chunked = (
         http_errors.InvalidChunkSize,
         http_errors.ChunkMissingTerminator,
@@ -221,14 +232,16 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
     )
     code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
     if isinstance(exc, chunked):  # as adjudicator.requests words it when the app reads the body
-        return ApiError(status, code, "the request body's framing is malformed")
+        return ApiError(code, "the request body's framing is malformed", status=status)
     if isinstance(exc, http_errors.ForbiddenProxyRequest):
-        return ApiError(status, code, "PROXY protocol lines are not accepted from this address")
+        return ApiError(
+            code, "PROXY protocol lines are not accepted from this address", status=status
+        )
     if isinstance(exc, http_errors.InvalidProxyLine):
-        return ApiError(status, code, "the PROXY protocol line is malformed")
+        return ApiError(code, "the PROXY protocol line is malformed", status=status)
     if isinstance(exc, ssl.SSLError):
-        return ApiError(status, code, "the TLS connection could not be set up")
-    return ApiError(status, code, "the request could not be read")
+        return ApiError(code, "the TLS connection could not be set up", status=status)
+    return ApiError(code, "the request could not be read", status=status)
 
 
 def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:

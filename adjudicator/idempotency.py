@@ -29,6 +29,7 @@ from sqlalchemy import Connection, Dialect
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.guard import client_id
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.store import driver, utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
 
@@ -100,15 +101,13 @@ def _parse(raw: str) -> str:
         value = value[1:-1]
     if not 1 <= len(value) <= IDEMPOTENCY_KEY_MAX:
         raise ApiError(
-            400,
-            "bad_idempotency_key",
+            Problem.BAD_IDEMPOTENCY_KEY,
             f"{HEADER} must be 1 to {IDEMPOTENCY_KEY_MAX} characters",
             HEADER,
         )
     if not all(0x20 < ord(c) < 0x7F and c not in '"\\' for c in value):
         raise ApiError(
-            400,
-            "bad_idempotency_key",
+            Problem.BAD_IDEMPOTENCY_KEY,
             f"{HEADER} must be printable ASCII without spaces, quotes or backslashes",
             HEADER,
         )
@@ -153,8 +152,7 @@ def lookup(conn: Connection, key: Key) -> Response | None:
         return None
     if request_hash != key.request_hash:
         raise ApiError(
-            422,
-            "idempotency_key_reused",
+            Problem.IDEMPOTENCY_KEY_REUSED,
             f"this {HEADER} was used for a different request; use a new key for a new request",
             HEADER,
         )

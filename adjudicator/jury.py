@@ -22,6 +22,7 @@ from sqlalchemy import Connection, select
 
 from adjudicator.audit.labels import Labels, canonical
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import SETTINGS as DECLARED
 from adjudicator.settings import ConfigError
@@ -41,17 +42,14 @@ def applies(ruleset: Ruleset) -> bool:
     setting = current_app.config.get("JURY_LIMIT", "ruleset")
     if setting != "ruleset":
         return setting == "on"
-    return ruleset.data["challenge"].get("jury_limit_applies", "always") == "always" or (
-        _tournament()
-    )
+    return ruleset.challenge.jury_limit_applies == "always" or _tournament()
 
 
 def limit_for(ruleset: Ruleset) -> int | None:
     """The ruleset's per-player, per-game jury limit in words; None when it has none here."""
-    challenge = ruleset.data["challenge"]
-    if challenge["mode"] != "jury" or not applies(ruleset):
+    if ruleset.challenge.mode != "jury" or not applies(ruleset):
         return None
-    return challenge.get("jury_submissions_per_player")
+    return ruleset.challenge.jury_submissions_per_player
 
 
 def counted(ruleset: Ruleset, labels: Labels) -> int | None:
@@ -65,8 +63,7 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     if _tournament():
         name = missing[0]
         raise ApiError(
-            400,
-            "missing_field",
+            Problem.MISSING_FIELD,
             f"a jury query under {ruleset.id} names its 'game' and 'player' (the limit is"
             f" {limit} words per player and game)",
             name,
@@ -88,8 +85,7 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
     left = limit - (used or 0)
     if words > left:
         raise ApiError(
-            409,
-            "jury_limit_reached",
+            Problem.JURY_LIMIT_REACHED,
             f"Limiet bereikt: speler {labels.player} heeft in partij {labels.game} al"
             f" {used or 0} van de {limit} woorden aan de jury voorgelegd; er mogen nog {left}"
             f" worden voorgelegd, niet {words}. / Limit reached: player {labels.player} has"

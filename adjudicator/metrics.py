@@ -19,7 +19,6 @@ only clients in `ADJUDICATOR_METRICS_ALLOW` (networks; loopback by default).
 from __future__ import annotations
 
 import ipaddress
-import os
 import time
 from collections.abc import Iterator
 
@@ -37,7 +36,8 @@ from prometheus_client.multiprocess import MultiProcessCollector
 
 from adjudicator.auth.guard import public
 from adjudicator.errors import ApiError
-from adjudicator.settings import networks
+from adjudicator.problems import Problem
+from adjudicator.settings import multiprocess_metrics_dir, networks
 
 REQUESTS = Counter(
     "adjudicator_requests",
@@ -124,7 +124,7 @@ class _ServedIdentity:
 
 
 def _exposition() -> bytes:
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if multiprocess_metrics_dir():
         counted = CollectorRegistry()
         MultiProcessCollector(counted)  # every worker's files, the dead ones' included
     else:
@@ -145,7 +145,7 @@ def _client_allowed() -> bool:
 
 def metrics_view() -> Response:
     if not _client_allowed():
-        raise ApiError(403, "metrics_forbidden", "/metrics answers only the operators' networks")
+        raise ApiError(Problem.METRICS_FORBIDDEN, "/metrics answers only the operators' networks")
     response = Response(_exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST
     response.headers["Cache-Control"] = "no-store"

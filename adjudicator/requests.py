@@ -17,6 +17,7 @@ from werkzeug.wsgi import LimitedStream, get_input_stream
 
 from adjudicator.bounds import MAX_JSON_DEPTH
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 
 BODY_FRAMING_ERRORS = (ParseException, OSError)
 
@@ -61,12 +62,12 @@ def query_args(known: Collection[str]) -> dict[str, str]:
     args = request.args
     for name in args:
         if name not in known:
-            raise ApiError(400, "unknown_parameter", f"unknown query parameter {name!r}", name)
+            raise ApiError(Problem.UNKNOWN_PARAMETER, f"unknown query parameter {name!r}", name)
         values = args.getlist(name)
         if len(values) > 1:
-            raise ApiError(400, "repeated_parameter", f"give '{name}' once in the query", name)
+            raise ApiError(Problem.REPEATED_PARAMETER, f"give '{name}' once in the query", name)
         if not values[0].isprintable():
-            raise ApiError(400, "not_printable", f"'{name}' has a control character", name)
+            raise ApiError(Problem.NOT_PRINTABLE, f"'{name}' has a control character", name)
     return args.to_dict()
 
 
@@ -84,13 +85,13 @@ def int_arg(
     text = args.get(name)
     if text is None:
         if required:
-            raise ApiError(400, "missing_parameter", f"give '{name}' in the query", name)
+            raise ApiError(Problem.MISSING_PARAMETER, f"give '{name}' in the query", name)
         return None
     if not _WHOLE.fullmatch(text):
-        raise ApiError(400, "not_a_number", f"'{name}' must be a whole number", name)
+        raise ApiError(Problem.NOT_A_NUMBER, f"'{name}' must be a whole number", name)
     value = int(text)
     if not low <= value <= high:
-        raise ApiError(400, "out_of_range", f"'{name}' must be {low} to {high}", name)
+        raise ApiError(Problem.OUT_OF_RANGE, f"'{name}' must be {low} to {high}", name)
     return value
 
 
@@ -102,29 +103,31 @@ def bool_arg(args: dict[str, str], name: str) -> bool | None:
         return None
     value = {"true": True, "false": False}.get(text.lower())
     if value is None:
-        raise ApiError(400, "not_a_boolean", f"'{name}' must be true or false", name)
+        raise ApiError(Problem.NOT_A_BOOLEAN, f"'{name}' must be true or false", name)
     return value
 
 
 def json_body() -> dict[str, Any]:
     req = request._get_current_object()  # one context lookup instead of one per attribute
     if not req.is_json:
-        raise ApiError(415, "not_json", "send the body as JSON with Content-Type: application/json")
+        raise ApiError(
+            Problem.NOT_JSON, "send the body as JSON with Content-Type: application/json"
+        )
     try:
         raw = req.get_data(cache=True)
     except BODY_FRAMING_ERRORS:
         # gunicorn reads a chunked body only when the app does, and raises its parse errors (a
         # bad chunk size, a missing terminator) or NoMoreData (an OSError: the body was cut
         # short) here: the framing is the client's fault, not ours.
-        raise ApiError(400, "bad_request", "the request body's framing is malformed") from None
+        raise ApiError(Problem.BAD_REQUEST, "the request body's framing is malformed") from None
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if exc.msg.startswith(_PARSER_DEPTH_LIMIT):  # orjson's own limit, 1024 levels
             raise _too_deep("$") from None
-        raise ApiError(400, "invalid_json", "the body is not valid JSON") from None
+        raise ApiError(Problem.INVALID_JSON, "the body is not valid JSON") from None
     if not isinstance(data, dict):
-        raise ApiError(400, "wrong_shape", "the body must be a JSON object", "$")
+        raise ApiError(Problem.WRONG_SHAPE, "the body must be a JSON object", "$")
     _refuse_duplicate_keys(raw, _keys_within_depth(data))
     return data
 
@@ -134,8 +137,7 @@ _PARSER_DEPTH_LIMIT = "depth limit exceeded"
 
 def _too_deep(field: str) -> ApiError:
     return ApiError(
-        400,
-        "too_deep",
+        Problem.TOO_DEEP,
         f"the body nests objects and lists more than {MAX_JSON_DEPTH} levels deep",
         field,
     )
@@ -179,7 +181,7 @@ def _refuse_duplicate_keys(raw: bytes, keys: int) -> None:
         json.loads(raw, object_pairs_hook=_unique_pairs)
     except _DuplicateKey as exc:
         raise ApiError(
-            400, "duplicate_key", f"the key {exc.key!r} appears twice", exc.key
+            Problem.DUPLICATE_KEY, f"the key {exc.key!r} appears twice", exc.key
         ) from None
 
 
@@ -203,4 +205,4 @@ def only_fields(data: dict[str, Any], allowed: set[str], within: str = "") -> No
     for key in data:
         if key not in allowed:
             field = f"{within}.{key}" if within else key
-            raise ApiError(400, "unknown_field", f"unknown field {key!r}", field)
+            raise ApiError(Problem.UNKNOWN_FIELD, f"unknown field {key!r}", field)

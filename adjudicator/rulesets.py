@@ -1,41 +1,43 @@
 """Rulesets as data: the bundled TOML files, plus a deployment's own config directory.
 
-A ruleset says what a federation allows the service to disclose and what a ruling costs. The
-files are checked on load, and a bad one is rejected with its file and field, never half-used.
+A ruleset says what a federation allows the service to disclose and what a ruling costs. A file
+is read into one frozen model, `Ruleset` (the game's `Rules` plus the service's fields), which
+checks it and fills its defaults in one pass; a bad one is rejected with its file and field,
+never half-used. Nothing else reads the TOML tables.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
-from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, Field, PrivateAttr, StrictStr, ValidationError, model_validator
 
 from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
-from adjudicator.game.rules import Rules
+from adjudicator.game.rules import (
+    DRAW_NEAREST,
+    ChallengeRule,
+    Count,
+    Rules,
+    Section,
+    rule_error,
+    tables,
+)
 
-CHALLENGE_MODES = ("challenge", "jury")
+__all__ = ["DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]  # DRAW_NEAREST: api.games
+
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
 # landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.jury.applies`).
 JURY_LIMIT_APPLIES = ("always", "tournament")
-CONSEQUENCE_KINDS = (
-    "none",
-    "challenger_loses_turn",
-    "challenger_penalty",
-    "player_bonus_per_word",
-    "play_withdrawn",
-    "turn_score_plus_penalty",
-)
-LOSS_WHEN = ("more_than", "at_least")  # overtime beyond the limit, or reaching it, loses
 LEXICON_MAP_FILE = "lexicons.toml"
 
-
-DRAW_BLANKS = ("beats_all", "not_counted")  # a blank drawn for who starts (docs/rules.md §12)
-DRAW_NEAREST = ("start", "end")  # which end of the alphabet wins the draw (docs/rules.md §12)
+# A ruling's text, by language: every one a non-empty string.
+Texts = dict[StrictStr, Annotated[StrictStr, Field(min_length=1)]]
 
 
 class RulesetError(Exception):
@@ -44,101 +46,77 @@ class RulesetError(Exception):
         self.file, self.field, self.message = file, field, message
 
 
-# (section, key) → (type, required). Sections not listed here are free-form but must be tables.
-_SCHEMA: dict[tuple[str, str], tuple[type | tuple[type, ...], bool]] = {
-    ("", "id"): (str, True),
-    ("", "name"): (str, True),
-    ("", "name_en"): (str, True),
-    ("", "language"): (str, True),
-    ("", "lexicon"): (str, True),
-    ("", "sources"): (str, False),
-    ("", "max_players"): (int, False),  # 2 unless said: tournament rules are for two (000 §1a)
-    ("disclosure", "policy"): (str, True),
-    ("challenge", "mode"): (str, True),
-    ("challenge", "max_words"): (int, True),
-    ("challenge", "valid"): (dict, True),
-    ("challenge", "invalid"): (dict, True),
-    ("challenge", "valid_text"): (dict, True),
-    ("challenge", "invalid_text"): (dict, True),
-    ("challenge", "free_challenge_option"): (bool, False),
-    ("challenge", "free_challenge_text"): (dict, False),
-    ("challenge", "jury_submissions_per_player"): (int, False),
-    ("challenge", "jury_limit_applies"): (str, False),  # "always" unless said (JURY_LIMIT_APPLIES)
-    ("challenge", "source"): (str, False),
-    ("exchange", "source"): (str, False),
-    ("exchange", "min_bag"): (int, True),
-    ("exchange", "opening_turns"): (int, False),
-    ("exchange", "opening_in_a_row"): (bool, False),
-    ("exchange", "later_requires_previous_placement"): (bool, False),
-    ("exchange", "later_max_in_a_row"): (int, False),
-    ("pass", "allowed"): (bool, True),
-    ("pass", "source"): (str, False),
-    ("end", "source"): (str, False),
-    ("end", "out_with_empty_bag"): (bool, True),
-    ("end", "passes_in_a_row_each"): (int, True),
-    ("end", "scoreless_turns"): (int, True),
-    ("end", "scoreless_counts_withdrawn"): (bool, False),
-    ("end", "scoreless_counts_exchanges"): (bool, False),
-    ("end", "scoreless_needs_empty_bag"): (bool, False),
-    ("end", "scoreless_counts_zero_point_plays"): (bool, False),
-    ("end", "overtime_ends_game"): (bool, False),
-    ("end", "time_up"): (bool, False),
-    ("end", "blocked"): (bool, False),
-    ("end", "equal_turns"): (bool, False),
-    ("end", "stuck_player_sits_out"): (bool, False),
-    ("end", "point_target_option"): (bool, False),
-    ("final", "source"): (str, False),
-    ("final", "own_rack_factor"): (int, True),
-    ("final", "out_gains_factor"): (int, True),
-    ("final", "scoreless_own_rack_factor"): (int, True),
-    ("final", "ties"): (str, True),
-    ("clock", "source"): (str, False),
-    ("clock", "minutes"): (int, True),
-    ("clock", "shared_clock"): (bool, False),
-    ("clock", "penalty_per_started_minute"): (int, True),
-    ("clock", "loss_after_minutes"): (int, True),
-    ("clock", "loss_min_spread"): (int, True),
-    ("clock", "loss_when"): (str, False),
-    ("draw", "source"): (str, False),
-    ("draw", "blank"): (str, False),
-    ("draw", "winner_chooses"): (bool, False),
-    ("draw", "choices"): (list, False),
-    ("draw", "tiles_go_back"): (bool, False),
-    ("draw", "nearest"): (str, False),
-    ("draw", "nearest_option"): (bool, False),
-    ("draw", "given_winner_option"): (bool, False),
-    ("overdraw", "source"): (str, False),
-    ("overdraw", "text"): (dict, False),
-}
-_SECTIONS = {section for section, _ in _SCHEMA if section}
+class Disclosure(Section):
+    policy: Literal[POLICIES] = Field(  # type: ignore[valid-type]
+        description="What an answer may reveal: `word` (each word's verdict) or `play` (only"
+        " whether the play stands); docs/explanation/disclosure.md."
+    )
 
 
-@dataclass(frozen=True)
-class Ruleset:
-    id: str
-    data: dict[str, Any]
-    file: str
+class Challenge(ChallengeRule):
+    """The challenge table: the game's rule, plus what the service says and counts."""
+
+    max_words: Annotated[int, Field(strict=True, ge=1, le=MAX_CHALLENGE_WORDS)] = Field(
+        description=f"Words one challenge may name, 1 to {MAX_CHALLENGE_WORDS}."
+    )
+    valid_text: Texts = Field(
+        description="The valid ruling's cost in words: `en` and the ruleset's language."
+    )
+    invalid_text: Texts = Field(
+        description="The invalid ruling's cost in words: `en` and the ruleset's language."
+    )
+    free_challenge_text: Texts | None = Field(
+        None, description="The free-challenge ruling's cost in words, when the option is offered."
+    )
+    jury_submissions_per_player: Count | None = Field(
+        None, description="Jury mode: words a player may put to the jury per game; none: no limit."
+    )
+    jury_limit_applies: Literal[JURY_LIMIT_APPLIES] = Field(  # type: ignore[valid-type]
+        "always",
+        description="Where the jury limit holds: `always`, or only in `tournament` mode (SBNL).",
+    )
+
+
+class Ruleset(Rules):
+    """A ruleset file, validated and with its defaults filled in one pass (`load_ruleset_file`).
+
+    What a federation allows the service to disclose and what a ruling costs; the game rules
+    it inherits from `Rules` are what the rule functions take.
+    """
+
+    name: StrictStr = Field(description="The ruleset's name in its language.")
+    name_en: StrictStr = Field(description="The ruleset's name in English.")
+    lexicon: StrictStr = Field(description="The compiled lexicon it rules with, by id.")
+    sources: StrictStr = Field("", description="The documents its rules follow.")
+    disclosure: Disclosure = Field(description="What an answer may reveal.")
+    challenge: Challenge = Field(description="A challenge and what its ruling costs.")
+
+    _file: str = PrivateAttr("")
+
+    @model_validator(mode="after")
+    def _texts_in_both_languages(self) -> Ruleset:
+        for key in ("valid_text", "invalid_text"):
+            text = getattr(self.challenge, key)
+            if "en" not in text or self.language not in text and self.language != "en":
+                raise rule_error(f"challenge.{key}", f"needs 'en' and {self.language!r}")
+        return self
 
     @property
-    def language(self) -> str:
-        return self.data["language"]
+    def file(self) -> str:
+        """The file it was read from, as errors and logs name it."""
+        return self._file
 
     @property
     def lexicon_id(self) -> str:
-        return self.data["lexicon"]
+        return self.lexicon
 
     @property
     def policy(self) -> str:
-        return self.data["disclosure"]["policy"]
+        return self.disclosure.policy
 
     @property
     def max_words(self) -> int:
-        return self.data["challenge"]["max_words"]
-
-    @cached_property
-    def rules(self) -> Rules:
-        """The typed view the game rules read; built once per loaded ruleset, not per request."""
-        return Rules.from_data(self.data)
+        return self.challenge.max_words
 
     def consequence(self, valid: bool, words: int, free_challenge: bool = False) -> dict[str, Any]:
         """What the ruling costs under this ruleset, in structured fields and in words.
@@ -147,79 +125,140 @@ class Ruleset:
         the size of what the ruling moves for this many words. A challenge knows no turn score,
         so SBNL's "turn score + 20" shows its fixed part here.
         """
-        result = outcome(self.rules, valid, words, free_challenge=free_challenge)
-        key = "valid" if valid else "invalid"
-        if free_challenge and valid and "free_challenge_text" in self.data["challenge"]:
-            key = "free_challenge"
+        result = outcome(self, valid, words, free_challenge=free_challenge)
+        challenge = self.challenge
+        text = challenge.valid_text if valid else challenge.invalid_text
+        if free_challenge and valid and challenge.free_challenge_text is not None:
+            text = challenge.free_challenge_text
         return {
             "kind": result.kind,
             "points": abs(result.player_points) or abs(result.challenger_points),
-            "text": dict(self.data["challenge"][key + "_text"]),
+            "text": dict(text),
         }
 
 
-def _check(data: dict[str, Any], file: str) -> None:
-    def fail(field: str, message: str) -> RulesetError:
-        return RulesetError(file, field, message)
+_TYPE_NAMES = {"int_type": "int", "string_type": "str", "bool_type": "bool", "tuple_type": "list"}
 
-    for key, value in data.items():
-        if key in _SECTIONS:
-            if not isinstance(value, dict):
-                raise fail(key, "must be a table")
-            for sub in value:
-                if (key, sub) not in _SCHEMA:
-                    raise fail(f"{key}.{sub}", "unknown field")
-        elif ("", key) not in _SCHEMA:
-            raise fail(key, "unknown field")
-    for (section, key), (kind, required) in _SCHEMA.items():
-        table = data if not section else data.get(section, {})
-        name = f"{section}.{key}" if section else key
-        if key not in table:
-            if required:
-                raise fail(name, "missing")
-            continue
-        value = table[key]
-        if isinstance(value, bool) and kind is int or not isinstance(value, kind):
-            raise fail(name, f"must be {kind.__name__}, not {type(value).__name__}")
-        if kind is int and value < 0:
-            raise fail(name, "must be ≥ 0")
-    if data["disclosure"]["policy"] not in POLICIES:
-        raise fail("disclosure.policy", f"must be one of {', '.join(POLICIES)}")
-    if data["challenge"]["mode"] not in CHALLENGE_MODES:
-        raise fail("challenge.mode", f"must be one of {', '.join(CHALLENGE_MODES)}")
-    if data["challenge"].get("jury_limit_applies", "always") not in JURY_LIMIT_APPLIES:
-        raise fail(
-            "challenge.jury_limit_applies", f"must be one of {', '.join(JURY_LIMIT_APPLIES)}"
+
+def _field(model: type[BaseModel], loc: tuple[str, ...]) -> Any:
+    """The declared field at `loc` (names as the file writes them), or None past a model."""
+    info = None
+    for part in loc:
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return None
+        info = next((f for n, f in model.model_fields.items() if (f.alias or n) == part), None)
+        if info is None:
+            return None
+        model = info.annotation
+    return info
+
+
+def _error(exc: ValidationError, file: str) -> RulesetError:
+    """The first thing wrong, as the file's author reads it: the dotted field and what it must
+    be. Unknown keys come first (a misspelt key explains a "missing" one)."""
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    error = errors[0]
+    loc = tuple(str(part) for part in error["loc"])
+    kind, ctx, value = error["type"], error.get("ctx", {}), error.get("input")
+    info = _field(Ruleset, loc)
+    if kind == "ruleset":
+        loc, message = (*loc, ctx["field"]), ctx["message"]
+    elif kind == "missing":
+        message = "missing"
+    elif kind == "extra_forbidden":
+        message = "unknown field"
+    elif kind in ("model_type", "model_attributes_type", "dict_type"):
+        message = "must be a table"
+    elif kind in _TYPE_NAMES:
+        message = f"must be {_TYPE_NAMES[kind]}, not {type(value).__name__}"
+    elif kind == "literal_error" and info is not None:
+        choices = get_args(info.annotation)
+        message = (
+            f"only {choices[0]!r} is supported"
+            if len(choices) == 1
+            else f"must be one of {', '.join(choices)}"
         )
-    if not 1 <= data["challenge"]["max_words"] <= MAX_CHALLENGE_WORDS:
-        raise fail("challenge.max_words", f"must be 1 to {MAX_CHALLENGE_WORDS}")
-    for key in ("valid", "invalid"):
-        rule = data["challenge"][key]
-        if set(rule) != {"kind", "points"}:
-            raise fail(f"challenge.{key}", "needs exactly 'kind' and 'points'")
-        if rule["kind"] not in CONSEQUENCE_KINDS:
-            raise fail(f"challenge.{key}.kind", f"must be one of {', '.join(CONSEQUENCE_KINDS)}")
-        if not isinstance(rule["points"], int) or isinstance(rule["points"], bool):
-            raise fail(f"challenge.{key}.points", "must be a whole number")
-        text = data["challenge"][f"{key}_text"]
-        if "en" not in text or data["language"] not in text and data["language"] != "en":
-            raise fail(f"challenge.{key}_text", f"needs 'en' and {data['language']!r}")
-        if not all(isinstance(v, str) and v for v in text.values()):
-            raise fail(f"challenge.{key}_text", "every text must be a non-empty string")
-    if data["clock"].get("loss_when", "more_than") not in LOSS_WHEN:
-        raise fail("clock.loss_when", f"must be one of {', '.join(LOSS_WHEN)}")
-    if data["final"]["ties"] != "shared":
-        raise fail("final.ties", "only 'shared' is supported")
-    draw = data.get("draw", {})
-    if draw.get("blank", "beats_all") not in DRAW_BLANKS:
-        raise fail("draw.blank", f"must be one of {', '.join(DRAW_BLANKS)}")
-    if draw.get("nearest", "start") not in DRAW_NEAREST:
-        raise fail("draw.nearest", f"must be one of {', '.join(DRAW_NEAREST)}")
-    if draw.get("winner_chooses") and not draw.get("choices"):
-        raise fail("draw.choices", "the winner of the draw needs something to choose from")
+    elif kind in ("greater_than_equal", "less_than_equal"):
+        bounds = {type(m).__name__: m for m in (info.metadata if info else ())}
+        if "Ge" in bounds and "Le" in bounds:
+            message = f"must be {bounds['Ge'].ge} to {bounds['Le'].le}"
+        else:
+            message = f"must be ≥ {ctx['ge']}" if "ge" in ctx else f"must be ≤ {ctx['le']}"
+    elif kind == "string_too_short":
+        message = "must not be empty"
+    else:
+        message = error["msg"]
+    return RulesetError(file, ".".join(loc) or "-", message)
+
+
+def _kind_text(annotation: Any, metadata: list[Any]) -> str:
+    """What a key takes, in the reference's words."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _kind_text(args[0], [*metadata, *args[1:]])
+    if origin in (Union, UnionType):
+        return _kind_text(next(a for a in args if a is not type(None)), metadata)
+    if origin is Literal:
+        return "one of " + ", ".join(f"`{choice}`" for choice in args)
+    if origin is dict:
+        return "table of texts by language"
+    if origin is tuple:
+        return "list of texts"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "table: " + ", ".join(
+            f"`{f.alias or n}`" for n, f in annotation.model_fields.items()
+        )
+    if annotation is bool:
+        return "true or false"
+    if annotation is str:
+        return "text"
+    bounds = {type(m).__name__: m for m in metadata}
+    for meta in metadata:  # a field's own bounds sit in a FieldInfo inside Annotated
+        bounds |= {type(m).__name__: m for m in getattr(meta, "metadata", ())}
+    if "Ge" in bounds and "Le" in bounds:
+        return f"whole number, {bounds['Ge'].ge} to {bounds['Le'].le}"
+    return "whole number" + (f" ≥ {bounds['Ge'].ge}" if "Ge" in bounds else "")
+
+
+def _default_text(name: str, info: Any) -> str:
+    if info.is_required():
+        return "required"
+    if name == "source":
+        return "the ruleset's id"
+    value = info.get_default(call_default_factory=True)
+    if value is None or value in ({}, ()):
+        return "none"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    return f"`{value}`" if isinstance(value, int) else f'`"{value}"`'
+
+
+def markdown_reference() -> str:
+    """Every key a ruleset file may hold, from the model: the docs site's ruleset reference
+    (docs/reference/rulesets.md), so it cannot drift from what the loader accepts."""
+    by_key = tables(Ruleset)
+    todo: list[tuple[str, type[BaseModel]]] = [("top level", Ruleset)]
+    todo += [(f"[{key}]", model) for key, model in by_key.items()]
+    out: list[str] = []
+    while todo:
+        title, model = todo.pop(0)
+        out += [f"#### {title}", "", "| key | takes | default | meaning |", "|---|---|---|---|"]
+        within: dict[type[BaseModel], list[str]] = {}  # tables inside this one, by model
+        for name, info in model.model_fields.items():
+            key, kind = info.alias or name, info.annotation
+            if model is Ruleset and key in by_key:
+                continue
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                within.setdefault(kind, []).append(f"`{key}`")
+            cells = [f"`{key}`", _kind_text(kind, info.metadata), _default_text(name, info)]
+            out.append("| " + " | ".join([*cells, info.description or ""]) + " |")
+        out.append("")
+        todo[:0] = [(f"{title} {' and '.join(keys)}", kind) for kind, keys in within.items()]
+    return "\n".join(out)
 
 
 def load_ruleset_file(path: Path) -> Ruleset:
+    """Read, validate and fill a ruleset file in one pass, or say its file and field."""
     file = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -227,10 +266,14 @@ def load_ruleset_file(path: Path) -> Ruleset:
         raise RulesetError(file, "-", f"cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(file, "-", f"not valid TOML: {exc}") from None
-    _check(data, file)
-    if data["id"] != path.stem:
-        raise RulesetError(file, "id", f"is {data['id']!r} but the file is named {path.name}")
-    return Ruleset(data["id"], data, file)
+    try:
+        ruleset = Ruleset.model_validate(data)
+    except ValidationError as exc:
+        raise _error(exc, file) from None
+    if ruleset.id != path.stem:
+        raise RulesetError(file, "id", f"is {ruleset.id!r} but the file is named {path.name}")
+    ruleset._file = file
+    return ruleset
 
 
 def bundled_files() -> list[Path]:
@@ -264,8 +307,7 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
             raise RulesetError(
                 str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset"
             )
-        old = rulesets[ruleset_id]
-        rulesets[ruleset_id] = Ruleset(old.id, {**old.data, "lexicon": lexicon_id}, old.file)
+        rulesets[ruleset_id] = rulesets[ruleset_id].model_copy(update={"lexicon": lexicon_id})
     return rulesets
 
 

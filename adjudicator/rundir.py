@@ -1,7 +1,8 @@
 """An instance's run directory: its pidfile, control socket, last reload and worker-exit log.
 
-Each gunicorn instance gets its own (`ADJUDICATOR_RUN_DIR`, by default `instance/run/<bind>`),
-so two instances on one box never share a control socket or pidfile. The gunicorn hooks in
+Each gunicorn instance gets its own (`ADJUDICATOR_RUN_DIR`, by default `run/<bind>` in the
+instance folder, `ADJUDICATOR_INSTANCE_DIR`), so two instances on one box never share a control
+socket or pidfile, and a command started in any folder finds them. The gunicorn hooks in
 `deploy/gunicorn.conf.py` write here; `readyz` and `adjudicator reload` read it.
 
 A worker that leaves through Python (a graceful stop, a reload, `max_requests`) marks its exit
@@ -15,6 +16,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,18 @@ EXITS = "worker-exits.log"
 LAST_RELOAD = "last-reload.json"
 
 
-def default_run_dir(bind: str, base: str = "instance/run") -> str:
-    """`instance/run/127.0.0.1-8000` for the first bind address: one folder per instance."""
+def default_run_dir(bind: str, instance_dir: str) -> str:
+    """`<instance_dir>/run/127.0.0.1-8000` for the first bind address: one folder per instance."""
     first = bind.split(",")[0].strip()
     name = re.sub(r"[^A-Za-z0-9._-]+", "-", first.removeprefix("unix:")).strip("-.")
-    return os.path.abspath(os.path.join(base, name or "default"))
+    return os.path.abspath(os.path.join(instance_dir, "run", name or "default"))
+
+
+def run_dir_for(values: Mapping[str, Any]) -> str:
+    """The run directory the settings name (adjudicator.settings.read): `RUN_DIR`, else the
+    default for `BIND` under `INSTANCE_DIR`. gunicorn's settings and `adjudicator reload` both
+    take it from here."""
+    return values["RUN_DIR"] or default_run_dir(values["BIND"], values["INSTANCE_DIR"])
 
 
 def _clean_mark(run_dir: str, pid: int) -> Path:

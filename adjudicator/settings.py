@@ -12,6 +12,7 @@ is `markdown_table()`, rendered when the site is built, so it cannot drift from 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import ipaddress
 import json
@@ -214,6 +215,27 @@ def _share(value: float) -> float:
     return value
 
 
+@functools.cache
+def default_instance_dir() -> str:
+    """Flask's instance folder for the package, never the current folder: `instance/` beside
+    the package in a checkout (where `make serve` has always kept its state),
+    `<venv>/var/adjudicator-instance` when installed. So `adjudicator serve` and `adjudicator
+    reload` (or `db`) started in different folders agree on where the state is."""
+    from flask import Flask
+
+    return Flask("adjudicator").instance_path
+
+
+def absolute_path(value: str) -> str:
+    """A folder as an absolute path: a relative one is taken from where the process starts."""
+    return os.path.abspath(value)
+
+
+def lexicon_dir(values: Mapping[str, Any]) -> str:
+    """Where the lexicons are: `LEXICON_DIR`, else the instance folder's `lexicons/`."""
+    return values["LEXICON_DIR"] or os.path.join(values["INSTANCE_DIR"], "lexicons")
+
+
 def default_workers() -> int:
     """2 per core, at most 4: the lexicons are shared, the rulings are short."""
     return min(4, 2 * (os.cpu_count() or 1))
@@ -224,21 +246,26 @@ def default_workers() -> int:
 S = Setting
 DECLARED: tuple[Setting, ...] = (
     # Where things are
+    S("INSTANCE_DIR", str, default_instance_dir, "the service's state, whichever folder a "
+      "command starts in: the default home of the lexicons (`lexicons/`), the SQLite store "
+      "(`adjudicator.db`) and the run directories (`run/<first bind address>`)",
+      check=absolute_path, default_doc="`instance/` beside the package in a checkout; "
+      "`<venv>/var/adjudicator-instance` when installed"),
     S("LEXICON_DIR", str, None, "compiled lexicons; all `*.json` there are loaded",
-      default_doc="`instance/lexicons`"),
+      default_doc="`<instance>/lexicons`"),
     S("RULESET_DIR", str, None, "a deployment's rulesets: `<id>.toml` adds or replaces one; "
       "`lexicons.toml` maps ruleset id → lexicon id", default_doc="none"),
     S("RULESETS", str, None, "the rulesets the deployment must serve (comma-separated): "
       "`readyz` is 503 while one of them cannot", default_doc="all known rulesets"),
     S("DATABASE_URL", str, None, "the store ([PostgreSQL](../how-to/postgresql.md#the-store)); "
       "`postgresql+psycopg://USER:PASSWORD@HOST/DB` for several boxes",
-      default_doc="`sqlite:///instance/adjudicator.db`"),
+      default_doc="`sqlite:///<instance>/adjudicator.db`"),
     S("DATABASE_AUTO_UPGRADE", bool, True, "`0`: an embedded SQLite store is not migrated at "
       "start either (`adjudicator db upgrade`)", default_doc="`1`"),
     S("SQLITE_SYNCHRONOUS", str, "FULL", "SQLite's `synchronous`: `FULL` survives a power cut, "
       "`NORMAL` only a crashed process", choices=("FULL", "NORMAL")),
     S("RUN_DIR", str, None, "this instance's pidfile, gunicorn control socket, worker-exit log, "
-      "last reload", default_doc="`instance/run/<first bind address>`"),
+      "last reload", default_doc="`<instance>/run/<first bind address>`"),
     # Requests
     S("MAX_CONTENT_LENGTH", int, 16 * 1024, "largest request body, in bytes (`games/verify` "
       "takes up to 64 KiB: a whole record)", minimum=1),
@@ -371,6 +398,37 @@ def read_or_exit(environ: Mapping[str, str] | None = None, names: Iterable[str] 
         sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
         sys.stderr.flush()
         raise SystemExit(2) from None
+
+
+# --- the environment a process passes on -------------------------------------------------
+# The other modules neither read nor write `os.environ`: `adjudicator serve` hands its settings
+# to gunicorn, and gunicorn's master to its app and workers, through these.
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's own variable, not a setting
+
+
+def environment_for_child(**values: Any) -> dict[str, str]:
+    """This process's environment with `ADJUDICATOR_<name>` set to each of `values`: for a
+    process it starts (`adjudicator serve` replaces itself with gunicorn)."""
+    return dict(os.environ) | {SETTINGS[name].variable: str(v) for name, v in values.items()}
+
+
+def set_for_children(**values: Any) -> None:
+    """Settings the gunicorn master decides (its run directory, the metrics folder's owner),
+    put in its environment: the app it builds and the workers it forks read them in `read`."""
+    os.environ.update({SETTINGS[name].variable: str(v) for name, v in values.items()})
+
+
+def multiprocess_metrics_dir() -> str | None:
+    """prometheus_client's folder for several processes' counts; None in one process (tests,
+    the development server), where the counts stay in the process."""
+    return os.environ.get(MULTIPROC_DIR) or None
+
+
+def set_multiprocess_metrics_dir(path: str) -> None:
+    """Set before prometheus_client is imported, which reads it then, in the master and so in
+    every worker it forks."""
+    os.environ[MULTIPROC_DIR] = path
 
 
 def _default_text(setting: Setting) -> str:

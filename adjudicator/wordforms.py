@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from adjudicator.bounds import MAX_WORD_CHARS
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from lexicon.normalise import (
     CONTROL,
     EMPTY,
@@ -28,41 +28,37 @@ def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
     ch = rejection.char
     reason = rejection.reason
     if reason == EMPTY:
-        return ApiError(400, "word_empty", "the word is empty", field)
+        return ApiError(Problem.WORD_EMPTY, "the word is empty", field)
     if reason == PHRASE:
-        return ApiError(400, "word_has_space", f"{shown} contains a space", field)
+        return ApiError(Problem.WORD_HAS_SPACE, f"{shown} contains a space", field)
     if reason == CONTROL:
         return ApiError(
-            400, "word_has_control_character", "the word contains a control character", field
+            Problem.WORD_HAS_CONTROL_CHARACTER, "the word contains a control character", field
         )
     if reason == NON_LETTER:
         if ch.isdigit() or unicodedata.category(ch) == "Nd":
-            return ApiError(400, "word_has_digit", f"{shown} contains the digit {ch!r}", field)
+            return ApiError(Problem.WORD_HAS_DIGIT, f"{shown} contains the digit {ch!r}", field)
         if unicodedata.category(ch) == "Pd":
-            return ApiError(400, "word_has_hyphen", f"{shown} contains a hyphen", field)
+            return ApiError(Problem.WORD_HAS_HYPHEN, f"{shown} contains a hyphen", field)
         return ApiError(
-            400, "word_has_non_letter", f"{shown} contains {ch!r}, which is not a letter", field
+            Problem.WORD_HAS_NON_LETTER, f"{shown} contains {ch!r}, which is not a letter", field
         )
     if reason == FOREIGN_LETTER:
         return ApiError(
-            400,
-            "word_has_foreign_letter",
+            Problem.WORD_HAS_FOREIGN_LETTER,
             f"{shown} contains {ch!r}, which this language's tiles cannot spell",
             field,
         )
     if reason == TOO_SHORT:
-        return ApiError(400, "word_too_short", f"{shown} has fewer than 2 letters", field)
+        return ApiError(Problem.WORD_TOO_SHORT, f"{shown} has fewer than 2 letters", field)
     if reason == TOO_LONG:
-        return ApiError(400, "word_too_long", f"{shown} has more than 15 letters", field)
-    return ApiError(400, "word_invalid_form", f"{shown} is not a word form: {rejection}", field)
+        return ApiError(Problem.WORD_TOO_LONG, f"{shown} has more than 15 letters", field)
+    return ApiError(Problem.WORD_INVALID_FORM, f"{shown} is not a word form: {rejection}", field)
 
 
-def normalise_word(normaliser: Normaliser, text: object, field: str) -> str:
-    if not isinstance(text, str):
-        raise ApiError(400, "word_not_string", "each word must be a string", field)
-    if len(text) > MAX_WORD_CHARS:
-        shown = repr(text[:40] + "…")
-        raise ApiError(400, "word_too_long", f"{shown} is longer than {MAX_WORD_CHARS}", field)
+def normalise_word(normaliser: Normaliser, text: str, field: str) -> str:
+    """A challenged word in the lexicon's form, or the 400 saying why it is none (its type and
+    length the request's model has checked: `api.bodies.ChallengeRequest`)."""
     result = normaliser.query(text)
     if isinstance(result, Rejection):
         raise _form_error(result, text, field)

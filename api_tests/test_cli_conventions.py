@@ -123,3 +123,18 @@ def test_db_and_audit_actions_are_sub_commands_with_their_own_help(argv, capsys)
     assert out.startswith(f"usage: adjudicator {' '.join(argv)} ")
     assert "--database" in out or argv == ["db", "heads"]
     assert ("--format" in out) == (argv == ["audit", "export"])  # only where it means something
+
+
+def test_the_module_runs_as_a_script(tmp_path):
+    """`python -m adjudicator.cli` is the console script: its help lists every command (no
+    circular import through adjudicator.auth.cli), and a usage error raised by a command
+    defined in another module is still one line and exit 2, not a traceback."""
+    script = [sys.executable, "-m", "adjudicator.cli"]
+    done = subprocess.run([*script, "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "directors" in done.stdout and "reload" in done.stdout
+    database = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    argv = ["directors", "add", "bob", "--password-stdin", "--database-url", database]
+    done = subprocess.run([*script, *argv], input="", capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == "adjudicator directors: no password on standard input\n"

@@ -309,3 +309,23 @@ def test_verify_record_in_another_language(server, http):
     text = (GCG / "issue_476.gcg").read_text(encoding="utf-8")  # #lexicon NWL23: English
     r = http.post(server.api("/rulesets/dsf-2015/games/verify"), json={"gcg": text})
     assert r.status_code == 422 and "English" in r.json()["detail"]
+
+
+def test_verify_reports_what_the_walk_cannot_follow(server, http):
+    """An end-of-game line showing a rack the set cannot hold, and an exchange after more
+    tiles than the set were put down, are deviations of a 200 report, not a refusal of the
+    record (it was 422 with the field "bag" or none)."""
+    head = "#player1 ann Ann\n#player2 bob Bob\n>ann: ACTXYZQ 8H CAT +10 10\n"
+    passes = ">bob: AEIOTUU - +0 0\n>ann: XYZQ - +0 10\n" * 3
+    text = head + passes + ">ann: XYZ1Q (XYZQ) -32 -22\n"
+    r = http.post(server.api("/rulesets/wespa/games/verify"), json={"gcg": text})
+    assert r.status_code == 200, r.text
+    assert "rack XYZ1Q: '1' is not a tile of the English set" in r.json()["turns"][-1]["deviations"]
+    plays = [
+        f">{'ab'[k % 2]}: ACTXYZQ {row}{col} CAT +5 {5 * (k // 2 + 1)}\n"
+        for k, (row, col) in enumerate((r, c) for r in range(1, 16) for c in "ADGJM")
+    ]
+    text = "#player1 a a\n#player2 b b\n" + "".join(plays) + ">b: ABCDEFG -ABC +0 185\n"
+    r = http.post(server.api("/rulesets/wespa/games/verify"), json={"gcg": text})
+    assert r.status_code == 200, r.text
+    assert r.json()["turns"][-1]["deviations"][-1].startswith("exchange not allowed: ")

@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from adjudicator.store.pgcluster import Cluster
 from api_tests.conftest import Server, address, start_server, store_cli
 from conftest import new_cluster
+from testsupport.pgcluster import Cluster
 
 # Slow (servers killed and restarted on both stores, two minutes): `make test-quick` leaves these out.
 pytestmark = pytest.mark.slow

@@ -16,9 +16,12 @@ import urllib.request
 from pathlib import Path
 
 from adjudicator.gunicorn_worker import configured_threads
-from adjudicator.store.pgcluster import PostgresUnavailable, find_bindir
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # testsupport/ is the checkout's: the wheel does not ship it
+from testsupport.pgcluster import PostgresUnavailable, find_bindir  # noqa: E402
+
 CONNECTIONS = 16
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
 

@@ -58,7 +58,7 @@ from prometheus_client.parser import text_string_to_metric_families  # noqa: E40
 from adjudicator.audit import chain  # noqa: E402
 from adjudicator.audit.groupcommit import Batch, GroupCommit  # noqa: E402
 from adjudicator.store import Store, migrate  # noqa: E402
-from adjudicator.store.pgcluster import Cluster  # noqa: E402
+from testsupport.pgcluster import Cluster  # noqa: E402
 
 BODY = {"words": ["HEJ", "ORD", "QXZVQXZ"]}  # three lookups, one invalid: the usual case
 ENTRY = {  # a challenge's audit entry as the service writes it for BODY (anonymous caller)

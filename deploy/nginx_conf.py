@@ -19,31 +19,38 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from adjudicator.errors import ApiError  # noqa: E402
+from adjudicator.problems import Problem  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 HEADER_BUFFER = 8192  # bytes: the longest request line or header nginx takes
 # nginx's own refusals, as the service words its errors (status, code, detail).
 PROBLEMS = {
     413: (
-        "body_too_large",
+        Problem.BODY_TOO_LARGE,
         "the request body is larger than this endpoint accepts (16 KiB; games/verify 256 KiB)",
     ),
-    429: ("too_many_requests", "too many requests from this address; retry shortly"),
-    503: ("service_unavailable", "no adjudicator instance answered; retry shortly"),
-    408: ("request_timeout", "the request was not received in time"),
+    429: (Problem.TOO_MANY_REQUESTS, "too many requests from this address; retry shortly"),
+    503: (Problem.SERVICE_UNAVAILABLE, "no adjudicator instance answered; retry shortly"),
+    408: (Problem.REQUEST_TIMEOUT, "the request was not received in time"),
     # nginx reads the request line and each header into buffers of HEADER_BUFFER bytes at most
     # (large_client_header_buffers): longer ones are refused before any location is chosen.
-    414: ("request_line_too_long", f"the request line is too long (limit {HEADER_BUFFER} bytes)"),
-    431: ("headers_too_large", f"a request header is too large (limit {HEADER_BUFFER} bytes)"),
-    400: ("bad_request", "the request is not valid HTTP"),
-    404: ("not_found", "nothing is served at this address"),
+    414: (
+        Problem.REQUEST_LINE_TOO_LONG,
+        f"the request line is too long (limit {HEADER_BUFFER} bytes)",
+    ),
+    431: (
+        Problem.HEADERS_TOO_LARGE,
+        f"a request header is too large (limit {HEADER_BUFFER} bytes)",
+    ),
+    400: (Problem.BAD_REQUEST, "the request is not valid HTTP"),
+    404: (Problem.NOT_FOUND, "nothing is served at this address"),
 }
 
 
 def problem_body(status: int) -> str:
     """The problem document for one of nginx's refusals, safe inside nginx's single quotes."""
     code, detail = PROBLEMS[status]
-    text = json.dumps(ApiError(status, code, detail).to_dict(), ensure_ascii=False)
+    text = json.dumps(ApiError(code, detail, status=status).to_dict(), ensure_ascii=False)
     if any(c in text for c in "'$\\"):
         raise ValueError(f"{code}: text nginx would not return verbatim")
     return text

@@ -2,16 +2,14 @@
 
 A page asks for generated content with a marker line, `<!-- generated: NAME -->`, which is
 replaced by GENERATORS[NAME](): every CLI command from the argparse parsers, every problem code
-from the OpenAPI document's `Problem.code` enum (the enum a test keeps equal to the codes in the
-source), the settings, the benchmarks' latest output and the CHANGELOG. The OpenAPI document
-itself is added to the site as `reference/openapi.json` for the offline Swagger UI.
+from the `Problem` enum that declares them (adjudicator/problems.py), the settings, the keys of a
+ruleset file, the benchmarks' latest output and the CHANGELOG. The OpenAPI document itself is added
+to the site as `reference/openapi.json` for the offline Swagger UI.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import json
 import re
 import sys
 from collections.abc import Callable
@@ -49,38 +47,11 @@ def cli_reference() -> str:
     return "\n".join(out)
 
 
-def _raised_statuses() -> dict[str, set[int]]:
-    """The HTTP status each code is raised with, read from `ApiError(status, code, ...)`."""
-    from adjudicator import errors
-
-    found: dict[str, set[int]] = {}
-    for code_status, code in errors.HTTP_CODES.items():
-        found.setdefault(code, set()).add(code_status)
-    for path in (ROOT / "adjudicator").rglob("*.py"):
-        if "tests" in path.relative_to(ROOT).parts:
-            continue
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError"):
-                continue
-            args = list(node.args) + [kw.value for kw in node.keywords if kw.arg == "code"]
-            if len(node.args) >= 2 and isinstance(node.args[0], ast.Constant):
-                for expr in args[1:2]:
-                    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-                        found.setdefault(expr.value, set()).add(node.args[0].value)
-    return found
-
-
 def problem_codes() -> str:
-    document = json.loads(OPENAPI.read_text("utf-8"))
-    codes = document["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
-    statuses = _raised_statuses()
-    rows = ["| code | HTTP status | problem `type` |", "| --- | --- | --- |"]
-    from adjudicator.errors import PROBLEM_TYPE_PREFIX
+    """The enum's own table: `adjudicator.problems` is the one place the codes are declared."""
+    from adjudicator.problems import markdown_table
 
-    for code in sorted(codes):
-        status = ", ".join(str(s) for s in sorted(statuses.get(code, ()))) or "see the endpoint"
-        rows.append(f"| `{code}` | {status} | `{PROBLEM_TYPE_PREFIX}{code}` |")
-    return "\n".join(rows)
+    return markdown_table()
 
 
 def settings() -> str:
@@ -88,6 +59,13 @@ def settings() -> str:
     from adjudicator.settings import markdown_table
 
     return markdown_table()
+
+
+def rulesets() -> str:
+    """The ruleset model's own reference: every key a ruleset file may hold."""
+    from adjudicator.rulesets import markdown_reference
+
+    return markdown_reference()
 
 
 def benchmark(name: str) -> Callable[[], str]:
@@ -107,6 +85,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "cli": cli_reference,
     "problem-codes": problem_codes,
     "settings": settings,
+    "rulesets": rulesets,
     "changelog": changelog,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))

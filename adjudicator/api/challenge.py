@@ -8,15 +8,12 @@ way, and what is said about each word is decided by the one disclosure gate
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify
 
 from adjudicator import disclosure, idempotency
 from adjudicator.api import API_PREFIX
+from adjudicator.api.bodies import ChallengeRequest, parse
 from adjudicator.audit import record
-from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
-from adjudicator.audit.labels import read_labels
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import lexicon_dependent, public, rules
@@ -29,33 +26,28 @@ from adjudicator.catalogue import (
 )
 from adjudicator.errors import ApiError
 from adjudicator.jury import counted
-from adjudicator.requests import json_body, only_fields
+from adjudicator.problems import Problem
+from adjudicator.requests import json_body
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
 
-# The fields a challenge request may carry; the judge page reads them to know what to send.
-CHALLENGE_FIELDS = {"words", *LABEL_FIELDS}
+# The fields the judge page may send (it never sends `free_challenge`), from the body's model.
+CHALLENGE_FIELDS = set(ChallengeRequest.model_fields) - {"free_challenge"}
 
 
-def free_challenge(ruleset: Ruleset, data: dict[str, Any]) -> bool:
+def free_challenge(ruleset: Ruleset, free: bool) -> bool:
     """The request's `free_challenge`: the home variant where a failed challenge costs nothing
     (004 Almindelige varianter), only where the ruleset offers it."""
-    value = data.get("free_challenge", False)
-    if not isinstance(value, bool):
+    if free and not ruleset.rules.challenge.free_challenge_option:
         raise ApiError(
-            400, "wrong_shape", "'free_challenge' must be true or false", "free_challenge"
-        )
-    if value and not ruleset.rules.challenge.free_challenge_option:
-        raise ApiError(
-            422,
-            "inconsistent_input",
+            Problem.INCONSISTENT_INPUT,
             f"{ruleset.id} has no free-challenge variant",
             "free_challenge",
         )
-    return value
+    return free
 
 
 @bp.get("/rulesets")
@@ -75,20 +67,16 @@ def get_ruleset(ruleset_id: str):
 @rules
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, CHALLENGE_FIELDS | {"free_challenge"})  # the page never sends it
-    free = free_challenge(ruleset, data)
-    words = data.get("words")
-    if not isinstance(words, list):
-        raise ApiError(400, "wrong_shape", "'words' must be a list of strings", "words")
-    if not 1 <= len(words) <= ruleset.max_words:
+    asked = parse(ChallengeRequest, json_body())
+    free = free_challenge(ruleset, asked.free_challenge)
+    words = asked.words
+    if len(words) > ruleset.max_words:
         raise ApiError(
-            400,
-            "word_count",
+            Problem.WORD_COUNT,
             f"challenge 1 to {ruleset.max_words} words, not {len(words)}",
             "words",
         )
-    labels = read_labels(data)
+    labels = asked.labels()
     jury_limit = counted(ruleset, labels)  # before any lookup: a refused query learns nothing
     lexicon = lexicon_for(ruleset)
     normalised = [

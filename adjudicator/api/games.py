@@ -21,6 +21,17 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api import API_PREFIX
+from adjudicator.api.bodies import (
+    TURN_TYPE_MESSAGE,
+    DrawOrderRequest,
+    FinalScoreRequest,
+    Position,
+    Record,
+    RecordPicture,
+    Turn,
+    VerifyRequest,
+    parse,
+)
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
@@ -54,17 +65,13 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.walk import walk_with_boards
-from adjudicator.requests import bool_arg, int_arg, json_body, only_fields, query_args
-from adjudicator.rulesets import DRAW_NEAREST, Ruleset
+from adjudicator.problems import Problem
+from adjudicator.requests import bool_arg, int_arg, json_body, query_args
+from adjudicator.rulesets import Ruleset
 from lexicon.languages import available_languages
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
-TURN_TEXT = {  # a JSON turn's text fields and their longest
-    "move": bounds.MAX_MOVE_CHARS,
-    "rack": bounds.MAX_RACK_CHARS,
-    "tiles": bounds.MAX_RACK_CHARS,
-}
 TURN_TYPES = {
     "play": PLAY,
     "pass": PASS,
@@ -102,8 +109,7 @@ def _records_within_their_budget():
     wait = budget.retry_after()
     if wait:  # decided before the body is read: a refusal costs almost nothing
         raise ApiError(
-            429,
-            "verify_busy",
+            Problem.VERIFY_BUSY,
             f"this worker has spent its share of time on records; retry in {wait} s",
             headers={"Retry-After": str(wait)},
         )
@@ -120,7 +126,7 @@ def _spend_the_budget(response):
 
 
 def _game_error(exc: GameInputError) -> ApiError:
-    return ApiError(422, exc.code, exc.message, exc.field)
+    return ApiError(exc.code, exc.message, exc.field, status=422)
 
 
 # --- exchange-allowed ------------------------------------------------------------------------
@@ -149,10 +155,10 @@ def exchange_allowed(ruleset_id: str):
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")
-        status = 400 if exc.field in asked and exc.code != "out_of_range" else 422
+        status = 400 if exc.field in asked and exc.code != Problem.OUT_OF_RANGE else 422
         field = "previous_placed" if exc.field == "previous" else exc.field
-        code = "missing_parameter" if status == 400 else exc.code
-        raise ApiError(status, code, exc.message, field) from None
+        code = Problem.MISSING_PARAMETER if status == 400 else exc.code
+        raise ApiError(code, exc.message, field, status=status) from None
     return jsonify(
         ruleset=ruleset.id,
         bag=bag,
@@ -164,71 +170,26 @@ def exchange_allowed(ruleset_id: str):
 # --- final-score -----------------------------------------------------------------------------
 
 
-def _number(value: Any, field: str, lowest: int, highest: int, whole: bool = True) -> Any:
-    """A JSON number within [lowest, highest]: outside is a 400 naming the field (a number the
-    service would echo must stay one JSON tools read exactly)."""
-    kinds = (int,) if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds):
-        what = "a whole number" if whole else "a number"
-        raise ApiError(400, "wrong_shape", f"'{field}' must be {what}", field)
-    if not lowest <= value <= highest:  # NaN compares false too, but JSON has none
-        raise ApiError(400, "out_of_range", f"'{field}' must be from {lowest} to {highest}", field)
-    return value
-
-
-def _points(value: Any, field: str) -> int:
-    return _number(value, field, -bounds.MAX_POINTS, bounds.MAX_POINTS)
-
-
-def _text(value: Any, field: str, longest: int) -> Any:
-    """A string no longer than `longest` (None passes: the caller decides if it is required)."""
-    if isinstance(value, str) and len(value) > longest:
-        raise ApiError(400, "too_long", f"'{field}' is longer than {longest} characters", field)
-    return value
-
-
 @bp.post("/rulesets/<ruleset_id>/games/final-score")
 @public  # racks and scores decide, not the word list
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, {"players", "ending", "went_out", "point_target"})
+    asked = parse(FinalScoreRequest, json_body())
     rules = ruleset.rules
     profile = profile_for(ruleset)
-    players_in = data.get("players")
-    if not isinstance(players_in, list) or not players_in:
-        raise ApiError(400, "wrong_shape", "'players' must be a list of players", "players")
-    ending = data.get("ending")
-    if not isinstance(ending, str):
-        raise ApiError(400, "wrong_shape", f"'ending' must be one of {rules.endings()}", "ending")
-    went_out = _text(data.get("went_out"), "went_out", bounds.MAX_NAME_CHARS)
-    if went_out is not None and not isinstance(went_out, str):
-        raise ApiError(400, "wrong_shape", "'went_out' must be a player's name", "went_out")
-    target = data.get("point_target")
-    if target is not None:
-        _points(target, "point_target")
-    players: list[PlayerEnd] = []
     try:
-        for i, item in enumerate(players_in):
-            field = f"players[{i}]"
-            if not isinstance(item, dict):
-                raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
-            only_fields(item, {"name", "score", "rack", "overtime_minutes"}, field)
-            name = _text(item.get("name"), f"{field}.name", bounds.MAX_NAME_CHARS)
-            if not isinstance(name, str) or not name.strip():
-                raise ApiError(400, "wrong_shape", "a player needs a name", f"{field}.name")
-            score = _points(item.get("score"), f"{field}.score")
-            overtime = _number(
-                item.get("overtime_minutes", 0),
-                f"{field}.overtime_minutes",
-                -bounds.MAX_OVERTIME_MINUTES,  # the rules refuse a negative one (422)
-                bounds.MAX_OVERTIME_MINUTES,
-                whole=False,
+        players = [
+            PlayerEnd(
+                p.name.strip(),
+                p.score,
+                parse_rack(profile, p.rack, f"players[{i}].rack"),
+                p.overtime_minutes,
             )
-            rack = _text(item.get("rack", ""), f"{field}.rack", bounds.MAX_RACK_CHARS)
-            rack = parse_rack(profile, rack, f"{field}.rack")
-            players.append(PlayerEnd(name.strip(), score, rack, overtime))
-        result = final_score(rules, profile, players, ending, went_out, target)
+            for i, p in enumerate(asked.players)
+        ]
+        result = final_score(
+            rules, profile, players, asked.ending, asked.went_out, asked.point_target
+        )
     except GameInputError as exc:
         raise _game_error(exc) from None
     return jsonify(result.to_dict())
@@ -243,48 +204,24 @@ def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
     winner of the players' own draw where the ruleset takes one (002)."""
     ruleset = ruleset_or_404(ruleset_id)
-    data = json_body()
-    only_fields(data, {"players", "draws", "nearest", "winner"})
+    asked = parse(DrawOrderRequest, json_body())
     rules = ruleset.rules
-    names = data.get("players")
-    if not isinstance(names, list) or not all(_is_name(n) for n in names):
-        raise ApiError(
-            400,
-            "wrong_shape",
-            f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters",
-            "players",
-        )
+    names = asked.players
     if not 2 <= len(names) <= rules.max_players:
         raise ApiError(
-            422, "player_count", f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
+            Problem.PLAYER_COUNT, f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
         )
     if len(set(names)) != len(names):
-        raise ApiError(422, "duplicate_player", "player names must differ", "players")
-    nearest = data.get("nearest")
-    if "nearest" in data and nearest not in DRAW_NEAREST:
+        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
+    nearest, winner, draws = asked.nearest, asked.winner, asked.draws
+    if draws is None and winner is None:
         raise ApiError(
-            400,
-            "wrong_shape",
-            f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet that"
-            " wins the draw",
-            "nearest",
+            Problem.WRONG_SHAPE,
+            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
+            " {player: tile}",
+            "draws",
         )
-    winner = data.get("winner")
-    if "winner" in data and not _is_name(winner):
-        raise ApiError(400, "wrong_shape", "'winner' must be one of the players' names", "winner")
-    draws = data.get("draws", [] if "winner" in data else None)  # a given winner needs no tiles
-    if "draws" in data or "winner" not in data:
-        if not isinstance(draws, list) or not 1 <= len(draws) <= bounds.MAX_DRAW_ROUNDS:
-            raise ApiError(
-                400,
-                "wrong_shape",
-                f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-                " {player: tile}",
-                "draws",
-            )
-    for i, drawn in enumerate(draws):
-        if not isinstance(drawn, dict):
-            raise ApiError(400, "wrong_shape", "a round maps each player to a tile", f"draws[{i}]")
+    draws = draws or []  # a given winner needs no tiles
     try:
         result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner)
     except GameInputError as exc:
@@ -292,86 +229,59 @@ def draw_order_route(ruleset_id: str):
     return jsonify(result.to_dict(rules))
 
 
-def _is_name(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and len(value) <= bounds.MAX_NAME_CHARS
-
-
 # --- verify ----------------------------------------------------------------------------------
 
 
-def _record_from_turns(data: dict[str, Any]) -> GameRecord:
+def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
     """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
-    names = data.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
-    for i, name in enumerate(names):
-        _text(name, f"players[{i}]", bounds.MAX_NAME_CHARS)
     if len(set(names)) != len(names):
-        raise ApiError(422, "duplicate_player", "player names must differ", "players")
-    turns = data.get("turns")
-    if not isinstance(turns, list) or not turns:
-        raise ApiError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
-    if len(turns) > bounds.MAX_TURNS:
-        raise ApiError(400, "too_many_turns", f"at most {bounds.MAX_TURNS} turns", "turns")
+        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
     totals = dict.fromkeys(names, 0)
     events: list[Event] = []
-    allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
     for i, turn in enumerate(turns):
         field = f"turns[{i}]"
-        if not isinstance(turn, dict):
-            raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
-        only_fields(turn, allowed, field)
-        player = turn.get("player")
-        if not isinstance(player, str) or player not in totals:
+        player = turn.player
+        if player not in totals:
             raise ApiError(
-                422, "unknown_player", f"{player!r} is not in 'players'", f"{field}.player"
+                Problem.UNKNOWN_PLAYER, f"{player!r} is not in 'players'", f"{field}.player"
             )
-        kind = TURN_TYPES.get(turn.get("type"))
-        if kind is None:
-            raise ApiError(
-                400, "wrong_shape", f"'type' must be one of {sorted(TURN_TYPES)}", f"{field}.type"
-            )
-        for key, longest in TURN_TEXT.items():
-            if key in turn and not isinstance(turn[key], str):
-                raise ApiError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
-            _text(turn.get(key), f"{field}.{key}", longest)
-        score = _points(turn.get("score", 0), f"{field}.score")
-        total = turn.get("total")
-        total = totals[player] + score if total is None else _points(total, f"{field}.total")
+        if turn.type is None:
+            raise ApiError(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, f"{field}.type")
+        kind = TURN_TYPES[turn.type]
+        score = turn.score
+        total = totals[player] + score if turn.total is None else turn.total
         if abs(total) > bounds.MAX_POINTS:
             raise ApiError(
-                400, "out_of_range", f"the running total passes {bounds.MAX_POINTS}", field
+                Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
             )
         totals[player] = total
         ev = Event(
             kind,
             player,
             i + 1,
-            f"{player}: {turn.get('type')} {turn.get('move', '')}".strip(),
-            rack=turn.get("rack") or None,
+            f"{player}: {turn.type} {turn.move or ''}".strip(),
+            rack=turn.rack or None,
             score=score,
             total=total,
         )
         if kind == PLAY:
-            parts = (turn.get("move") or "").split()
+            parts = (turn.move or "").split()
             if len(parts) != 2:
-                raise ApiError(400, "bad_notation", "a play's 'move' is '8H WORD'", f"{field}.move")
+                raise ApiError(
+                    Problem.BAD_NOTATION, "a play's 'move' is '8H WORD'", f"{field}.move"
+                )
             ev.coordinate, ev.word = parts
         elif kind == EXCHANGE:
-            tiles, count = turn.get("tiles"), turn.get("count")
-            if tiles:
-                ev.tiles, ev.count = tiles, len(tiles)
-            elif count is not None:
-                ev.count = _number(count, f"{field}.count", 0, bounds.MAX_BAG)
+            if turn.tiles:
+                ev.tiles, ev.count = turn.tiles, len(turn.tiles)
+            elif turn.count is not None:
+                ev.count = turn.count
             else:
-                raise ApiError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
+                raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
-            ev.tiles = turn.get("tiles", "")
+            ev.tiles = turn.tiles or ""
         events.append(ev)
     return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
-
-
-RECORD_FIELDS = {"gcg", "players", "turns", "free_challenge"}
 
 
 def _rules_on_words() -> bool:
@@ -390,33 +300,25 @@ class CheckedGame:
     boards: list[Board]
 
 
-def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
+def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
     """games/verify's one path, from its body (a GCG text or JSON turns) to the disclosed
     report; the directors' "Check a game" page and games/board take it too, so a record reads,
     fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
-    only_fields(data, RECORD_FIELDS)
-    free = free_challenge(ruleset, data)
-    if ("gcg" in data) == ("turns" in data):
-        raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
-    if "gcg" in data and "players" in data:  # the record's #player lines name them
-        raise ApiError(400, "wrong_shape", "'players' goes with 'turns', not 'gcg'", "players")
+    asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
+    free = free_challenge(ruleset, asked.free_challenge)
     rules = ruleset.rules
     try:
-        if "gcg" in data:
-            if not isinstance(data["gcg"], str) or not data["gcg"].strip():
-                raise ApiError(400, "wrong_shape", "'gcg' must be the text of a GCG record", "gcg")
-            _text(data["gcg"], "gcg", bounds.MAX_GCG_CHARS)
-            record = parse_text(data["gcg"], "<gcg>")
+        if asked.gcg is not None:
+            record = parse_text(asked.gcg, "<gcg>")
             if not record.players:
-                raise ApiError(422, "bad_record", "the record declares no #player lines", "gcg")
+                raise ApiError(Problem.BAD_RECORD, "the record declares no #player lines", "gcg")
         else:
-            record = _record_from_turns(data)
+            record = _record_from_turns(asked.players, asked.turns)
         if not record.events:
-            raise ApiError(422, "bad_record", "the record has no moves", "gcg")
+            raise ApiError(Problem.BAD_RECORD, "the record has no moves", "gcg")
         if len(record.players) > rules.max_players:
             raise ApiError(
-                422,
-                "player_count",
+                Problem.PLAYER_COUNT,
                 f"{ruleset.id} is for at most {rules.max_players} players",
                 "players",
             )
@@ -428,10 +330,12 @@ def check_game(ruleset: Ruleset, data: dict[str, Any]) -> CheckedGame:
         raise _game_error(exc) from None
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
-        field = "gcg" if "gcg" in data else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        field = (
+            "gcg" if asked.gcg is not None else (f"turns[{exc.line - 1}]" if exc.line else "turns")
+        )
         if isinstance(exc, GcgOutOfBounds):
-            raise ApiError(400, "out_of_range", where + exc.reason, field) from None
-        raise ApiError(422, "bad_record", where + exc.reason, field) from None
+            raise ApiError(Problem.OUT_OF_RANGE, where + exc.reason, field) from None
+        raise ApiError(Problem.BAD_RECORD, where + exc.reason, field) from None
     return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
 
 
@@ -444,8 +348,7 @@ def verify_game(ruleset_id: str):
     answer = orjson.dumps(check_game(ruleset, data).report)
     if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
         raise ApiError(
-            422,
-            "report_too_large",
+            Problem.REPORT_TOO_LARGE,
             f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
             "turns" if "turns" in data else "gcg",
         )
@@ -462,8 +365,7 @@ def _svg_accepted() -> None:
     accept = request.accept_mimetypes
     if accept and accept.best_match([picture.MIMETYPE]) is None:
         raise ApiError(
-            406,
-            "not_acceptable",
+            Problem.NOT_ACCEPTABLE,
             f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
             "Accept",
         )
@@ -491,21 +393,18 @@ def board_picture(ruleset_id: str):
     _svg_accepted()
     data = json_body()
     if "board" in data or "plays" in data:
-        only_fields(data, {"board", "plays"})
         profile = profile_for(ruleset)
-        board, last = read_position(data, profile)
+        board, last = read_position(parse(Position, data), profile)
         squares = [(t.row, t.col) for t in last.tiles] if last else []
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:
-        record = {k: v for k, v in data.items() if k != "turn"}
-        if "turn" in data:  # absent: the last turn; null is no number
-            _number(data["turn"], "turn", 0, bounds.MAX_TURNS)
-        checked = check_game(ruleset, record)
+        asked = parse(RecordPicture, data)
+        checked = check_game(ruleset, asked)
         turns, boards = checked.report["turns"], checked.boards
-        k = data.get("turn", len(turns))
+        k = len(turns) if asked.turn is None else asked.turn  # absent: the last turn
         if k > len(turns):
             raise ApiError(
-                400, "out_of_range", f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
+                Problem.OUT_OF_RANGE, f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
             )
         profile = profile_for(ruleset)
         svg = picture.position_svg(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.store.models import LABEL_MAX
 
 FIELDS = ("event", "round", "table", "game", "player")
@@ -95,33 +96,22 @@ def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None]:
     return labels | {"words": canonical_words(entry["words"])}
 
 
-def read_labels(data: dict[str, Any]) -> Labels:
-    """The label fields of a request body, checked: strings of 1 to LABEL_MAX printable
-    characters (surrounding space trimmed; the canonical form within LABEL_MAX too, since that
-    is what the store counts by), in one script. Absent fields are None."""
-    if not any(name in data for name in FIELDS):
-        return NONE
-    values: dict[str, str] = {}
-    for name in FIELDS:
-        if name not in data:
-            continue
-        value = data[name]
-        if not isinstance(value, str):
-            raise ApiError(400, "wrong_shape", f"'{name}' must be a string", name)
-        value = value.strip()
-        if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
-            raise ApiError(
-                400, "label_length", f"'{name}' must be 1 to {LABEL_MAX} characters", name
-            )
-        if not value.isprintable():
-            raise ApiError(400, "label_not_printable", f"'{name}' has a control character", name)
-        if mixes_scripts(value):
-            raise ApiError(
-                400,
-                "label_mixed_scripts",
-                f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
-                " 'а' among Latin letters)",
-                name,
-            )
-        values[name] = value
-    return Labels(**values)
+def check_label(name: str, value: Any) -> str:
+    """The label `name` as recorded: a string of 1 to LABEL_MAX printable characters (surrounding
+    space trimmed; the canonical form within LABEL_MAX too, since that is what the store counts
+    by), in one script."""
+    if not isinstance(value, str):
+        raise ApiError(Problem.WRONG_SHAPE, f"'{name}' must be a string", name)
+    value = value.strip()
+    if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
+        raise ApiError(Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name)
+    if not value.isprintable():
+        raise ApiError(Problem.LABEL_NOT_PRINTABLE, f"'{name}' has a control character", name)
+    if mixes_scripts(value):
+        raise ApiError(
+            Problem.LABEL_MIXED_SCRIPTS,
+            f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
+            " 'а' among Latin letters)",
+            name,
+        )
+    return value

@@ -33,7 +33,7 @@ METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  
 
 def ruling_kind(ruleset: Ruleset) -> str:
     """What a challenge request is under this ruleset: a challenge, or a query to the jury."""
-    return "jury" if ruleset.data["challenge"]["mode"] == "jury" else "challenge"
+    return "jury" if ruleset.challenge.mode == "jury" else "challenge"
 
 
 def audit_entry(

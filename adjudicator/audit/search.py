@@ -14,6 +14,7 @@ from adjudicator.audit.labels import canonical
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.requests import int_arg
 from adjudicator.rulings import typed_ruling_id
 
@@ -45,11 +46,11 @@ def read_query(args: dict[str, str]) -> Query:
     number is refused, as any value outside what the document allows is."""
     text = (args.get("q") or "").strip()
     if len(text) > QUERY_MAX:
-        raise ApiError(400, "out_of_range", f"'q' is at most {QUERY_MAX} characters", "q")
+        raise ApiError(Problem.OUT_OF_RANGE, f"'q' is at most {QUERY_MAX} characters", "q")
     exact = tuple((name, args[name].strip()) for name in EXACT if (args.get(name) or "").strip())
     for name, choices in CHOICES.items():  # given, even empty, it must be one of them
         if name in args and args[name].strip() not in choices:
-            raise ApiError(400, "out_of_range", f"'{name}' must be {' or '.join(choices)}", name)
+            raise ApiError(Problem.OUT_OF_RANGE, f"'{name}' must be {' or '.join(choices)}", name)
     limit = int_arg(args, "limit", 1, PAGE_MAX) or PAGE_DEFAULT
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 

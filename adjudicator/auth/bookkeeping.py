@@ -28,6 +28,7 @@ from flask import g
 from adjudicator.auth import lastuse, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 
 COUNTED_KINDS = ("device", "app")
 
@@ -53,8 +54,7 @@ def owed(found: Caller, limit: int | None, at: datetime) -> Pending | None:
 
 def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
     return ApiError(
-        429,
-        "rate_limited",
+        Problem.RATE_LIMITED,
         f"at most {limit} rulings in any 60 seconds for this {kind}: wait {wait} s",
         headers={"Retry-After": str(wait)},
     )

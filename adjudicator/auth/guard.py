@@ -31,6 +31,7 @@ from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
 from adjudicator.errors import ApiError
 from adjudicator.languages import kept_language
+from adjudicator.problems import Problem
 
 PUBLIC = "public"
 LEXICON_DEPENDENT = "lexicon_dependent"
@@ -132,8 +133,7 @@ def _bearer() -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise ApiError(
-            401,
-            "bad_authorization",
+            Problem.BAD_AUTHORIZATION,
             "send 'Authorization: Bearer <app key or device token>'",
             headers={"WWW-Authenticate": 'Bearer realm="adjudicator"'},
         )
@@ -151,8 +151,7 @@ def _resolve(conn, access: str, at: datetime) -> Caller:
             found = keys.resolve(conn, token)
         if found is None:
             raise ApiError(
-                401,
-                "credential_invalid",
+                Problem.CREDENTIAL_INVALID,
                 "the key or device token is unknown, expired or revoked",
                 headers={"WWW-Authenticate": 'Bearer realm="adjudicator", error="invalid_token"'},
             )
@@ -166,8 +165,7 @@ def _resolve(conn, access: str, at: datetime) -> Caller:
             if access == PUBLIC:
                 return ANONYMOUS
             raise ApiError(
-                403,
-                "csrf_header_missing",
+                Problem.CSRF_HEADER_MISSING,
                 f"a request authenticated by a cookie must carry the {CSRF_HEADER} header",
             )
     if session:
@@ -197,13 +195,11 @@ def _has_credential() -> bool:
 def _refuse_anonymous() -> ApiError:
     if g.get("stale_cookie"):
         return ApiError(
-            401,
-            "credential_invalid",
+            Problem.CREDENTIAL_INVALID,
             "this session has ended or this device's pairing was revoked or has expired",
         )
     return ApiError(
-        401,
-        "credential_required",
+        Problem.CREDENTIAL_REQUIRED,
         "in tournament mode this needs a credential: an app key (Authorization: Bearer), a "
         "paired judge device or a director's session",
         headers={"WWW-Authenticate": 'Bearer realm="adjudicator"'},
@@ -212,7 +208,7 @@ def _refuse_anonymous() -> ApiError:
 
 def _director_required():
     if request.path.startswith(API_PREFIX):
-        raise ApiError(401, "director_required", "this needs a director's session")
+        raise ApiError(Problem.DIRECTOR_REQUIRED, "this needs a director's session")
     target = request.full_path.rstrip("?") if request.method == "GET" else "/director/"
     # The login page in the language this page was in, when one was chosen with the switch.
     login = url_for("auth.login_form", **kept_language())
@@ -254,8 +250,7 @@ def check_request():
     ruleset_id = (request.view_args or {}).get("ruleset_id")
     if ruleset_id is not None and not found.may_use(ruleset_id):
         raise ApiError(
-            403,
-            "out_of_scope",
+            Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
     limit = config.rulings_per_minute if config.tournament else None
@@ -299,7 +294,7 @@ def _check_form_csrf():
     if request.method in SAFE_METHODS or request.path.startswith(API_PREFIX):
         return None
     if not directors.csrf_matches(g.session_token, request.form.get("csrf")):
-        raise ApiError(403, "csrf_failed", "the form is stale or was not sent by this site")
+        raise ApiError(Problem.CSRF_FAILED, "the form is stale or was not sent by this site")
     return None
 
 

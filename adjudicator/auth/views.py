@@ -62,6 +62,7 @@ from adjudicator.judge.config import (
 from adjudicator.judge.headers import PAGE_HEADERS as KIOSK_HEADERS
 from adjudicator.languages import kept_language, request_language
 from adjudicator.netaddrs import tablet_bases
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 
 bp = Blueprint(
@@ -270,7 +271,7 @@ def logout():
 
 
 def _ruleset_choices() -> list[dict]:
-    return [{"id": r.id, "name": r.data["name"]} for _, r in sorted(rulesets().items())]
+    return [{"id": r.id, "name": r.name} for _, r in sorted(rulesets().items())]
 
 
 # The ruleset field's value for a tablet that may judge under any ruleset: chosen, never
@@ -392,17 +393,17 @@ def _record_body() -> dict[str, Any]:
             json_file = data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
             text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)
         except UnicodeDecodeError:
-            raise ApiError(422, "bad_record", "the JSON file is not UTF-8", "file") from None
+            raise ApiError(Problem.BAD_RECORD, "the JSON file is not UTF-8", "file") from None
         except gcg.GcgError as exc:
-            raise ApiError(422, "bad_record", str(exc), "file") from None
+            raise ApiError(Problem.BAD_RECORD, str(exc), "file") from None
     if not text.lstrip().startswith("{"):
         return {"gcg": text}
     try:
         body = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ApiError(400, "invalid_json", "the record is not valid JSON", "record") from None
+        raise ApiError(Problem.INVALID_JSON, "the record is not valid JSON", "record") from None
     if not isinstance(body, dict):
-        raise ApiError(400, "wrong_shape", "the JSON record must be an object", "record")
+        raise ApiError(Problem.WRONG_SHAPE, "the JSON record must be an object", "record")
     return body
 
 
@@ -537,8 +538,8 @@ def whoami():
 # What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
 # other error is named by its status, with the service's own (English) detail beneath.
 ERROR_SAYINGS = {
-    "store_unavailable": "dir_error_store",
-    "csrf_failed": "dir_error_csrf",
+    Problem.STORE_UNAVAILABLE: "dir_error_store",
+    Problem.CSRF_FAILED: "dir_error_csrf",
     INTERNAL_CODE: "dir_error_failed",
 }
 PAIRING_ENDPOINTS = frozenset({"auth.pair_form", "auth.pair"})

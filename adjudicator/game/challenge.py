@@ -39,8 +39,8 @@ def outcome(
     """`words`: how many words were challenged; `turn_score`: what the play scored;
     `free_challenge`: the home variant where a failed challenge costs nothing (004)."""
     rule = rules.challenge
-    kind = rule.valid_kind if valid else rule.invalid_kind
-    points = rule.valid_points if valid else rule.invalid_points
+    kind = (rule.valid if valid else rule.invalid).kind
+    points = (rule.valid if valid else rule.invalid).points
     src = rule.source
     if kind == "challenger_loses_turn":
         if free_challenge and rule.free_challenge_option:

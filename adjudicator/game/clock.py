@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.rules import Rules
+from adjudicator.problems import Problem
 
 # Clock readings are often typed as decimals (2.1 minutes); ignore float noise when rounding up.
 _EPSILON = 1e-9
@@ -33,10 +34,10 @@ def started_minutes(minutes: float) -> int:
 def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime:
     """What `minutes` of overtime cost one player under these rules."""
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or math.isnan(minutes):
-        raise GameInputError("overtime is a number of minutes", field, "wrong_shape")
+        raise GameInputError("overtime is a number of minutes", field, Problem.WRONG_SHAPE)
     if minutes < 0:
         raise GameInputError(
-            f"overtime cannot be negative ({minutes} minutes)", field, "out_of_range"
+            f"overtime cannot be negative ({minutes} minutes)", field, Problem.OUT_OF_RANGE
         )
     clock = rules.clock
     if minutes == 0:
@@ -48,7 +49,9 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             else "it plays without a clock"
         )
         raise GameInputError(
-            f"{rules.ruleset_id} has no overtime: {what} ({clock.source})", field, "no_overtime"
+            f"{rules.id} has no overtime: {what} ({clock.source})",
+            field,
+            Problem.NO_OVERTIME,
         )
     started = started_minutes(minutes)
     lost = is_lost(rules, minutes)

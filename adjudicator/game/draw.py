@@ -21,6 +21,7 @@ from typing import Any
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import BLANK, check_within_set, parse_rack
 from adjudicator.game.rules import Rules
+from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 
 
@@ -73,7 +74,7 @@ def draw_order(
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
-            return DrawResult(rules.ruleset_id, True, winner, [], [], reading, "given")
+            return DrawResult(rules.id, True, winner, [], [], reading, "given")
     result = _settle(rules, profile, players, rounds, reading)
     if winner is not None and (not result.decided or result.winner != winner):
         found = (
@@ -93,7 +94,7 @@ def _reading(rules: Rules, nearest: str | None) -> str:
         return own
     if not rules.draw.nearest_option:
         raise GameInputError(
-            f"{rules.ruleset_id} has one reading of the draw: nearest the {own} of the alphabet"
+            f"{rules.id} has one reading of the draw: nearest the {own} of the alphabet"
             f" ({rules.draw.source})",
             "nearest",
         )
@@ -103,12 +104,12 @@ def _reading(rules: Rules, nearest: str | None) -> str:
 def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
     if not rules.draw.given_winner_option:
         raise GameInputError(
-            f"{rules.ruleset_id} settles who starts by the tiles drawn ({rules.draw.source});"
+            f"{rules.id} settles who starts by the tiles drawn ({rules.draw.source});"
             " give the 'draws', not a winner",
             "winner",
         )
     if winner not in players:
-        raise GameInputError(f"{winner!r} is not in 'players'", "winner", "unknown_player")
+        raise GameInputError(f"{winner!r} is not in 'players'", "winner", Problem.UNKNOWN_PLAYER)
 
 
 def _settle(
@@ -124,7 +125,7 @@ def _settle(
     standing: dict[str, int] = {}  # each contender's counted draw: the letter's place, −1 blank
     contenders = list(players)
     due = list(players)  # who draws in the next round
-    result = DrawResult(rules.ruleset_id, False, None, due, nearest=nearest)
+    result = DrawResult(rules.id, False, None, due, nearest=nearest)
     for i, drawn in enumerate(rounds):
         where = f"draws[{i}]"
         if not due:
@@ -171,6 +172,6 @@ def _settle(
 def _tile(profile: LanguageProfile, text: Any, where: str) -> str:
     if not isinstance(text, str) or len(text.strip()) != 1:
         raise GameInputError("a draw is one tile: a letter, or '?' for a blank", where,
-                             "wrong_shape")  # fmt: skip
+                             Problem.WRONG_SHAPE)  # fmt: skip
     tiles = parse_rack(profile, text, where)
     return next(iter(tiles))

@@ -13,9 +13,9 @@ from adjudicator.game.rules import Rules, Verdict
 
 
 def pass_allowed(rules: Rules) -> Verdict:
-    if rules.pass_allowed:
-        return Verdict(True, "pass_allowed", "a player may always pass", rules.pass_source)
-    return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_source)
+    if rules.pass_.allowed:
+        return Verdict(True, "pass_allowed", "a player may always pass", rules.pass_.source)
+    return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_.source)
 
 
 def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.rules import Rules, Verdict
+from adjudicator.problems import Problem
 from lexicon.limits import RACK_SIZE
 
 
@@ -32,7 +33,7 @@ def exchange_allowed(
     Raises GameInputError when the ruleset needs an input that was not given."""
     rule = rules.exchange
     if bag < 0:
-        raise GameInputError("the bag cannot hold fewer than 0 tiles", "bag", "out_of_range")
+        raise GameInputError("the bag cannot hold fewer than 0 tiles", "bag", Problem.OUT_OF_RANGE)
     if count is not None:
         if not 1 <= count <= RACK_SIZE:
             raise GameInputError(f"exchange 1 to {RACK_SIZE} tiles, not {count}", "count")
@@ -44,7 +45,7 @@ def exchange_allowed(
                 rule.source,
             )
     if turn is not None and turn < 1:
-        raise GameInputError("turns are counted from 1", "turn", "out_of_range")
+        raise GameInputError("turns are counted from 1", "turn", Problem.OUT_OF_RANGE)
     # Checked whether or not this turn needs it: an impossible history is never ignored.
     if exchanges_in_a_row is not None and (
         exchanges_in_a_row < 0 or (turn is not None and exchanges_in_a_row >= turn)
@@ -53,20 +54,20 @@ def exchange_allowed(
         raise GameInputError(
             f"{exchanges_in_a_row} exchanges in a row{before} cannot be",
             "exchanges_in_a_row",
-            "out_of_range",
+            Problem.OUT_OF_RANGE,
         )
     if previous_placed and exchanges_in_a_row:
         raise GameInputError(
             f"{exchanges_in_a_row} exchanges in a row cannot end with a turn that put a tile"
             " down: with previous_placed true, give 0",
             "exchanges_in_a_row",
-            "out_of_range",
+            Problem.OUT_OF_RANGE,
         )
     if previous_placed is None and exchanges_in_a_row:
         previous_placed = False  # the previous turn was an exchange
     if needs_turn_history(rules) and turn is None:
         raise GameInputError(
-            f"under {rules.ruleset_id} the answer depends on the player's turn number", "turn"
+            f"under {rules.id} the answer depends on the player's turn number", "turn"
         )
     if (
         turn is not None
@@ -90,7 +91,7 @@ def exchange_allowed(
     if rule.later_requires_previous_placement:
         if previous_placed is None:
             raise GameInputError(
-                f"after turn {rule.opening_turns}, {rules.ruleset_id} asks whether the"
+                f"after turn {rule.opening_turns}, {rules.id} asks whether the"
                 " player's previous turn put a tile on the board",
                 "previous",
             )
@@ -121,7 +122,7 @@ def _opening_run(
         return False  # the previous turn put a tile down: the run from the start is broken
     if exchanges_in_a_row is None:
         raise GameInputError(
-            f"under {rules.ruleset_id} an exchange in turn {turn} depends on whether all the"
+            f"under {rules.id} an exchange in turn {turn} depends on whether all the"
             " player's turns so far were exchanges: give how many came right before it",
             "exchanges_in_a_row",
         )

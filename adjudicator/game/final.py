@@ -18,6 +18,7 @@ from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import check_within_set, rack_text, rack_value
 from adjudicator.game.rules import Rules
+from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 
 
@@ -105,14 +106,14 @@ class FinalResult:
 def check_players(rules: Rules, players: list[PlayerEnd]) -> None:
     if not 2 <= len(players) <= rules.max_players:
         raise GameInputError(
-            f"{rules.ruleset_id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
+            f"{rules.id} is played by 2{'' if rules.max_players == 2 else f' to {rules.max_players}'}"
             f" players, not {len(players)}",
             "players",
-            "player_count",
+            Problem.PLAYER_COUNT,
         )
     names = [p.name for p in players]
     if len(set(names)) != len(names):
-        raise GameInputError("player names must differ", "players", "duplicate_player")
+        raise GameInputError("player names must differ", "players", Problem.DUPLICATE_PLAYER)
 
 
 def final_score(
@@ -130,9 +131,9 @@ def final_score(
     endings = rules.endings()
     if ending not in endings:
         raise GameInputError(
-            f"under {rules.ruleset_id} a game ends in one of: {', '.join(endings)}",
+            f"under {rules.id} a game ends in one of: {', '.join(endings)}",
             "ending",
-            "unknown_ending",
+            Problem.UNKNOWN_ENDING,
         )
     out_index = _went_out(players, ending, went_out)
     results = [
@@ -171,7 +172,7 @@ def final_score(
         r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     best = winners(rules, results)
     return FinalResult(
-        rules.ruleset_id,
+        rules.id,
         ending,
         describe(rules, ending),
         players[out_index].name if out_index is not None else None,
@@ -189,9 +190,9 @@ def _went_out(players: list[PlayerEnd], ending: str, went_out: str | None) -> in
             )
         return None
     if went_out is None:
-        raise GameInputError("say who went out", "went_out", "missing_field")
+        raise GameInputError("say who went out", "went_out", Problem.MISSING_FIELD)
     if went_out not in names:
-        raise GameInputError(f"no player named {went_out!r}", "went_out", "unknown_player")
+        raise GameInputError(f"no player named {went_out!r}", "went_out", Problem.UNKNOWN_PLAYER)
     index = names.index(went_out)
     if players[index].rack:
         raise GameInputError(

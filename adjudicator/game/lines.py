@@ -2,8 +2,9 @@
 
 Each is read against the rule functions, never re-derived here: a challenge line against
 `challenge.outcome`, a time penalty against `clock.from_penalty`, an end rack against
-`final.rack_adjustments`. GCG has no line for some rulings, so these conventions are read
-(RECORDS.md has the table):
+`final.rack_adjustments`. A handler takes the game state and the line, and changes the game
+only through `GameState`'s methods. GCG has no line for some rulings, so these conventions are
+read (RECORDS.md has the table):
 - `(challenge) +N` by the player who made the last play: a bonus for a valid play challenged
   (WESPA, NASPA Collins division: 5 per word);
 - `(challenge) -10` by the other player: SSF's penalty for a failed challenge;
@@ -16,44 +17,35 @@ Each is read against the rule functions, never re-derived here: a challenge line
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from adjudicator.game import clock
 from adjudicator.game import ending as end_rules
 from adjudicator.game.challenge import outcome
-from adjudicator.game.final import end_factor, rack_adjustments
 from adjudicator.game.gcg import Event
-from adjudicator.game.model import unseen_tiles
+from adjudicator.game.model import GameState, unseen_tiles
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
 from adjudicator.game.turn import Turn
 from lexicon.limits import RACK_SIZE
 
-if TYPE_CHECKING:
-    from adjudicator.game.walk import Walk
 
-
-def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    s, rules = w.state, w.rules
-    src, rid = rules.challenge.source, rules.ruleset_id
+def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[], None]) -> bool:
+    """A challenge line of player p. `lose_turn`: the walk's failed challenge that cost p the
+    turn (the turn order is checked there). Whether it is a bonus line, after which another
+    bonus line for the same play may follow."""
+    rules = s.rules
+    src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
     turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
     last = s.last_event_play
     entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
     jury = outcome(rules, False)
+    bonus_line = False
     if ev.score < 0 and jury.kind == "turn_score_plus_penalty":
         entry |= {"player": ev.player, "challenger": "jury", "valid": False}
         entry["consequence"] = jury.kind
-        match = next(
-            (
-                r
-                for r in reversed(s.plays)
-                if r.player == p
-                and not r.penalised
-                and outcome(rules, False, r.words, r.score).player_points == ev.score
-            ),
-            None,
-        )
+        match = s.jury_penalty(p, ev.score)
         penalty = jury.player_points and -jury.player_points
         if match is None:
             turn.deviations.append(
@@ -62,7 +54,6 @@ def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
                 f" {-ev.score - penalty} ({src})"
             )
         else:
-            match.penalised = True
             turn.notes.append(
                 f"the play on line {match.line} ({match.score}) had a wrong word:"
                 f" −{match.score} − {penalty} ({src})"
@@ -92,26 +83,29 @@ def challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
                 f"{f' after {last.bonus:+d}' if last.bonus else ''} cannot be right ({src})"
             )
         else:
-            last.bonus = total
-            w.bonus_line = True
+            s.challenge_bonus(last, ev.score)
+            bonus_line = True
             turn.notes.append(f"{line_words[0]} word(s) challenged and found valid")
     elif last is not None and last.player != p and ev.score <= 0:
-        _failed_challenge(w, ev, p, turn, entry)
+        _failed_challenge(s, ev, turn, entry, lose_turn)
     else:
         entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
         turn.deviations.append(
             f"a challenge line of {ev.score:+d} that fits no challenge rule of {rid} here ({src})"
         )
-    s.challenges.append(entry)
+    s.note_challenge(entry)
+    return bonus_line
 
 
-def _failed_challenge(w: Walk, ev: Event, p: int, turn: Turn, entry: dict[str, Any]) -> None:
+def _failed_challenge(
+    s: GameState, ev: Event, turn: Turn, entry: dict[str, Any], lose_turn: Callable[[], None]
+) -> None:
     """The challenger's line after a play that stood."""
-    s, rules = w.state, w.rules
-    src, rid = rules.challenge.source, rules.ruleset_id
+    rules = s.rules
+    src, rid = rules.challenge.source, rules.id
     last = s.last_event_play
     assert last is not None
-    ruling = outcome(rules, True, free_challenge=w.free_challenge)
+    ruling = outcome(rules, True, free_challenge=s.free_challenge)
     entry |= {"player": s.players[last.player], "challenger": ev.player, "valid": True}
     points = f" {-ruling.challenger_points}" if ruling.challenger_points else ""
     if ev.score < 0:
@@ -122,7 +116,7 @@ def _failed_challenge(w: Walk, ev: Event, p: int, turn: Turn, entry: dict[str, A
                 f"{rid}: {ruling.kind.replace('_', ' ')}{points} ({src})"
             )
         return
-    if ruling.kind == "none" and w.free_challenge:
+    if ruling.kind == "none" and s.free_challenge:
         entry["consequence"] = "none"
         turn.notes.append(f"{ev.player} challenged; a free challenge costs nothing ({src})")
         return
@@ -132,19 +126,20 @@ def _failed_challenge(w: Walk, ev: Event, p: int, turn: Turn, entry: dict[str, A
             f"a failed challenge that cost the turn, but under "
             f"{rid}: {ruling.kind.replace('_', ' ')} ({src})"
         )
-    w.lose_turn(p, turn)
+    lose_turn()
     turn.notes.append(f"{ev.player} challenged and lost the turn")
 
 
-def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    rule = w.rules.clock
+def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
+    rules = s.rules
+    rule = rules.clock
     turn.computed_score = ev.score
     turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
     per = rule.penalty_per_started_minute
     if not per:
-        turn.deviations.append(f"a time penalty, but {w.rules.ruleset_id} has none ({rule.source})")
+        turn.deviations.append(f"a time penalty, but {rules.id} has none ({rule.source})")
         return
-    over = clock.from_penalty(w.rules, ev.score)
+    over = s.time_penalty(p, ev.score)
     if over is None:
         turn.deviations.append(
             f"a time penalty is {per} points per started minute, not {ev.score:+d} ({rule.source})"
@@ -153,51 +148,51 @@ def time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.notes.append(f"{over.started_minutes} started minute(s) over")
     limit = rule.loss_after_minutes
     if over.lost_on_time:
-        w.state.lost_on_time.add(p)
-        turn.notes.append(f"{clock.loss_limit(w.rules)} over: the game is lost ({rule.source})")
+        turn.notes.append(f"{clock.loss_limit(rules)} over: the game is lost ({rule.source})")
     elif over.maybe_lost:
         turn.notes.append(f"lost on time if the overtime reached {limit}:00 ({rule.source})")
 
 
-def end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    s, r = w.state, w.rules
-    if not s.ended and not _hidden_ending(w, turn):
+def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
+    r, profile = s.rules, s.profile
+    if not s.ended and not _hidden_ending(s, turn):
         turn.deviations.append(
             f"an end-of-game line, but the game is not over ({s.bag} tiles in the bag)"
         )
         return
-    if p in w.end_lines:
+    if not s.read_end_rack(p):
         turn.deviations.append(f"a second end-of-game line for {ev.player}")
         return
-    w.end_lines[p] = ev
     try:  # the one who went out may list the tiles of several racks
-        tiles = parse_rack(w.profile, ev.tiles or "", most=RACK_SIZE * (len(s.players) - 1))
+        tiles = parse_rack(profile, ev.tiles or "", most=RACK_SIZE * (len(s.players) - 1))
     except RackError as exc:
         turn.deviations.append(f"end rack {ev.tiles}: {exc.message}")
         return
     ending = s.ended or ""
-    went_out = ending == "out" and p == s.went_out
-    racks: list[Counter[str]] = [Counter() for _ in s.players]
-    # the one who went out lists the others' tiles; anyone else their own
-    racks[s.next_player(p) if went_out else p] = tiles
-    expected = sum(a.points for a in rack_adjustments(r, w.profile, ending, racks, s.went_out)[p])
-    value = rack_value(w.profile, tiles)
-    factor = end_factor(r, ending, went_out)
+    went_out = s.went_out_is(p)
+    expected = s.end_rack_points(p, tiles)
+    value = rack_value(profile, tiles)
+    factor = s.end_factor(p)
     why = "went out and gains" if went_out else "loses"
     turn.computed_score = expected
     if ev.score == expected and value:
         turn.info.append(
             f"rack {ev.tiles or ''} is worth {value}; recorded as {expected // value:+d}×"
         )
-    unseen = unseen_tiles(s, w.profile)
+    unseen = unseen_tiles(s, profile)
     if went_out and factor and tiles != unseen and s.bag == 0:
         turn.deviations.append(f"the tiles left are {rack_text(unseen)}, not {rack_text(tiles)}")
     if ending != "out" and ev.rack is not None:
-        if rack_text(parse_rack(w.profile, ev.rack)) != rack_text(tiles):
-            turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
+        try:  # read as the walk reads any rack shown: one the set cannot hold is a deviation
+            shown = parse_rack(profile, ev.rack)
+        except RackError as exc:
+            turn.deviations.append(f"rack {ev.rack}: {exc.message}")
+        else:
+            if rack_text(shown) != rack_text(tiles):
+                turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
     if not factor:
         turn.deviations.append(
-            f"no end-of-game line for {ev.player} under {r.ruleset_id} ({r.final.source})"
+            f"no end-of-game line for {ev.player} under {r.id} ({r.final.source})"
         )
     elif ev.score != expected:
         turn.deviations.append(
@@ -208,17 +203,13 @@ def end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         turn.notes.append(f"{ev.player} {why} {factor}× {value} ({r.final.source})")
 
 
-def _hidden_ending(w: Walk, turn: Turn) -> bool:
-    """End lines with the game not over by the record's moves: it ended in a way a record does
-    not show (the time was up, nobody could place, overtime), where the rules have one."""
-    s, r = w.state, w.rules
-    if s.lost_on_time and "overtime" in r.endings():  # 000 §5c: overtime ends the game
-        hidden = ["overtime"]
-    else:  # not overtime while nobody has run out of it
-        hidden = [e for e in ("time_up", "blocked") if e in r.endings()]
+def _hidden_ending(s: GameState, turn: Turn) -> bool:
+    """End lines with the game not over by the record's moves: `GameState.end_unrecorded`
+    says whether the rules have an ending a record does not show, and ends the game so."""
+    hidden = s.end_unrecorded()
     if not hidden:
         return False
-    s.ended = hidden[0] if len(hidden) == 1 else "time_up"
+    r = s.rules
     turn.notes.append(
         "the game ended in a way a record does not show ("
         + " or ".join(end_rules.describe(r, e) for e in hidden)

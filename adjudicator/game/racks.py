@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from adjudicator.engine.placement import parse_rack as read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
+from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
 
@@ -19,7 +20,7 @@ from lexicon.limits import RACK_SIZE
 class RackError(GameInputError):
     """Rack text that cannot be true under the tile set; `field` says which input is at fault."""
 
-    def __init__(self, message: str, field: str | None = None, code: str = "bad_rack"):
+    def __init__(self, message: str, field: str | None = None, code: Problem = Problem.BAD_RACK):
         super().__init__(message, field, code)
 
 
@@ -30,13 +31,15 @@ def parse_rack(
     refused with the field named when no such rack can exist in the set. `most`: the tiles it
     may hold (more for the tiles left on several racks)."""
     if not isinstance(text, str):
-        raise RackError("a rack must be a string of letters, '?' for a blank", field, "wrong_shape")
+        raise RackError(
+            "a rack must be a string of letters, '?' for a blank", field, Problem.WRONG_SHAPE
+        )
     counts, unreadable = read_rack(text.strip(), profile)
     if unreadable:
         raise RackError(
             f"{unreadable[0]!r} is not a tile of the {profile.english_name} set",
             field,
-            "unknown_letter",
+            Problem.UNKNOWN_LETTER,
         )
     if counts.get(BLANK) and profile.blanks == 0:
         raise RackError(f"the {profile.english_name} set has no blanks", field)
@@ -46,7 +49,7 @@ def parse_rack(
                 f"{key} has no tile in the {profile.english_name} set; it is played with a blank"
                 " (write the blank as '?')",
                 field,
-                "unknown_letter",
+                Problem.UNKNOWN_LETTER,
             )
     tiles = Counter(counts)
     if sum(tiles.values()) > most:
@@ -93,5 +96,5 @@ def check_within_set(
                 f" {n} × {what}, but the "
                 f"{profile.english_name} set has {have}",
                 owners[tile][-1],
-                "too_many_tiles",
+                Problem.TOO_MANY_TILES,
             )

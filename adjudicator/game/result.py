@@ -1,7 +1,8 @@
 """The report of a walk over a record: every turn, how the game ended, the final scores.
 
-The winner comes from `final.winners`, the one place that decides it (a loss on time, SSF's
-minimum spread, shared ties), as for `final-score`.
+The game state says how the game ended and who won (`GameState.results`, through
+`final.winners`, the one place that decides it: a loss on time, SSF's minimum spread, shared
+ties, as for `final-score`); this only puts the report together.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from adjudicator.engine.board import Board
 from adjudicator.game import ending as end_rules
-from adjudicator.game.final import PlayerResult, end_factor, winners
 from adjudicator.game.kinds import PLAY
 from adjudicator.game.turn import Turn
 
@@ -114,25 +114,21 @@ class GameReport:
 
 def build_report(w: Walk) -> GameReport:
     s, r = w.state, w.rules
-    at_end: list[str] = []
-    if s.ended:
-        for i, name in enumerate(s.players):
-            if i not in w.end_lines and _end_line_due(w, i):
-                at_end.append(f"the end-of-game line for {name} is missing")
-    results = [
-        PlayerResult(name, total, "", 0, [], total, lost_on_time=i in s.lost_on_time)
-        for i, (name, total) in enumerate(zip(s.players, w.recorded, strict=True))
+    at_end = [
+        f"the end-of-game line for {name} is missing"
+        for i, name in enumerate(s.players)
+        if s.ended and s.end_line_due(i)
     ]
-    best = winners(r, results)
+    results, best = s.results()
     return GameReport(
-        r.ruleset_id,
+        r.id,
         w.record.file,
         w.profile.code,
         w.lexicon.id if w.lexicon else None,
         list(s.players),
         w.turns,
-        list(w.recorded),
-        list(w.computed),
+        list(s.recorded),
+        list(s.computed),
         w.board,
         s.ended,
         end_rules.describe(r, s.ended) if s.ended else None,
@@ -143,14 +139,3 @@ def build_report(w: Walk) -> GameReport:
         s.challenges,
         at_end,
     )
-
-
-def _end_line_due(w: Walk, i: int) -> bool:
-    s = w.state
-    ending = s.ended or ""
-    went_out = ending == "out" and i == s.went_out
-    if not end_factor(w.rules, ending, went_out):
-        return False
-    if went_out:
-        return any(s.rack_size[j] for j in range(len(s.players)) if j != i)
-    return s.rack_size[i] > 0

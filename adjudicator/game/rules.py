@@ -1,13 +1,59 @@
-"""A typed view of a ruleset's rule sections, so the rule functions read names, not dict keys.
+"""A ruleset's rule sections, typed: one frozen model per section of a ruleset file.
 
-Built from `Ruleset.data` (already checked by `adjudicator.rulesets`); optional fields get
-their defaults here, in one place.
+`adjudicator.rulesets` validates a file into `Ruleset`, a `Rules` with the service's own fields,
+in one pass: types, bounds, choices and defaults are stated here and nowhere else, so the rule
+functions read names, never dict keys. The field descriptions are the ruleset reference
+(docs/reference/rulesets.md is generated from them; a test fails when the two differ).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+CONSEQUENCE_KINDS = (
+    "none",
+    "challenger_loses_turn",
+    "challenger_penalty",
+    "player_bonus_per_word",
+    "play_withdrawn",
+    "turn_score_plus_penalty",
+)
+CHALLENGE_MODES = ("challenge", "jury")
+LOSS_WHEN = ("more_than", "at_least")  # overtime beyond the limit, or reaching it, loses
+DRAW_BLANKS = ("beats_all", "not_counted")  # a blank drawn for who starts (docs/rules.md §12)
+DRAW_NEAREST = ("start", "end")  # which end of the alphabet wins the draw (docs/rules.md §12)
+
+# A count in a ruleset file: a whole number (a TOML `true` is not one), never negative.
+Count = Annotated[StrictInt, Field(ge=0)]
+
+
+def rule_error(field: str, message: str) -> PydanticCustomError:
+    """A rule the types cannot say (one field against another), raised from a validator;
+    `field` is dotted from the model that raises it, and `adjudicator.rulesets` names it."""
+    return PydanticCustomError("ruleset", "{message}", {"message": message, "field": field})
+
+
+class Section(BaseModel):
+    """A table of a ruleset file: frozen, and an unknown key is an error, never ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Sourced(Section):
+    source: StrictStr = Field("", description="The document and section the rule follows.")
 
 
 @dataclass(frozen=True)
@@ -28,182 +74,208 @@ class Verdict:
         }
 
 
-@dataclass(frozen=True)
-class ExchangeRule:
-    min_bag: int
-    opening_turns: int  # SBNL: in a player's first N turns an exchange needs nothing else…
-    opening_in_a_row: bool  # …as long as all of them were exchanges (003 "achter elkaar")
-    later_requires_previous_placement: bool
-    later_max_in_a_row: int  # 0 = no limit
-    source: str
+class PassRule(Sourced):
+    allowed: StrictBool = Field(description="Whether a player may pass.")
 
 
-@dataclass(frozen=True)
-class EndRule:
-    out_with_empty_bag: bool
-    passes_in_a_row_each: int  # DSF: 2 → both pass twice in a row (4 passes with 2 players)
-    scoreless_turns: int  # 0 = no such rule
-    scoreless_counts_withdrawn: bool
-    scoreless_counts_exchanges: bool
-    scoreless_needs_empty_bag: bool  # 004: only once the bag is empty
-    scoreless_counts_zero_point_plays: bool  # 004 counts turns that score 0, plays included
-    equal_turns: bool  # SBNL: the game ends when a player is out AND turns are equal
-    stuck_player_sits_out: bool  # SBNL: who can neither place nor exchange sits out for good
-    point_target_option: bool
-    overtime_ends_game: bool
-    time_up: bool
-    blocked: bool
-    source: str
+class ExchangeRule(Sourced):
+    min_bag: Count = Field(description="Tiles the bag must hold for an exchange.")
+    opening_turns: Count = Field(
+        0, description="In a player's first N turns an exchange needs nothing else (SBNL)."
+    )
+    opening_in_a_row: StrictBool = Field(
+        False, description="… as long as all of those turns were exchanges (003 “achter elkaar”)."
+    )
+    later_requires_previous_placement: StrictBool = Field(
+        False, description="After the opening turns, an exchange needs a placement just before."
+    )
+    later_max_in_a_row: Count = Field(
+        0, description="After the opening turns, at most this many exchanges in a row; 0: no limit."
+    )
 
 
-@dataclass(frozen=True)
-class FinalRule:
-    own_rack_factor: int  # when someone went out: others lose this × their own rack
-    out_gains_factor: int  # … and the one who went out gains this × the others' racks
-    scoreless_own_rack_factor: int  # any other ending: each loses this × own rack
-    source: str
+class EndRule(Sourced):
+    out_with_empty_bag: StrictBool = Field(
+        description="The game ends when the bag is empty and a player is out."
+    )
+    passes_in_a_row_each: Count = Field(
+        description="The game ends when every player passed this many times in a row; 0: never."
+    )
+    scoreless_turns: Count = Field(
+        description="The game ends after this many scoreless turns in a row; 0: no such rule."
+    )
+    scoreless_counts_withdrawn: StrictBool = Field(
+        True, description="A withdrawn play counts as a scoreless turn."
+    )
+    scoreless_counts_exchanges: StrictBool = Field(
+        True, description="An exchange counts as a scoreless turn."
+    )
+    scoreless_needs_empty_bag: StrictBool = Field(
+        False, description="Scoreless turns count only once the bag is empty (004)."
+    )
+    scoreless_counts_zero_point_plays: StrictBool = Field(
+        False, description="A play scoring 0 counts as a scoreless turn (004)."
+    )
+    overtime_ends_game: StrictBool = Field(
+        False, description="A player past the overtime limit ends the game."
+    )
+    time_up: StrictBool = Field(False, description="The game may end when the time is up.")
+    blocked: StrictBool = Field(
+        False, description="The game may end when no player can place or exchange."
+    )
+    equal_turns: StrictBool = Field(
+        False, description="A player out ends the game only once the turns are equal (SBNL)."
+    )
+    stuck_player_sits_out: StrictBool = Field(
+        False, description="A player who can neither place nor exchange sits out for good (SBNL)."
+    )
+    point_target_option: StrictBool = Field(
+        False, description="A game may be played to a point target (004)."
+    )
 
 
-@dataclass(frozen=True)
-class ClockRule:
-    minutes: int
-    shared: bool
-    penalty_per_started_minute: int
-    loss_after_minutes: int  # 0 = no loss on time
-    loss_when: str  # "more_than" (DSF: more than 5) or "at_least" (SSF: 15 minutes)
-    loss_min_spread: int
-    source: str
+class FinalRule(Sourced):
+    own_rack_factor: Count = Field(
+        description="When a player went out: the others lose this × their own rack."
+    )
+    out_gains_factor: Count = Field(
+        description="… and the player who went out gains this × the others' racks."
+    )
+    scoreless_own_rack_factor: Count = Field(
+        description="Any other ending: each player loses this × their own rack."
+    )
+    ties: Literal["shared"] = Field(description="A tied game: only `shared` is supported.")
 
 
-@dataclass(frozen=True)
-class ChallengeRule:
-    mode: str
-    valid_kind: str
-    valid_points: int
-    invalid_kind: str
-    invalid_points: int
-    free_challenge_option: bool
-    source: str
+class ClockRule(Sourced):
+    minutes: Count = Field(description="Minutes on each player's clock; 0: no clock.")
+    shared: StrictBool = Field(
+        False, alias="shared_clock", description="One clock for the whole game (SBNL)."
+    )
+    penalty_per_started_minute: Count = Field(
+        description="Points lost per started overtime minute."
+    )
+    loss_after_minutes: Count = Field(description="Overtime that loses the game; 0: none.")
+    loss_when: Literal[LOSS_WHEN] = Field(  # type: ignore[valid-type]
+        "more_than",
+        description="Overtime `more_than` the limit loses (DSF), or `at_least` reaching it (SSF).",
+    )
+    loss_min_spread: Count = Field(description="The spread a loss on time stands at, at least.")
 
 
-@dataclass(frozen=True)
-class DrawRule:
+class Consequence(Section):
+    """What a challenge ruling costs: `kind`, and the `points` it moves."""
+
+    kind: Literal[CONSEQUENCE_KINDS] = Field(  # type: ignore[valid-type]
+        description="What the ruling does (docs/rules.md §5)."
+    )
+    points: StrictInt = Field(description="The points the consequence moves.")
+
+
+class ChallengeRule(Sourced):
+    mode: Literal[CHALLENGE_MODES] = Field(  # type: ignore[valid-type]
+        description="`challenge`: a player challenges; `jury`: the jury checks words (SBNL)."
+    )
+    valid: Consequence = Field(description="When the challenged play is valid.")
+    invalid: Consequence = Field(description="When the challenged play is invalid.")
+    free_challenge_option: StrictBool = Field(
+        False, description="A request may ask for the free-challenge variant (004)."
+    )
+
+
+class DrawRule(Sourced):
     """Who starts (docs/rules.md §12)."""
 
-    blank: str  # "beats_all" (004) or "not_counted": drawn again (003)
-    nearest: str  # "start": nearest A wins (000 §3.3a, 003); "end": nearest the last letter
-    nearest_option: bool  # dk-home: a request may take the other reading of 004's "højeste"
-    given_winner_option: bool  # SSF: 002 names no draw method, so the winner may be given
-    winner_chooses: bool  # SSF: the winner chooses between `choices` (002)
-    choices: tuple[str, ...]
-    tiles_go_back: bool
-    source: str
+    blank: Literal[DRAW_BLANKS] = Field(  # type: ignore[valid-type]
+        "beats_all",
+        description="A blank drawn: `beats_all` (004) or `not_counted`, drawn again (003).",
+    )
+    nearest: Literal[DRAW_NEAREST] = Field(  # type: ignore[valid-type]
+        "start",
+        description="`start`: the tile nearest A wins (000 §3.3a, 003); `end`: nearest the last letter.",
+    )
+    nearest_option: StrictBool = Field(
+        False, description="A request may take the other reading of `nearest` (004 “højeste”)."
+    )
+    given_winner_option: StrictBool = Field(
+        False, description="A request may give the winner of a draw made otherwise (SSF)."
+    )
+    winner_chooses: StrictBool = Field(
+        False, description="The winner of the draw chooses between `choices` (002)."
+    )
+    choices: tuple[StrictStr, ...] = Field(
+        (), description="What the winner of the draw chooses from."
+    )
+    tiles_go_back: StrictBool = Field(True, description="The drawn tiles go back into the bag.")
+
+    @model_validator(mode="after")
+    def _winner_has_a_choice(self) -> DrawRule:
+        if self.winner_chooses and not self.choices:
+            raise rule_error("choices", "the winner of the draw needs something to choose from")
+        return self
 
 
-@dataclass(frozen=True)
-class OverdrawRule:
+class OverdrawRule(Sourced):
     """What is done with a player who drew too many tiles (docs/rules.md §13)."""
 
-    text: dict[str, str]  # in the ruleset's language and English
-    source: str
+    text: dict[StrictStr, StrictStr] = Field(
+        default_factory=dict, description="The rule, in the ruleset's language and in English."
+    )
 
 
-@dataclass(frozen=True)
-class Rules:
-    ruleset_id: str
-    language: str
-    max_players: int
-    pass_allowed: bool
-    pass_source: str
-    exchange: ExchangeRule
-    end: EndRule
-    final: FinalRule
-    clock: ClockRule
-    challenge: ChallengeRule
-    draw: DrawRule
-    overdraw: OverdrawRule
+class Rules(Section):
+    """The rules a game is judged by; `adjudicator.rulesets.Ruleset` adds the service's fields.
 
+    One pass fills every default: a table's `source` is the ruleset's id unless it names one.
+    The keys the file wrote are remembered in its order, for the public view (`as_written`).
+    """
+
+    id: StrictStr = Field(description="The ruleset's id: the file's name without `.toml`.")
+    language: StrictStr = Field(description="The ruleset's language (a language profile's code).")
+    max_players: Count = Field(
+        2, description="Players a game may have; tournament rules are for two (000 §1a)."
+    )
+    challenge: ChallengeRule = Field(description="A challenge and what its ruling costs.")
+    exchange: ExchangeRule = Field(description="Exchanging tiles.")
+    pass_: PassRule = Field(alias="pass", description="Passing.")
+    end: EndRule = Field(description="How a game ends.")
+    final: FinalRule = Field(description="The final adjustment of the scores.")
+    clock: ClockRule = Field(description="The clock, overtime and a loss on time.")
+    draw: DrawRule = Field(description="Who starts (docs/rules.md §12).")
+    overdraw: OverdrawRule = Field(description="Drawing too many tiles (docs/rules.md §13).")
+
+    _written: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Rules:
-        ex, end, fin, clk, ch = (
-            data["exchange"],
-            data["end"],
-            data["final"],
-            data["clock"],
-            data["challenge"],
-        )
-        rid = data["id"]
-        draw, over = data.get("draw", {}), data.get("overdraw", {})
-        return cls(
-            ruleset_id=rid,
-            language=data["language"],
-            max_players=data.get("max_players", 2),
-            pass_allowed=data["pass"]["allowed"],
-            pass_source=data["pass"].get("source", rid),
-            exchange=ExchangeRule(
-                min_bag=ex["min_bag"],
-                opening_turns=ex.get("opening_turns", 0),
-                opening_in_a_row=ex.get("opening_in_a_row", False),
-                later_requires_previous_placement=ex.get(
-                    "later_requires_previous_placement", False
-                ),
-                later_max_in_a_row=ex.get("later_max_in_a_row", 0),
-                source=ex.get("source", rid),
-            ),
-            end=EndRule(
-                out_with_empty_bag=end["out_with_empty_bag"],
-                passes_in_a_row_each=end["passes_in_a_row_each"],
-                scoreless_turns=end["scoreless_turns"],
-                scoreless_counts_withdrawn=end.get("scoreless_counts_withdrawn", True),
-                scoreless_counts_exchanges=end.get("scoreless_counts_exchanges", True),
-                scoreless_needs_empty_bag=end.get("scoreless_needs_empty_bag", False),
-                scoreless_counts_zero_point_plays=end.get(
-                    "scoreless_counts_zero_point_plays", False
-                ),
-                equal_turns=end.get("equal_turns", False),
-                stuck_player_sits_out=end.get("stuck_player_sits_out", False),
-                point_target_option=end.get("point_target_option", False),
-                overtime_ends_game=end.get("overtime_ends_game", False),
-                time_up=end.get("time_up", False),
-                blocked=end.get("blocked", False),
-                source=end.get("source", rid),
-            ),
-            final=FinalRule(
-                own_rack_factor=fin["own_rack_factor"],
-                out_gains_factor=fin["out_gains_factor"],
-                scoreless_own_rack_factor=fin["scoreless_own_rack_factor"],
-                source=fin.get("source", rid),
-            ),
-            clock=ClockRule(
-                minutes=clk["minutes"],
-                shared=clk.get("shared_clock", False),
-                penalty_per_started_minute=clk["penalty_per_started_minute"],
-                loss_after_minutes=clk["loss_after_minutes"],
-                loss_when=clk.get("loss_when", "more_than"),
-                loss_min_spread=clk["loss_min_spread"],
-                source=clk.get("source", rid),
-            ),
-            challenge=ChallengeRule(
-                mode=ch["mode"],
-                valid_kind=ch["valid"]["kind"],
-                valid_points=ch["valid"]["points"],
-                invalid_kind=ch["invalid"]["kind"],
-                invalid_points=ch["invalid"]["points"],
-                free_challenge_option=ch.get("free_challenge_option", False),
-                source=ch.get("source", rid),
-            ),
-            draw=DrawRule(
-                blank=draw.get("blank", "beats_all"),
-                nearest=draw.get("nearest", "start"),
-                nearest_option=draw.get("nearest_option", False),
-                given_winner_option=draw.get("given_winner_option", False),
-                winner_chooses=draw.get("winner_chooses", False),
-                choices=tuple(draw.get("choices", ())),
-                tiles_go_back=draw.get("tiles_go_back", True),
-                source=draw.get("source", rid),
-            ),
-            overdraw=OverdrawRule(text=dict(over.get("text", {})), source=over.get("source", rid)),
-        )
+    def _fill_defaults(cls, data: Any, handler: Any) -> Rules:
+        if not isinstance(data, dict):
+            return handler(data)
+        written = {key: tuple(value) for key, value in data.items() if isinstance(value, dict)}
+        data = dict(data)
+        for key, kind in tables(cls).items():
+            value = data.setdefault(key, {})  # absent: its required keys are named as missing
+            if (
+                isinstance(value, dict)
+                and issubclass(kind, Sourced)
+                and isinstance(data.get("id"), str)
+            ):
+                data[key] = {"source": data["id"], **value}
+        rules = handler(data)
+        rules._written = written
+        return rules
+
+    @property
+    def rules(self) -> Rules:
+        """The rules themselves: what the game functions take."""
+        return self
+
+    def as_written(self, table: str) -> dict[str, Any]:
+        """A table with the keys its file wrote, in the file's order: the public view shows a
+        rule as its federation's file states it, not with the defaults filled in."""
+        name = next(n for n, f in type(self).model_fields.items() if (f.alias or n) == table)
+        values = getattr(self, name).model_dump(by_alias=True)
+        return {key: values[key] for key in self._written.get(table, ())}
 
     def endings(self) -> list[str]:
         """The ways a game can end under these rules (the `ending` values final-score takes)."""
@@ -221,3 +293,12 @@ class Rules:
         if self.end.point_target_option:
             found.append("point_target")
         return found
+
+
+def tables(model: type[BaseModel]) -> dict[str, type[Section]]:
+    """The tables of a ruleset file, by their names in the file, with their models."""
+    return {
+        field.alias or name: field.annotation
+        for name, field in model.model_fields.items()
+        if isinstance(field.annotation, type) and issubclass(field.annotation, Section)
+    }

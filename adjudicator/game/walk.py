@@ -1,10 +1,11 @@
 """The one walk over a game record: board and game state together, one `Turn` per line.
 
 For each play the engine answers placement and score (`evaluate_move`); everything else is the
-game's rule functions (`exchange`, `ending`, `challenge`, `clock`, `final`). The lines that are
-not moves (challenges, time penalties, end-of-game racks) are read in `lines`; the end of the
-game and the report are built in `result`. A score disagreement (the engine) and a rule
-deviation (the ruleset) stay apart in each `Turn`.
+game's rule functions (`exchange`, `ending`, `challenge`, `clock`, `final`), applied by the
+`GameState` (`model`), which alone changes the game: the walk checks each line, writes what it
+found in the `Turn` and calls the state's methods. The lines that are not moves (challenges,
+time penalties, end-of-game racks) are read in `lines`; the report is put together in `result`.
+A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from adjudicator.engine.placement import parse_rack as read_rack
 from adjudicator.game import ending as end_rules
 from adjudicator.game import lines
 from adjudicator.game.challenge import outcome
-from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.gcg import Event, GameRecord, GcgError
 from adjudicator.game.kinds import (
     CHALLENGE,
@@ -99,13 +99,9 @@ class Walk:
             if ev.player not in nicks:
                 nicks.append(ev.player)
         self.record, self.rules, self.profile, self.lexicon = record, rules, profile, lexicon
-        self.free_challenge = free_challenge
         self.board = Board()
-        self.state = GameState.new(nicks, profile)
+        self.state = GameState.new(nicks, rules, profile, free_challenge)
         self.turns: list[Turn] = []
-        self.recorded = [0] * len(nicks)
-        self.computed = [0] * len(nicks)
-        self.end_lines: dict[int, Event] = {}
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
         self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
@@ -133,8 +129,7 @@ class Walk:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
             HANDLERS[ev.kind](self, ev, p, turn)
-        if ev.kind != PLAY and not self.bonus_line:
-            s.last_event_play = None
+        s.line_done(ev.kind, self.bonus_line)
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
         self._tally(ev, p, turn)
         self.turns.append(turn)
@@ -156,20 +151,19 @@ class Walk:
 
     def _tally(self, ev: Event, p: int, turn: Turn) -> None:
         """The score side: this line's score and the player's running total."""
+        recorded = self.state.recorded[p]
         turn.score_ok = turn.computed_score == ev.score
-        turn.total_ok = self.recorded[p] + ev.score == ev.total
+        turn.total_ok = recorded + ev.score == ev.total
         if (
             ev.kind == WITHDRAWN
             and ev.score == 0
             and turn.computed_score
-            and self.recorded[p] + turn.computed_score == ev.total
+            and recorded + turn.computed_score == ev.total
         ):
             # Old records (WSC 2001) write a withdrawal as +0 and revert the total.
             turn.score_ok = turn.total_ok = True
             turn.info.append("withdrawal written as +0 with the total reverted (old style)")
-        self.recorded[p] = ev.total  # follow the record, so one slip is reported once
-        self.computed[p] += turn.computed_score
-        turn.computed_total = self.computed[p]
+        turn.computed_total = self.state.tally(p, turn.computed_score, ev.total)
 
     # --- what every turn is checked for --------------------------------------------------
 
@@ -187,12 +181,8 @@ class Walk:
                 f" ({self.rules.end.source})"
             )
         elif s.to_move is not None and p != s.to_move:
-            skipped = self._skipped(s.to_move, p)
-            stuck = self.rules.end.stuck_player_sits_out and all(
-                self._stuck_now(q, jury) for q in skipped
-            )
-            if stuck:
-                s.stuck.update(skipped)
+            skipped = s.skipped(p)
+            if s.sit_out(skipped, jury):
                 names = " and ".join(s.players[q] for q in skipped)
                 turn.notes.append(
                     f"{names} can neither place, exchange nor pass: {s.players[p]} plays on"
@@ -200,57 +190,6 @@ class Walk:
                 )
             else:
                 turn.deviations.append(f"not {s.players[p]}'s turn: {s.players[s.to_move]} was due")
-
-    def _skipped(self, due: int, p: int) -> list[int]:
-        out, q = [], due
-        while q != p:
-            out.append(q)
-            q = self.state.next_player(q)
-        return out
-
-    def _stuck_now(self, q: int, jury: bool) -> bool:
-        """003 Einde van het spel: a player may sit out only with no way to move: passing is not
-        allowed and the bag can no longer feed an exchange (SBNL: fewer than 16 in it), or the
-        jury found so. An exchange barred only by this turn's history (the previous turn put
-        nothing down) is no such end: the next turn may exchange again. Whether the letters
-        fit, the record shows."""
-        s = self.state
-        if end_rules.pass_allowed(self.rules).allowed:
-            return False
-        if jury:
-            return True
-        return not exchange_allowed(
-            self.rules,
-            s.bag,
-            turn=s.turns_taken[q] + 1,
-            previous_placed=True,  # the history at its most lenient: only the bag is asked
-            exchanges_in_a_row=0,
-        ).allowed
-
-    def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
-        """Counters and the end of the game, after a turn of `kind` (scoring `score`, for a
-        play) by player p."""
-        s, r = self.state, self.rules
-        s.turns_taken[p] += 1
-        s.previous_placed[p] = kind == PLAY
-        s.exchanges_in_a_row[p] = s.exchanges_in_a_row[p] + 1 if kind == EXCHANGE else 0
-        s.to_move = s.next_player(p)
-        while s.to_move in s.stuck and s.to_move != p:  # who sits out is skipped (003)
-            s.to_move = s.next_player(s.to_move)
-        if end_rules.is_scoreless(r, kind, score):
-            s.scoreless += 1
-        elif kind == PLAY:
-            s.scoreless = 0
-        s.passes = s.passes + 1 if kind == PASS else 0
-        if s.ended:
-            return
-        playing = [t for i, t in enumerate(s.turns_taken) if i not in s.stuck]
-        if s.pending_out is not None and end_rules.out_ends_game(r, playing):
-            s.ended, s.went_out, s.pending_out = "out", s.pending_out, None
-        elif end_rules.passes_end(r, s.passes, len(s.players)):
-            s.ended = "passes"
-        elif end_rules.scoreless_end(r, s.scoreless, s.bag):
-            s.ended = "scoreless"
 
     def note_end(self, turn: Turn) -> None:
         s = self.state
@@ -282,7 +221,7 @@ class Walk:
     def lose_turn(self, p: int, turn: Turn) -> None:
         """A failed challenge cost player p the turn (000 §4.6d, NASPA, 004)."""
         self.turn_order(p, turn)
-        self.after_turn(p, LOST_TURN)
+        self.state.after_turn(p, LOST_TURN)
 
 
 # --- the moves ---------------------------------------------------------------------------------
@@ -312,16 +251,12 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     if not result.words:  # the engine reports the placement; nothing reached the board
         turn.notes.append("the play cannot be placed; the rules check goes on without it")
-        s.last_event_play = None
-        w.after_turn(p, PASS)
+        s.play_nothing(p)
         return
     apply_play(w.board, play)
     turn.play = play
     tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
-    s.last_event_play = s.place(p, tiles, len(turn.words), result.score, ev.line, play)
-    if s.rack_size[p] == 0 and s.bag == 0 and not s.ended:
-        s.pending_out = p
-    w.after_turn(p, PLAY, result.score)
+    s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
         turn.notes.append(f"{ev.player} went out: the game is over")
     elif s.pending_out == p:
@@ -339,7 +274,7 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         turn.deviations.append(f"{verdict.reason} ({verdict.source})")
     if after_play and outcome(w.rules, True).challenger_loses_turn:
         turn.notes.append("a pass after a play: also how a failed challenge is recorded")
-    w.after_turn(p, PASS)
+    w.state.after_turn(p, PASS)
     w.note_end(turn)
 
 
@@ -347,18 +282,12 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     if ev.tiles and ev.rack:
         _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
-    verdict = exchange_allowed(
-        w.rules,
-        s.bag,
-        turn=s.turns_taken[p] + 1,
-        previous_placed=s.previous_placed[p],
-        exchanges_in_a_row=s.exchanges_in_a_row[p],
-    )
+    verdict = s.may_exchange(p)
     if not verdict.allowed:
         turn.deviations.append(f"exchange not allowed: {verdict.reason} ({verdict.source})")
     elif ev.count is not None and ev.count > s.bag:
         turn.deviations.append(f"{ev.count} tiles swapped with {s.bag} in the bag")
-    w.after_turn(p, EXCHANGE)
+    s.after_turn(p, EXCHANGE)
     w.note_end(turn)
 
 
@@ -374,13 +303,11 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
         turn.deviations.append(
-            f"under {w.rules.ruleset_id} a wrong word is not taken back: "
+            f"under {w.rules.id} a wrong word is not taken back: "
             f"{ruling.kind.replace('_', ' ')} ({ch.source})"
         )
-    turns = s.turns_taken[p]
     s.withdraw(record)
-    s.turns_taken[p] = turns - 1  # after_turn counts the turn again, as withdrawn
-    s.challenges.append(
+    s.note_challenge(
         {
             "line": ev.line,
             "player": ev.player,
@@ -390,8 +317,19 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
             "points": -record.score,
         }
     )
-    w.after_turn(p, WITHDRAWN)
     w.note_end(turn)
+
+
+def _challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    w.bonus_line = lines.challenge(w.state, ev, p, turn, lambda: w.lose_turn(p, turn))
+
+
+def _time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    lines.time_penalty(w.state, ev, p, turn)
+
+
+def _end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
+    lines.end_rack(w.state, ev, p, turn)
 
 
 def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, what: str) -> None:
@@ -423,7 +361,7 @@ HANDLERS: dict[str, Callable[[Walk, Event, int, Turn], None]] = {
     PASS: _pass,
     EXCHANGE: _exchange,
     WITHDRAWN: _withdrawn,
-    CHALLENGE: lines.challenge,
-    TIME: lines.time_penalty,
-    END_RACK: lines.end_rack,
+    CHALLENGE: _challenge,
+    TIME: _time_penalty,
+    END_RACK: _end_rack,
 }

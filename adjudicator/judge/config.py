@@ -24,6 +24,7 @@ from adjudicator.catalogue import rulesets
 from adjudicator.judge.layouts import check_layouts
 from adjudicator.languages import LANGUAGES
 from adjudicator.lexicons import registry
+from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
@@ -129,12 +130,11 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
     lexicon = registry().get(ruleset.lexicon_id)
     normaliser = lexicon.normaliser if lexicon is not None else None
-    challenge = ruleset.data["challenge"]
-    mode = challenge["mode"]
+    mode = ruleset.challenge.mode
     return {
         "ruleset": {
             "id": ruleset.id,
-            "name": ruleset.data["name"],
+            "name": ruleset.name,
             "language": language,
             "policy": ruleset.policy,
             "mode": mode,
@@ -180,4 +180,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "pair": f"/judge/pair?lang={language}",
         },
         "strings": kiosk_strings(language),
+        # The problem codes the scripts branch on, as `Problem.NAME` (config.js): from the one
+        # declaration, so a script cannot spell a code the service does not send.
+        "problems": {problem.name: problem.value for problem in Problem},
     }

@@ -31,10 +31,10 @@ def listed_rulesets() -> list[dict]:
     return [
         {
             "id": r.id,
-            "name": r.data["name"],
-            "name_en": r.data["name_en"],
+            "name": r.name,
+            "name_en": r.name_en,
             "language": r.language,
-            "mode": r.data["challenge"]["mode"],
+            "mode": r.challenge.mode,
             "available": registry().get(r.lexicon_id) is not None,
         }
         for _, r in sorted(rulesets().items())

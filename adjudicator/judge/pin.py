@@ -24,6 +24,7 @@ from adjudicator.auth.guard import client_id, identify
 from adjudicator.auth.settings import settings
 from adjudicator.catalogue import rulesets
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.requests import json_body, only_fields
 
 PIN_SCOPE = "pin"
@@ -70,12 +71,11 @@ def _policy() -> lockout.Policy:
 def unlock():
     configured = current_app.extensions["judge_pin"]
     if not configured:
-        raise ApiError(403, "pin_not_set", "no judge PIN is configured (ADJUDICATOR_JUDGE_PIN)")
+        raise ApiError(Problem.PIN_NOT_SET, "no judge PIN is configured (ADJUDICATOR_JUDGE_PIN)")
     caller = identify()
     if caller.anonymous and settings().tournament:
         raise ApiError(
-            401,
-            "credential_required",
+            Problem.CREDENTIAL_REQUIRED,
             "in tournament mode only a paired tablet can be unlocked: pair it at /judge/pair",
         )
     who = caller.key if not caller.anonymous else _kiosk_client()  # the device tries count for
@@ -84,7 +84,7 @@ def unlock():
     only_fields(data, {"pin"})
     pin = data.get("pin")
     if not isinstance(pin, str) or not 1 <= len(pin) <= 64:
-        raise ApiError(400, "wrong_shape", "'pin' must be a string of 1 to 64 characters", "pin")
+        raise ApiError(Problem.WRONG_SHAPE, "'pin' must be a string of 1 to 64 characters", "pin")
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
     with store.connection(write=True) as conn:
@@ -94,16 +94,15 @@ def unlock():
             lockout.clear(conn, PIN_SCOPE, account, who)
     if wait:
         raise ApiError(
-            429,
-            "too_many_attempts",
+            Problem.TOO_MANY_ATTEMPTS,
             f"too many wrong PINs on this tablet: wait {-(-wait // 60)} min, or ask the director"
             " to clear the lock (director page)",
             headers={"Retry-After": str(wait)},
         )
     if not matched:
-        raise ApiError(403, "wrong_pin", "wrong PIN", "pin")
+        raise ApiError(Problem.WRONG_PIN, "wrong PIN", "pin")
     listed = [
-        {"id": r.id, "name": r.data["name"], "language": r.language}
+        {"id": r.id, "name": r.name, "language": r.language}
         for _, r in sorted(rulesets().items())
         if caller.may_use(r.id)  # a tablet bound to a ruleset is offered only that one
     ]

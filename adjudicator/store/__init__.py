@@ -50,6 +50,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
 from adjudicator.errors import ApiError, respond
+from adjudicator.problems import Problem
 from adjudicator.settings import SETTINGS, ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -345,8 +346,7 @@ def _outage_answer(exc: Exception) -> Response:
     current_app.logger.error("the store cannot be used: %s", describe_error(exc))
     return respond(
         ApiError(
-            503,
-            "store_unavailable",
+            Problem.STORE_UNAVAILABLE,
             "the store cannot be used right now, so nothing can be ruled and recorded;"
             " retry shortly with the same Idempotency-Key",
             headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},

@@ -1,36 +1,39 @@
-"""Every error code the service can emit, read from its source rather than listed by hand.
+"""The problem codes the source raises, read from it: the members of `Problem` it names.
 
-The OpenAPI document's `Problem.code` enum must equal this set (a test checks it), so a code added
-anywhere in the code shows up as a failing test until it is documented.
+The codes themselves are declared once, in `adjudicator.problems`; this reads where they are
+used, so that a test can hold the declaration to the source: every member is raised somewhere
+(no dead code in the contract), and every status a raise site gives is one its code declares.
 """
 
 from __future__ import annotations
 
 import ast
-import inspect
+from collections.abc import Iterator
 from pathlib import Path
 
 import adjudicator
-from adjudicator import errors
-from adjudicator.game.errors import GameInputError
-from adjudicator.game.racks import RackError
+from adjudicator.problems import Problem
 
 PACKAGE = Path(adjudicator.__file__).parent
-# The exception types whose constructor takes a code, and the position of that argument.
-CODE_ARGUMENT = {"ApiError": 1, "GameInputError": 2, "RackError": 2}
-DEFAULT_CODE = {
-    name: inspect.signature(cls.__init__).parameters["code"].default
-    for name, cls in (("GameInputError", GameInputError), ("RackError", RackError))
-}
+DEPLOY = PACKAGE.parent / "deploy"  # nginx's own refusals are worded as problems there too
+GAME = PACKAGE / "game"
+GAME_ERRORS = {"GameInputError", "RackError"}
+GAME_STATUS = 422  # api/games.py answers the game rules' refusals with it (`_game_error`)
 
 
-def _strings(node: ast.AST) -> set[str]:
-    """The string constants a code expression can take (`"a" if x else exc.code` → {"a"})."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return {node.value}
-    if isinstance(node, ast.IfExp):
-        return _strings(node.body) | _strings(node.orelse)
-    return set()  # a variable: its values are collected where they are assigned or raised
+def _trees(*under: Path) -> Iterator[tuple[Path, ast.AST]]:
+    for folder in under or (PACKAGE, DEPLOY):
+        for path in sorted(folder.rglob("*.py")):
+            if "tests" in path.relative_to(folder).parts or path.name == "problems.py":
+                continue
+            yield path, ast.parse(path.read_text("utf-8"), str(path))
+
+
+def _members(node: ast.AST) -> Iterator[Problem]:
+    """Each `Problem.NAME` within `node` (an unknown NAME fails here, with its name)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and getattr(sub.value, "id", None) == "Problem":
+            yield Problem[sub.attr]
 
 
 def _call_name(node: ast.Call) -> str | None:
@@ -43,25 +46,34 @@ def _call_name(node: ast.Call) -> str | None:
 
 
 def codes_in_source() -> set[str]:
-    found = set(errors.HTTP_CODES.values()) | {errors.OTHER_HTTP_CODE, errors.INTERNAL_CODE}
-    for path in PACKAGE.rglob("*.py"):
-        if "tests" in path.relative_to(PACKAGE).parts:
-            continue
-        tree = ast.parse(path.read_text("utf-8"), str(path))
+    """Every code the product source names (HTTP_CODES and the constants included), and the
+    deployment's (nginx's refusals)."""
+    return {member.value for _, tree in _trees() for member in _members(tree)}
+
+
+def statuses() -> dict[str, set[int]]:
+    """Member name -> the literal statuses raise sites give it with `status=`."""
+    found: dict[str, set[int]] = {}
+    for _, tree in _trees():
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _call_name(node) in CODE_ARGUMENT:
-                name = _call_name(node)
-                position = CODE_ARGUMENT[name]
-                given = [kw.value for kw in node.keywords if kw.arg == "code"]
-                if len(node.args) > position:
-                    given.append(node.args[position])
-                if given:
-                    for expr in given:
-                        found |= _strings(expr)
-                elif name in DEFAULT_CODE:
-                    found.add(DEFAULT_CODE[name])
-            elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "code" for t in node.targets
-            ):
-                found |= _strings(node.value)
+            if not (isinstance(node, ast.Call) and _call_name(node) == "ApiError"):
+                continue
+            given = [k.value for k in node.keywords if k.arg == "status"]
+            if not given or not node.args:
+                continue
+            if isinstance(given[0], ast.Constant) and isinstance(given[0].value, int):
+                for member in _members(node.args[0]):
+                    found.setdefault(member.name, set()).add(given[0].value)
+    return found
+
+
+def codes_raised_by_the_game() -> set[str]:
+    """Member names the game rules raise (their exceptions' defaults included)."""
+    found: set[str] = set()
+    for _, tree in _trees(GAME):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node) in GAME_ERRORS:
+                found |= {m.name for m in _members(node)}
+            elif isinstance(node, ast.ClassDef) and node.name in GAME_ERRORS:
+                found |= {m.name for m in _members(node)}
     return found

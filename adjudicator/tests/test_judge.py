@@ -388,3 +388,39 @@ def test_every_string_a_page_names_is_in_the_files():
         named |= set(re.findall(r"\bsay\(\"(\w+)\"", (package / module).read_text("utf-8")))
     assert {"dir_login_wrong", "dir_home_heading", "dir_rulings_title", "dir_pair_title"} <= named
     assert named - set(english) == set()
+
+
+# --- the problem codes the pages branch on come from adjudicator.problems ------------------------
+
+PAGE_SCRIPTS = ("adjudicator/static", "adjudicator/auth/static")
+JS_STRING = re.compile(r"""(['"`])((?:\\.|(?!\1).)*)\1""")
+
+
+def _scripts():
+    root = resources.files("adjudicator").parent
+    for where in PAGE_SCRIPTS:
+        yield from sorted((root / where).rglob("*.js"))
+
+
+def test_the_page_embeds_the_declared_problem_codes(client):
+    from adjudicator.problems import Problem
+
+    config = page_config(client.get("/judge/dsf-2015").get_data(as_text=True))
+    assert config["problems"] == {p.name: p.value for p in Problem}
+
+
+def test_the_scripts_use_only_declared_problem_codes():
+    """A script names a code as `Problem.NAME` (config.js exports the page's `problems`), never
+    as a string: a code the enum does not declare, or a literal that would go stale, fails."""
+    from adjudicator.problems import Problem
+
+    declared = {p.value for p in Problem}
+    used = set()
+    for path in _scripts():
+        text = path.read_text("utf-8")
+        for name in re.findall(r"\bProblem\.(\w+)", text):
+            assert name in Problem.__members__, f"{path.name}: Problem.{name} is not declared"
+            used.add(name)
+        for _, literal in JS_STRING.findall(text):
+            assert literal not in declared, f"{path.name} spells the code {literal!r}: use Problem"
+    assert {"WRONG_PIN", "JURY_LIMIT_REACHED", "STORE_UNAVAILABLE"} <= used

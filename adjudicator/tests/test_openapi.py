@@ -16,6 +16,7 @@ from adjudicator import create_app
 from adjudicator.api.meta import openapi_document
 from adjudicator.tests.problem_codes import codes_in_source
 from lexicon import __version__
+from tools import openapi as schemas
 
 SVG = "image/svg+xml"
 
@@ -56,6 +57,14 @@ def test_every_operation_has_responses_and_an_id():
             assert "200" in op["responses"], (path, method)
             ids.append(op["operationId"])
     assert len(ids) == len(set(ids))
+
+
+def test_the_request_schemas_are_generated_from_the_models():
+    """`make openapi` writes them; a model changed without it leaves the document stale."""
+    committed = schemas.DOCUMENT.read_text("utf-8")
+    assert schemas.dumps(schemas.generated(json.loads(committed))) == committed, (
+        "openapi.json's request schemas differ from the models: run `make openapi`"
+    )
 
 
 def test_schema_refs_resolve():
@@ -171,3 +180,11 @@ def test_example_gets_its_documented_status_and_shape(lexicon_dir, path, method,
     validator.validate(documented["examples"][name]["value"])
     if status >= 400:
         assert response.json["code"] == documented["examples"][name]["value"]["code"]
+
+
+def test_problem_code_enum_is_the_declared_enum():
+    """`make openapi` (tools/openapi.py) writes the enum from `adjudicator.problems`."""
+    from adjudicator.problems import Problem
+
+    enum = openapi_document()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
+    assert enum == sorted(p.value for p in Problem)

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from adjudicator.errors import PROBLEM_TYPE_PREFIX
+from adjudicator import problems
+from adjudicator.errors import PROBLEM_TYPE_PREFIX, ApiError
+from adjudicator.problems import Problem
+from adjudicator.tests.problem_codes import GAME_STATUS, codes_raised_by_the_game, statuses
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MEMBERS = {"type", "title", "status", "detail", "code"}
 
@@ -58,3 +66,67 @@ def test_unexpected_failure_is_a_problem_without_the_exception(app, client):
     r = client.get("/api/v1/boom")
     body = _problem(r, 500, "internal_error")
     assert "secret" not in r.get_data(as_text=True) and "field" not in body
+
+
+# --- the codes are declared once (adjudicator/problems.py) -------------------------------------
+
+
+def test_an_api_error_takes_only_a_declared_code():
+    """A plain string (a typo, an undeclared code) fails where it is raised, in any test."""
+    with pytest.raises(TypeError, match="Problem"):
+        ApiError("wrong_shape", "a plain string")
+    with pytest.raises(TypeError, match="Problem"):
+        ApiError(400, "wrong_shape", "the old order")  # codes_convert: keep
+    with pytest.raises(TypeError, match="status"):
+        ApiError(Problem.HTTP_ERROR, "this code has no status of its own")
+    assert ApiError(Problem.WRONG_SHAPE, "x").status == 400  # the code's own status
+    assert ApiError(Problem.OUT_OF_RANGE, "x", status=422).status == 422
+    assert ApiError(Problem.WRONG_PIN, "x", "pin").to_dict() == {
+        "type": PROBLEM_TYPE_PREFIX + "wrong_pin",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": "x",
+        "code": "wrong_pin",
+        "field": "pin",
+    }
+
+
+def test_every_status_given_where_raised_is_one_its_code_declares():
+    """The reference lists each code's statuses from the enum: a raise site that gives another
+    status (or a game rule's code, answered 422) must be declared there too."""
+    for code, given in statuses().items():
+        assert given <= set(Problem[code].statuses), (code, given)
+    for code in codes_raised_by_the_game():
+        assert GAME_STATUS in Problem[code].statuses, code
+
+
+def test_the_problem_codes_reference_is_the_enum():
+    """The docs page renders `problems.markdown_table()`; nothing else lists the codes."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import docs_hooks
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    page = (ROOT / "docs" / "reference" / "problem-codes.md").read_text("utf-8")
+    assert page.count("<!-- generated: problem-codes -->") == 1
+    assert docs_hooks.GENERATORS["problem-codes"]() == problems.markdown_table()
+    table = problems.markdown_table()
+    for problem in problems.Problem:
+        assert f"| `{problem.value}` |" in table and problem.meaning
+
+
+def test_the_refusals_nginx_answers_itself_are_declared_codes():
+    """deploy/nginx_conf.py renders nginx's own refusals (429, 503, 408, ...) as problems: a
+    client behind nginx gets those codes too, so the contract must declare them."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("nginx_conf", ROOT / "deploy" / "nginx_conf.py")
+    nginx_conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nginx_conf)
+    enum = json.loads((ROOT / "adjudicator" / "openapi.json").read_text("utf-8"))["components"]
+    enum = enum["schemas"]["Problem"]["properties"]["code"]["enum"]
+    for status in nginx_conf.PROBLEMS:
+        body = json.loads(nginx_conf.problem_body(status))
+        assert body["status"] == status and body["code"] in enum, body
+        assert status in Problem(body["code"]).statuses, body

@@ -30,7 +30,7 @@ def test_bundled_rulesets_load():
     assert set(rulesets) == BUNDLED
     assert rulesets["ssf-1999"].policy == "play"  # 002: never which word failed
     assert rulesets["dsf-2015"].policy == "word"  # 000 §4.6c: the challenger may look it up
-    assert rulesets["sbnl-punten"].data["pass"]["allowed"] is False  # 003
+    assert rulesets["sbnl-punten"].pass_.allowed is False  # 003
 
 
 def test_consequences_follow_rules_md_section_5():
@@ -155,12 +155,12 @@ def test_dk_home_cites_where_its_rules_are():
     """004 puts going out, six scoreless turns and the rack adjustments under "Pointgivning"
     ("Spillets afslutning" has the point target and ties); a failed challenge costing the turn
     is DSF's 000 §4.6d, since 004 only names the free-challenge variant."""
-    data = load_rulesets()["dk-home"].data
-    for section in ("end", "final"):
-        assert data[section]["source"].startswith("004 Pointgivning")
-        assert "Spillets afslutning" in data[section]["source"]
-    assert data["challenge"]["source"].startswith("000 §4.6d")
-    assert "004 Almindelige varianter" in data["challenge"]["source"]
+    ruleset = load_rulesets()["dk-home"]
+    for section in (ruleset.end, ruleset.final):
+        assert section.source.startswith("004 Pointgivning")
+        assert "Spillets afslutning" in section.source
+    assert ruleset.challenge.source.startswith("000 §4.6d")
+    assert "004 Almindelige varianter" in ruleset.challenge.source
 
 
 def test_no_profile_cites_dsf_for_proper_names():

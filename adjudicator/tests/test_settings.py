@@ -4,6 +4,7 @@ declaration, the one place the settings are listed."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import socket
@@ -171,3 +172,52 @@ def test_each_declaration_is_complete():
         assert setting.name.isupper() and setting.description, setting.name
         assert "\n" not in setting.description and "|" not in setting.description
         setting.parse(setting.default_value())  # every default passes its own rule
+
+
+def test_the_instance_folder_is_the_same_from_any_folder(tmp_path, monkeypatch):
+    """Issue 28 item 8: the state's home is Flask's instance folder for the package, not the
+    current folder; the lexicons, the SQLite store and the run directory default to it."""
+    from adjudicator.rundir import run_dir_for
+    from adjudicator.store import default_url
+
+    for name in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
+        monkeypatch.delenv(name)
+    home = settings.value("INSTANCE_DIR")
+    monkeypatch.chdir(tmp_path)
+    assert settings.value("INSTANCE_DIR") == home == str(ROOT / "instance")
+    app = configured_app({"TESTING": True})
+    assert app.instance_path == home
+    assert app.config["LEXICON_DIR"] == os.path.join(home, "lexicons")
+    assert run_dir_for(settings.read()) == os.path.join(home, "run", "127.0.0.1-8000")
+    assert default_url(app.instance_path) == f"sqlite:///{home}/adjudicator.db"
+    monkeypatch.setenv("ADJUDICATOR_INSTANCE_DIR", "state")  # relative: from where it starts
+    assert settings.value("INSTANCE_DIR") == str(tmp_path / "state")
+    assert configured_app().config["LEXICON_DIR"] == str(tmp_path / "state" / "lexicons")
+
+
+ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def _environment_uses(path: Path) -> list[str]:
+    """`os.environ`, `os.getenv`… (or imported from os) in a module, as `path:line`."""
+    uses = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in ENVIRONMENT:
+            if isinstance(node.value, ast.Name) and node.value.id == "os":
+                uses.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            if any(alias.name in ENVIRONMENT for alias in node.names):
+                uses.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return uses
+
+
+def test_only_the_settings_module_reads_or_writes_the_environment():
+    """Settings are declared once: the environment is read and written in adjudicator.settings
+    only (its `read`, and what a process passes on to the processes it starts)."""
+    uses = []
+    for package in ("adjudicator", "compiler", "lexicon"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "tests" in path.relative_to(ROOT).parts or path == PACKAGE / "settings.py":
+                continue
+            uses += _environment_uses(path)
+    assert uses == []

@@ -13,6 +13,7 @@ from sqlalchemy import text
 from adjudicator.audit import chain
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.errors import ApiError
+from adjudicator.problems import Problem
 from adjudicator.store import Store, migrate
 
 
@@ -112,7 +113,7 @@ def test_the_observer_is_told_of_each_committed_transaction(store):
     writer = GroupCommit(store, observe=lambda *seen: told.append(seen))
 
     def refused(conn, batch):
-        raise ApiError(409, "jury_limit_reached", "no more")
+        raise ApiError(Problem.JURY_LIMIT_REACHED, "no more")
 
     outcome = submit_in_threads(writer, [append(f"o{i}") for i in range(6)], hold=store)
     assert all(error is None for _, error in outcome)
@@ -145,7 +146,7 @@ def test_a_refusal_in_a_batch_stays_with_its_own_request(store):
     spy = Spy(writer)
 
     def refused(conn, batch):
-        raise ApiError(409, "jury_limit_reached", "no more")
+        raise ApiError(Problem.JURY_LIMIT_REACHED, "no more")
 
     works = [append("a"), append("b"), refused, append("c")]
     outcome = submit_in_threads(writer, works, hold=store)

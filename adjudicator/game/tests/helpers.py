@@ -14,7 +14,7 @@ from lexicon.languages import LanguageProfile, load_profile
 
 @cache
 def rules(ruleset_id: str) -> Rules:
-    return Rules.from_data(load_rulesets()[ruleset_id].data)
+    return load_rulesets()[ruleset_id].rules
 
 
 def profile(ruleset_id: str) -> LanguageProfile:

@@ -125,3 +125,36 @@ def test_ssf_loses_on_time_at_15_minutes_not_more_002():
     )
     dsf = run(game + ">ann: AERSU (time) -60 -48\n", "dsf-2015")
     assert "more than 5 minutes over: the game is lost (000 §4.4.1)" in dsf.turns[-1].notes
+
+
+def overfull(who: str = "bob") -> str:
+    """A record that puts 225 tiles down (75 plays of CAT, none connected) in a set of 100,
+    then `who` exchanges: the counted bag would be below 0."""
+    lines = []
+    for k, (row, col) in enumerate((r, c) for r in range(1, 16) for c in "ADGJM"):
+        who = "ann" if k % 2 == 0 else "bob"
+        lines.append(f">{who}: ACTXYZQ {row}{col} CAT +5 {5 * (k // 2 + 1)}\n")
+    return "".join(lines) + f">{who}: ABCDEFG -ABC +0 {190 if who == 'ann' else 185}\n"
+
+
+def test_an_end_rack_line_showing_a_rack_outside_the_set_is_a_deviation():
+    """The rack shown on an end-of-game line is read like any rack shown: one the set cannot
+    hold is a deviation of that line, not a walk that stops (`replay` printed a traceback,
+    games/verify refused the whole record)."""
+    passes = ">bob: AEIOTUU - +0 0\n>ann: XYZQ - +0 10\n" * 3
+    text = ">ann: ACTXYZQ 8H CAT +10 10\n" + passes + ">ann: XYZ1Q (XYZQ) -32 -22\n"
+    report = run(text, "wespa")
+    assert report.ended == "scoreless"
+    assert "rack XYZ1Q: '1' is not a tile of the English set" in deviations(report)
+
+
+def test_an_exchange_with_more_tiles_down_than_the_set_holds_is_a_deviation():
+    """With more tiles on the board than the set holds, an exchange is asked about an empty
+    bag (a deviation), not about −128 tiles (the walk stopped with "the bag cannot hold fewer
+    than 0 tiles"); so is SBNL's question whether a skipped player could exchange."""
+    report = run(overfull(), "wespa")
+    assert report.turns[-1].deviations[-1].startswith("exchange not allowed: ")
+    sbnl = run(overfull(), "sbnl-punten")
+    assert sbnl.turns[-1].deviations[-1].startswith("exchange not allowed: ")
+    skipping = run(overfull("ann"), "sbnl-punten")  # bob is skipped: could he exchange?
+    assert skipping.turns[-1].notes[0].startswith("bob can neither place, exchange nor pass")

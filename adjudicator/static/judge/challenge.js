@@ -1,7 +1,7 @@
 /* JUDGE: send the words, then show the ruling, a spelling problem, or "no answer" — never a
  * verdict the service did not give. The words leave the DOM as soon as they are sent and live
  * in memory only until the ruling (or a retry) is done. */
-import { cfg, fmt, limits, t, timers } from './config.js';
+import { cfg, fmt, limits, Problem, t, timers } from './config.js';
 import { $ } from './dom.js';
 import { restore } from './entry.js';
 import { JURY_FIELDS, context, payload, remaining } from './jury.js';
@@ -24,12 +24,12 @@ function newKey() {
 }
 
 const FORM_ERRORS = {
-  word_too_short: 'err_word_too_short',
-  word_too_long: 'err_word_too_long',
-  word_has_digit: 'refused_digit',
-  word_has_hyphen: 'refused_hyphen',
-  word_has_foreign_letter: 'refused_foreign',
-  word_has_non_letter: 'refused_other',
+  [Problem.WORD_TOO_SHORT]: 'err_word_too_short',
+  [Problem.WORD_TOO_LONG]: 'err_word_too_long',
+  [Problem.WORD_HAS_DIGIT]: 'refused_digit',
+  [Problem.WORD_HAS_HYPHEN]: 'refused_hyphen',
+  [Problem.WORD_HAS_FOREIGN_LETTER]: 'refused_foreign',
+  [Problem.WORD_HAS_NON_LETTER]: 'refused_other',
 };
 
 export function judge(list) {
@@ -91,11 +91,12 @@ function handle(response, body, list, jury) {
   if (response.status === 400 && error && jury && JURY_FIELDS.includes(error.field)) {
     // The player or the game the store counts by is missing (tournament mode) or cannot be
     // recorded: back to the words, kept, with that field focused.
-    backToWords(list, 0, error.code === 'missing_field' ? t.jury_missing : t.jury_field_refused);
+    const missing = error.code === Problem.MISSING_FIELD;
+    backToWords(list, 0, missing ? t.jury_missing : t.jury_field_refused);
     $('jury-' + error.field).focus();
     return;
   }
-  if (error && error.code === 'jury_limit_reached' && jury) {
+  if (error && error.code === Problem.JURY_LIMIT_REACHED && jury) {
     // The store counts words: the problem says how many the player may still put to the jury.
     const left = remaining(error);
     if (left) {
@@ -107,7 +108,7 @@ function handle(response, body, list, jury) {
     pending = null; // none left: the same query would be refused again, so no RETRY
     const n = cfg.jury.submissions_per_player;
     showError('jury_limit', fmt(t.jury_limit_reached, { player: jury.player, game: jury.game, n }));
-  } else if (error && error.code === 'rate_limited') {
+  } else if (error && error.code === Problem.RATE_LIMITED) {
     showError('busy', fmt(t.too_many_rulings, { s: response.headers.get('Retry-After') || '60' }));
   } else if (response.status === 401 && error) {
     // tournament mode: not paired, or revoked while the page was open; RETRY cannot help
@@ -142,9 +143,9 @@ const ERROR_TEXTS = {
 };
 // Refusals with a screen of their own, by the problem's code.
 const REFUSALS = new Map([
-  ['ruleset_unavailable', 'unavailable'],
-  ['store_unavailable', 'store'],
-  ['out_of_scope', 'wrong_ruleset'],
+  [Problem.RULESET_UNAVAILABLE, 'unavailable'],
+  [Problem.STORE_UNAVAILABLE, 'store'],
+  [Problem.OUT_OF_SCOPE, 'wrong_ruleset'],
 ]);
 const FINAL = new Set(['jury_limit', 'not_paired']); // nothing to retry: only START OVER
 

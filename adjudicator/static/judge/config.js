@@ -6,6 +6,8 @@ export const cfg = JSON.parse(node.textContent);
 export const t = cfg.strings;
 export const limits = cfg.limits;
 export const timers = cfg.timers;
+// The problem codes (adjudicator/problems.py) by name: compare `error.code === Problem.WRONG_PIN`.
+export const Problem = Object.freeze(cfg.problems);
 export const lang = cfg.ruleset.language;
 export const juryMode = cfg.ruleset.mode === 'jury';
 

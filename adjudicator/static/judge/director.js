@@ -1,7 +1,7 @@
 /* The director's PIN and the unlocked menu: switch the kiosk's ruleset, or leave it.
  * In tournament mode only a paired tablet may be unlocked (its cookie goes with net.js's
  * requests); wrong PINs are counted per tablet in the store. */
-import { cfg, fmt, t, timers } from './config.js';
+import { cfg, fmt, Problem, t, timers } from './config.js';
 import { $, el } from './dom.js';
 import { postJson } from './net.js';
 import { current, show } from './screens.js';
@@ -36,10 +36,10 @@ async function submitPin() {
   }
   const code = body && body.code;
   let message = t.no_answer_title;
-  if (code === 'wrong_pin') message = t.pin_wrong;
-  else if (code === 'pin_not_set') message = t.pin_not_set;
+  if (code === Problem.WRONG_PIN) message = t.pin_wrong;
+  else if (code === Problem.PIN_NOT_SET) message = t.pin_not_set;
   else if (response.status === 401) message = t.not_paired;
-  else if (code === 'too_many_attempts') {
+  else if (code === Problem.TOO_MANY_ATTEMPTS) {
     // Minutes, rounded up: a lockout lasts up to a quarter of an hour, not "wait 897 s".
     const seconds = Number(response.headers.get('Retry-After')) || 60;
     message = fmt(t.pin_wait, { m: Math.max(1, Math.ceil(seconds / 60)) });
