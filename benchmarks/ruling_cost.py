@@ -3,12 +3,13 @@ app that reads a JSON body and answers JSON, measured in the same run.
 
 Each path is a WSGI call into a real app (no sockets, no gunicorn): the bare app, `healthz`, a
 challenge with the audit log's write taken out, a challenge audited in SQLite (open mode,
-`synchronous=FULL`), the same with open mode recording nothing (`ADJUDICATOR_OPEN_MODE_AUDIT=none`),
-the same with an app key in tournament mode (looked up, rate-counted and its last use noted in
-the store), and `moves/validate`. The rounds are interleaved (every path
-once per round, in a rotating order) and each path's CPU time per request (`process_time`, all
-threads of this process) is divided by the bare app's in the same round; the median ratio is
-reported. On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
+`synchronous=FULL`), the same with a new `Idempotency-Key` each time (looked up and stored in
+the ruling's transaction), the same with open mode recording nothing
+(`ADJUDICATOR_OPEN_MODE_AUDIT=none`), the same with an app key in tournament mode (looked up,
+rate-counted and its last use noted in the store), and `moves/validate`. The rounds are
+interleaved (every path once per round, in a rotating order) and each path's CPU time per
+request (`process_time`, all threads of this process) is divided by the bare app's in the same
+round; the median ratio is reported. On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
 
 Targets (issue 30): audited open challenge ≤ 4.5× bare (moonshot 3×); tournament app key
 ≤ 5.5× (moonshot 3.5×).
@@ -159,6 +160,7 @@ def paths(tmp: Path) -> dict[str, Callable[[], None]]:
     tournament = service(tmp, "tournament", MODE="tournament", RATE_RULINGS_PER_MINUTE=10**9)
     keys = app_keys(tournament, KEYS)
     bearer = lambda i: {"Authorization": f"Bearer {keys[i % KEYS]}"}  # noqa: E731
+    idempotency_key = lambda i: {"Idempotency-Key": f"bench-{i}"}  # noqa: E731  (new each time)
     return {
         "bare Flask JSON POST": Call(
             bare_app(), "POST", "/echo", {"words": CHALLENGE_BODY["words"]}
@@ -168,6 +170,9 @@ def paths(tmp: Path) -> dict[str, Callable[[], None]]:
             unwritten(service(tmp, "unaudited")), "POST", CHALLENGE, CHALLENGE_BODY
         ),
         "challenge, audited, open": Call(opened, "POST", CHALLENGE, CHALLENGE_BODY),
+        "challenge, audited, open, keyed": Call(
+            opened, "POST", CHALLENGE, CHALLENGE_BODY, idempotency_key
+        ),
         "challenge, open, not recorded": Call(
             service(tmp, "quiet", OPEN_MODE_AUDIT="none"), "POST", CHALLENGE, CHALLENGE_BODY
         ),

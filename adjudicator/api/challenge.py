@@ -14,6 +14,8 @@ from adjudicator import disclosure
 from adjudicator.api.bodies import ChallengeRequest, parse
 from adjudicator.audit import record
 from adjudicator.audit.jury import counted
+from adjudicator.auth import bookkeeping
+from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import (
     lexicon_for,
     public_ruleset,
@@ -23,7 +25,7 @@ from adjudicator.catalogue import (
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
-from adjudicator.web import API_PREFIX
+from adjudicator.web import API_PREFIX, idempotency
 from adjudicator.web.access import lexicon_dependent, public, rules
 from adjudicator.web.caching import cacheable
 from adjudicator.web.errors import ApiError
@@ -99,8 +101,12 @@ def challenge(ruleset_id: str):
         "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
-    return record.answer(
+    caller = current_caller()  # the view says who asked, what they owe and the key it came with
+    return record.record_ruling(
         body,
+        caller=caller,
+        charge=bookkeeping.pending(),
+        key=idempotency.from_request(caller),
         kind=record.ruling_kind(ruleset),
         ruleset=ruleset,
         labels=labels,

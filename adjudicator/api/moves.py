@@ -13,6 +13,8 @@ from flask import Blueprint
 from adjudicator import disclosure
 from adjudicator.api.bodies import MoveRequest, PlayTiles, Position, parse
 from adjudicator.audit import record
+from adjudicator.auth import bookkeeping
+from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.engine import (
     Board,
@@ -25,7 +27,7 @@ from adjudicator.engine import (
 )
 from adjudicator.problems import Problem
 from adjudicator.rulings import new_ruling_id
-from adjudicator.web import API_PREFIX
+from adjudicator.web import API_PREFIX, idempotency
 from adjudicator.web.access import lexicon_dependent, rules
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
@@ -109,8 +111,12 @@ def validate(ruleset_id: str):
         "errors": [e.code for e in result.errors],
         "score": result.score,
     }
-    return record.answer(
+    caller = current_caller()  # the view says who asked, what they owe and the key it came with
+    return record.record_ruling(
         body,
+        caller=caller,
+        charge=bookkeeping.pending(),
+        key=idempotency.from_request(caller),
         kind="move",
         ruleset=ruleset,
         labels=labels,

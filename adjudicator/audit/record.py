@@ -12,6 +12,7 @@ refused on the way (jury limit, rate limit, the store down) or replayed was not 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -22,7 +23,7 @@ from adjudicator.audit import jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth import bookkeeping
-from adjudicator.auth.caller import current_caller
+from adjudicator.auth.caller import Caller
 from adjudicator.auth.settings import settings
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import idempotency, metrics
@@ -36,25 +37,21 @@ def ruling_kind(ruleset: Ruleset) -> str:
     return "jury" if ruleset.challenge.mode == "jury" else "challenge"
 
 
-def answer(
+def audit_entry(
     body: dict[str, Any],
     *,
     kind: str,
     ruleset: Ruleset,
+    caller: Caller,
     labels: Labels,
     verdict: str | None,
-    consequence: dict[str, Any] | None = None,
-    play: str | None = None,
-    jury_limit: int | None = None,
-) -> Response:
-    """Record the ruling `body` describes (its `ruling_id`, `lexicon` and `words` as answered)
-    and return the answer. With `jury_limit`, count the query and add `queries_remaining`."""
-    caller = current_caller()
-    key = idempotency.from_request(caller)
-    charge = bookkeeping.pending()  # a device's or key's rate count and last use, if deferred
-    logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    consequence: dict[str, Any] | None,
+    play: str | None,
+) -> dict[str, Any]:
+    """The audit log's entry for the ruling `body` answers: what was asked, by whom, under which
+    ruleset and lexicon, and what was ruled (the chain adds its seq, time and hashes)."""
     lexicon = body["lexicon"]
-    entry = {
+    return {
         "ruling_id": body["ruling_id"],
         "kind": kind,
         "ruleset": ruleset.id,
@@ -74,33 +71,103 @@ def answer(
         "play": play,
     }
 
-    # Runs in whichever request's thread leads the commit: no `request` or `g` in here.
-    def work(conn: Connection, batch: Batch) -> Response | bytes:
-        if key is not None:
-            replay = idempotency.lookup(conn, key)
+
+@dataclass(frozen=True)
+class RulingWrite:
+    """The ruling's one write transaction, step by step, as the group commit runs it (maybe in
+    another request's thread: everything it needs is here, nothing is read from `request` or
+    `g`). It may run twice (a failed batch is retried one by one), so each step starts afresh.
+    """
+
+    body: dict[str, Any]
+    entry: dict[str, Any] | None  # None: nothing is logged (open mode may record nothing)
+    key: idempotency.Key | None
+    charge: bookkeeping.Pending | None
+    labels: Labels
+    jury_limit: int | None
+    counts_jury: bool  # a jury query: the answer says `queries_remaining`
+
+    @property
+    def writes(self) -> bool:
+        """Whether anything is stored: if not, no transaction and no wait for the disk."""
+        return (
+            self.entry is not None
+            or self.key is not None
+            or self.charge is not None
+            or self.jury_limit is not None
+        )
+
+    def __call__(self, conn: Connection, batch: Batch) -> Response | bytes:
+        """The stored answer to replay, or the new answer's JSON once every step has run."""
+        if self.key is not None:
+            replay = idempotency.lookup(conn, self.key)
             if replay is not None:
-                return replay
-        if charge is not None:
-            bookkeeping.settle(conn, charge)
-        if kind == "jury":
-            body["queries_remaining"] = (
-                None
-                if jury_limit is None
-                else jury.count(conn, labels, jury_limit, len(body["words"]))
-            )
-        if logged:
-            batch.append(entry)
-        payload = orjson.dumps(body)
-        if key is not None:
-            idempotency.remember(conn, key, 200, payload)
+                return replay  # ruled, recorded and counted the first time
+        if self.charge is not None:
+            bookkeeping.settle(conn, self.charge)  # refused past the rate limit
+        if self.counts_jury:
+            self.body["queries_remaining"] = self.count_jury_query(conn)
+        if self.entry is not None:
+            batch.append(self.entry)
+        payload = orjson.dumps(self.body)
+        if self.key is not None:
+            idempotency.remember(conn, self.key, 200, payload)
         return payload
 
-    if logged or key is not None or charge is not None or jury_limit is not None:
-        done = current_app.extensions["group_commit"].submit(work)
+    def count_jury_query(self, conn: Connection) -> int | None:
+        """The words left to this player in this game (refused past the limit); None when
+        the query is answered uncounted."""
+        if self.jury_limit is None:
+            return None
+        return jury.count(conn, self.labels, self.jury_limit, len(self.body["words"]))
+
+
+def record_ruling(
+    body: dict[str, Any],
+    *,
+    caller: Caller,
+    charge: bookkeeping.Pending | None,
+    key: idempotency.Key | None,
+    kind: str,
+    ruleset: Ruleset,
+    labels: Labels,
+    verdict: str | None,
+    consequence: dict[str, Any] | None = None,
+    play: str | None = None,
+    jury_limit: int | None = None,
+) -> Response:
+    """Record the ruling `body` describes (its `ruling_id`, `lexicon` and `words` as answered),
+    asked by `caller`, and return the answer: committed before it is returned. `charge` is the
+    caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
+    idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
+    the answer says `queries_remaining`."""
+    logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    write = RulingWrite(
+        body=body,
+        entry=audit_entry(
+            body,
+            kind=kind,
+            ruleset=ruleset,
+            caller=caller,
+            labels=labels,
+            verdict=verdict,
+            consequence=consequence,
+            play=play,
+        )
+        if logged
+        else None,
+        key=key,
+        charge=charge,
+        labels=labels,
+        jury_limit=jury_limit,
+        counts_jury=kind == "jury",
+    )
+    if write.writes:
+        done = current_app.extensions["group_commit"].submit(write)
     else:  # nothing to store: no transaction, no wait for the disk
-        done = work(None, None)  # type: ignore[arg-type]
+        done = write(None, None)  # type: ignore[arg-type]
     if isinstance(done, Response):
-        return done  # a replay: ruled, recorded and counted the first time
+        return done  # a replay: counted in /metrics the first time
     metrics.count_ruling(ruleset.id, METRICS_KIND[kind], verdict)
     return current_app.response_class(done, mimetype="application/json")
 

@@ -63,7 +63,7 @@ class Statements:
             nth_newest_hit=f"SELECT at FROM {_HITS.name} WHERE key = {p} AND at > {p}"
             f" ORDER BY at DESC LIMIT 1 OFFSET {p}",
             drop_old_hits=f"DELETE FROM {_HITS.name} WHERE key = {p} AND at <= {p}",
-            add_hit=f"INSERT INTO {_HITS.name} (key, at) VALUES ({p}, {p})",
+            add_hit=f"INSERT INTO {_HITS.name} (key, at, tie) VALUES ({p}, {p}, {p})",
             sweep_hits=f"DELETE FROM {_HITS.name} WHERE at <= {p}",
             key_last_use=last_use(_KEYS),
             device_last_use=last_use(_DEVICES),

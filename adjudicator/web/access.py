@@ -37,7 +37,7 @@ RULES = "adjudicator_rules"
 
 
 def rules(target: V) -> V:
-    """Marks a view whose answer is a recorded ruling (`audit.record.answer`): a device's or
+    """Marks a view whose answer is a recorded ruling (`audit.record.record_ruling`): a device's or
     key's rate count and last use are then settled in the ruling's transaction (bookkeeping)."""
     setattr(target, RULES, True)
     return target

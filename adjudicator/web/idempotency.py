@@ -9,22 +9,25 @@ says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS` (default 24 hours: a tourname
 that the key is free again.
 
 The lookup and the record happen in the ruling's own transaction, under the audit log's append
-lock, so two copies of one request racing on two workers or boxes still rule once.
+lock, so two copies of one request racing on two workers or boxes still rule once. Both run on
+every keyed ruling, so they are plain SQL sent to the driver (`store.driver`), like the audit
+append: through SQLAlchemy Core their statement building cost about 220 µs a ruling.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Protocol
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from flask import Response, current_app, request
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, Dialect
 
 from adjudicator.problems import Problem
-from adjudicator.store import utcnow
+from adjudicator.store import driver, utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
 from adjudicator.web.errors import ApiError
 from adjudicator.web.netaddrs import client_id
@@ -34,6 +37,53 @@ PURGE_EVERY = 200  # keyed requests per process between deletions of expired key
 
 KEYS = IdempotencyKey.__table__
 _counter = itertools.count()
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The keyed ruling's statements in one dialect's placeholders, and the conversions of the
+    columns' own types (so a row written here reads back through SQLAlchemy unchanged)."""
+
+    find: str
+    forget: str
+    add: str
+    purge: str
+    time_to_db: Callable[[datetime], Any]
+    time_from_db: Callable[[Any], datetime]
+    body_to_db: Callable[[bytes], Any]
+    body_from_db: Callable[[Any], bytes]
+
+    @classmethod
+    def for_dialect(cls, dialect: Dialect) -> _Statements:
+        p = "?" if dialect.paramstyle == "qmark" else "%s"
+        columns = ("caller", "key", "request_hash", "status", "body", "created_at")
+        return cls(
+            find=f"SELECT request_hash, status, body, created_at FROM {KEYS.name}"
+            f" WHERE caller = {p} AND key = {p}",
+            forget=f"DELETE FROM {KEYS.name} WHERE caller = {p} AND key = {p}",
+            add=f"INSERT INTO {KEYS.name} ({', '.join(columns)})"
+            f" VALUES ({', '.join(p for _ in columns)})",
+            purge=f"DELETE FROM {KEYS.name} WHERE created_at < {p}",
+            time_to_db=_converter(
+                KEYS.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
+            ),
+            time_from_db=_converter(
+                KEYS.c.created_at.type.dialect_impl(dialect).result_processor(dialect, None)
+            ),
+            body_to_db=_converter(KEYS.c.body.type.dialect_impl(dialect).bind_processor(dialect)),
+            body_from_db=_converter(
+                KEYS.c.body.type.dialect_impl(dialect).result_processor(dialect, None)
+            ),
+        )
+
+
+def _converter(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
+    if process is None:  # the driver takes and gives the value as it is (psycopg)
+        return lambda value: value
+    return process
+
+
+_statements = driver.PerDialect(_Statements.for_dialect)
 
 
 class Caller(Protocol):
@@ -105,39 +155,36 @@ def _ttl() -> timedelta:
 def lookup(conn: Connection, key: Key) -> Response | None:
     """The stored answer to replay, None for a new (or expired) key; 422 for a key reused with
     another request."""
-    row = conn.execute(
-        select(KEYS.c.request_hash, KEYS.c.status, KEYS.c.body, KEYS.c.created_at).where(
-            KEYS.c.caller == key.caller, KEYS.c.key == key.key
-        )
-    ).one_or_none()
+    sql = _statements(conn)
+    row = driver.one(conn, sql.find, (key.caller, key.key))
     if row is None:
         return None
-    if row.created_at < utcnow() - _ttl():
-        conn.execute(delete(KEYS).where(KEYS.c.caller == key.caller, KEYS.c.key == key.key))
+    request_hash, status, body, created_at = row
+    if sql.time_from_db(created_at) < utcnow() - _ttl():
+        driver.change(conn, sql.forget, (key.caller, key.key))
         return None
-    if row.request_hash != key.request_hash:
+    if request_hash != key.request_hash:
         raise ApiError(
             Problem.IDEMPOTENCY_KEY_REUSED,
             f"this {HEADER} was used for a different request; use a new key for a new request",
             HEADER,
         )
-    response = current_app.response_class(row.body, row.status, mimetype="application/json")
+    response = current_app.response_class(
+        sql.body_from_db(body), status, mimetype="application/json"
+    )
     response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
 def remember(conn: Connection, key: Key, status: int, body: bytes) -> None:
+    """Keep the answer under its key, in the ruling's transaction; now and then the expired
+    keys of every caller go."""
+    sql = _statements(conn)
     now = utcnow()
-    conn.execute(
-        KEYS.insert(),
-        {
-            "caller": key.caller,
-            "key": key.key,
-            "request_hash": key.request_hash,
-            "status": status,
-            "body": body,
-            "created_at": now,
-        },
+    driver.change(
+        conn,
+        sql.add,
+        (key.caller, key.key, key.request_hash, status, sql.body_to_db(body), sql.time_to_db(now)),
     )
     if next(_counter) % PURGE_EVERY == 0:
-        conn.execute(delete(KEYS).where(KEYS.c.created_at < now - _ttl()))
+        driver.change(conn, sql.purge, (sql.time_to_db(now - _ttl()),))

@@ -80,7 +80,7 @@ UNMATCHED = "<unmatched>"  # a path no route serves: never the path itself (unbo
 
 def count_ruling(ruleset: str, kind: str, verdict: str | None) -> None:
     """One ruling of `kind` (challenge, move) under `ruleset`; `None` (no ruling) is not one.
-    Called once the ruling is recorded (`audit.record.answer`), never for one refused on the way
+    Called once the ruling is recorded (`audit.record.record_ruling`), never for one refused on the way
     or replayed."""
     if verdict is not None and current_app.extensions.get("metrics_on"):
         RULINGS.labels(ruleset, kind, verdict).inc()

@@ -425,6 +425,69 @@ def test_an_expired_key_rules_again(make_app):
     assert a["ruling_id"] != b["ruling_id"] and len(entries(app)) == 2
 
 
+def test_a_remembered_answer_reads_back_as_sqlalchemy_would_have_written_it(app):
+    """The keyed ruling's statements go straight to the driver (issue 30): the row they write
+    is the row the ORM's types read, and the replay gives it back byte for byte."""
+    from sqlalchemy import select
+
+    from adjudicator.store import utcnow
+    from adjudicator.web.idempotency import KEYS, Key, lookup, remember
+
+    key = Key("app:1", "k-1", "a" * 64)
+    with app.app_context():
+        with app.extensions["store"].connection(write=True) as conn:
+            remember(conn, key, 200, b'{"ruling":"valid"}')
+        with app.extensions["store"].connection() as conn:
+            row = conn.execute(select(KEYS)).one()
+            replay = lookup(conn, key)
+    assert (row.caller, row.key, row.status, row.body) == (
+        "app:1",
+        "k-1",
+        200,
+        b'{"ruling":"valid"}',
+    )
+    assert abs((row.created_at - utcnow()).total_seconds()) < 60
+    assert replay is not None and replay.status_code == 200
+    assert replay.get_data() == b'{"ruling":"valid"}'
+
+
+def test_the_ruling_is_recorded_for_the_caller_and_key_the_view_passes(app):
+    """Issue 28, item 5: `record_ruling` takes who asked, what they owe and the idempotency key
+    from its caller, never from `flask.g` or the request: here there is no request at all."""
+    from adjudicator.audit.labels import Labels
+    from adjudicator.audit.record import record_ruling
+    from adjudicator.web.idempotency import Key
+
+    caller = Caller("device", "7", "table 7")
+    key = Key(caller.key, "passed-in", "0" * 64)
+    with app.app_context():
+        ruleset = rulesets()["ssf-1999"]
+
+        def ruled(ruling_id: str) -> bytes:
+            body = {
+                "ruling_id": ruling_id,
+                "lexicon": {"id": "lex", "sha256": "f" * 64},
+                "words": [{"word": "ORD", "valid": True}],
+            }
+            answer = record_ruling(
+                body,
+                caller=caller,
+                charge=None,
+                key=key,
+                kind="challenge",
+                ruleset=ruleset,
+                labels=Labels(game="g1"),
+                verdict="valid",
+            )
+            return answer.get_data()
+
+        first = ruled("R-1")
+        assert ruled("R-2") == first  # the same key again: the stored answer, nothing logged
+    [entry] = entries(app)
+    assert (entry["ruling_id"], entry["caller_kind"], entry["caller_id"]) == ("R-1", "device", "7")
+    assert entry["game"] == "g1"
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [

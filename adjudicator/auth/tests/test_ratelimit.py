@@ -132,3 +132,13 @@ def test_sqlite_needs_the_write_transaction(tmp_path):
     with pytest.raises(RuntimeError, match="write=True"), s.connection() as conn:
         ratelimit.hit(conn, "app:1", 1, store_time.utcnow())
     s.dispose()
+
+
+def test_hits_at_the_same_instant_each_count(store):
+    """Two rulings of one credential stamped with the same microsecond (two workers) are two
+    hits: the rows are told apart, never merged or refused as duplicates."""
+    t = store_time.utcnow()
+    assert [hit(store, "app:1", 3, t) for _ in range(4)] == [0, 0, 0, 60]
+    with store.connection() as conn:
+        rows = conn.execute(sa.text("SELECT count(*) FROM rate_hits WHERE key = 'app:1'"))
+        assert rows.scalar_one() == 3

@@ -187,3 +187,71 @@ def test_a_ruling_updates_no_index_that_nothing_reads(store):
         unique = sorted(c["column_names"] for c in found.get_unique_constraints("rulings"))
     assert plain == []
     assert unique == [["hash"], ["ruling_id"]]
+
+
+def test_a_ruling_without_an_event_writes_no_event_index_page(store):
+    """Issue 30: `ruling_labels.event` is indexed only where there is an event (a partial
+    index), so an unlabelled ruling (open mode, most apps) dirties one page fewer per commit;
+    the directors' search by event still finds its rows through the index."""
+    migrate.upgrade(store)
+    with store.engine.connect() as conn:
+        if store.engine.dialect.name == "sqlite":
+            sql = "SELECT sql FROM sqlite_master WHERE name = 'ix_ruling_labels_event'"
+        else:
+            sql = "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_ruling_labels_event'"
+        definition = conn.execute(text(sql)).scalar_one()
+        assert "event IS NOT NULL" in definition.replace("(", "").replace(")", "")
+        if store.engine.dialect.name == "sqlite":
+            plan = conn.execute(
+                text("EXPLAIN QUERY PLAN SELECT seq FROM ruling_labels WHERE event = :e"),
+                {"e": "nk 2027"},
+            ).all()
+            assert "ix_ruling_labels_event" in " ".join(str(row[-1]) for row in plan)
+    command.downgrade(migrate._config(store), "-1")  # and back: the plain index again
+    with store.engine.connect() as conn:
+        from sqlalchemy import inspect
+
+        found = [ix["column_names"] for ix in inspect(conn).get_indexes("ruling_labels")]
+    assert found == [["event"]]
+    migrate.upgrade(store)
+
+
+def test_a_rate_hit_writes_one_btree(store):
+    """Issue 30: a credential's rate count adds a row and drops its old ones on every ruling in
+    tournament mode. Kept in the order they are looked up in (key, time), with no second index
+    beside the table, the two land in one B-tree: on SQLite a table without a rowid, on
+    PostgreSQL the heap and its primary key only (three structures before: heap, id, index)."""
+    from sqlalchemy import inspect
+
+    migrate.upgrade(store)
+    with store.engine.connect() as conn:
+        found = inspect(conn)
+        assert found.get_indexes("rate_hits") == []
+        assert found.get_pk_constraint("rate_hits")["constrained_columns"] == ["key", "at", "tie"]
+        if store.engine.dialect.name == "sqlite":
+            sql = conn.execute(
+                text("SELECT sql FROM sqlite_master WHERE name = 'rate_hits'")
+            ).scalar_one()
+            assert "WITHOUT ROWID" in sql.upper()
+
+
+def test_0010_carries_the_last_minutes_rate_hits(store):
+    """The hits of the last minute survive the upgrade (a credential does not get a fresh
+    limit from it), and back down again."""
+    from adjudicator.auth import ratelimit, store_time
+
+    migrate.upgrade(store, "0009_labels_event_partial_index")
+    now = store_time.utcnow()
+    with store.connection(write=True) as conn:
+        conn.execute(
+            text("INSERT INTO rate_hits (key, at) VALUES ('app:1', :a), ('app:1', :a)"),
+            {"a": now},
+        )
+    migrate.upgrade(store)
+    with store.connection(write=True) as conn:
+        assert ratelimit.hit(conn, "app:1", 3, now) == 0
+        assert ratelimit.hit(conn, "app:1", 3, now) == 60  # the two carried count
+    command.downgrade(migrate._config(store), "0009_labels_event_partial_index")
+    with store.connection() as conn:
+        assert conn.execute(text("SELECT count(*) FROM rate_hits")).scalar_one() == 3
+    migrate.upgrade(store)
