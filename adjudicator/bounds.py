@@ -22,6 +22,7 @@ MAX_GCG_CHARS = 60_000  # the record's text in that body (a game of MAX_TURNS li
 MAX_LINE_CHARS = 4000  # one line of a GCG record: a note or a description (never echoed)
 MAX_MOVE_LINE_CHARS = 200  # one move line (`>nick: RACK 8H WORD +24 130`), echoed in the report
 MAX_NAME_CHARS = 64  # a player's nickname or name
+MAX_PIN_CHARS = 64  # the judge page's PIN as typed
 MAX_MOVE_CHARS = 40  # a move in notation: a square and at most 15 letters, or `(LI)`-style runs
 MAX_RACK_CHARS = 16  # rack text: at most RACK_SIZE tiles, room for spaces
 

@@ -39,10 +39,10 @@ from adjudicator.api import moves as moves_view  # noqa: E402
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS  # noqa: E402
 from adjudicator.audit.labels import NONE, Labels  # noqa: E402
 from adjudicator.game.gcg import END_RACK, EXCHANGE, PLAY, Event, GameRecord, Player  # noqa: E402
+from adjudicator.problems import Problem  # noqa: E402
 from adjudicator.store.labelforms import canonical, mixes_scripts  # noqa: E402
 from adjudicator.store.models import LABEL_MAX  # noqa: E402
 from adjudicator.web.errors import ApiError  # noqa: E402
-from adjudicator.web.requests import only_fields  # noqa: E402
 
 # --- the bodies ---------------------------------------------------------------------------------
 
@@ -55,6 +55,15 @@ MOVE = {
     "rack": "AEINRST",
     **LABELS,
 }
+
+
+# The hand checks' key check, frozen here with them (the models replaced it in the service).
+def only_fields(data: dict[str, Any], allowed: set[str], within: str = "") -> None:
+    """Refuse keys the endpoint does not read; `within` names a nested object (`players[2]`)."""
+    for key in data:
+        if key not in allowed:
+            field = f"{within}.{key}" if within else key
+            raise ApiError(Problem.UNKNOWN_FIELD, f"unknown field {key!r}", field)
 
 
 def _turns(n: int) -> list[dict[str, Any]]:

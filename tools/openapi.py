@@ -38,6 +38,7 @@ MODELS = (
     bodies.RecordPicture,
     bodies.FinalScoreRequest,
     bodies.DrawOrderRequest,
+    bodies.UnlockRequest,
 )
 
 

@@ -699,3 +699,17 @@ class DrawOrderRequest(Body):
             " as well, they must make the same player the winner"
         ),
     ] = None  # type: ignore[assignment]
+
+
+_PIN = f"'pin' must be a string of 1 to {bounds.MAX_PIN_CHARS} characters"
+
+
+class UnlockRequest(Body):
+    """The judge page's unlock (`/judge/unlock`): the director's PIN as typed."""
+
+    pin: Annotated[
+        str,
+        Field(min_length=1, max_length=bounds.MAX_PIN_CHARS),
+        refusing(each(shape(_PIN), (*TYPES, "string_too_long"))),
+        Field(description="The PIN set in `ADJUDICATOR_JUDGE_PIN`"),
+    ]

@@ -19,6 +19,7 @@ import secrets
 from flask import Flask, Response, current_app, jsonify, request
 
 from adjudicator import store
+from adjudicator.api.bodies import UnlockRequest, parse
 from adjudicator.auth import lockout, store_time
 from adjudicator.auth.guard import identify
 from adjudicator.auth.lockout import PIN_SCOPE
@@ -28,7 +29,7 @@ from adjudicator.catalogue import rulesets
 from adjudicator.problems import Problem
 from adjudicator.web.errors import ApiError
 from adjudicator.web.netaddrs import client_id
-from adjudicator.web.requests import json_body, only_fields
+from adjudicator.web.requests import json_body
 
 # An unpaired kiosk's device id: random (128 bits, not guessable), HttpOnly, SameSite=Strict.
 KIOSK_COOKIE = "adj_kiosk"
@@ -80,11 +81,7 @@ def unlock():
         )
     who = caller.key if not caller.anonymous else _kiosk_client()  # the device tries count for
     account = lockout.shared_account(who)  # an open kiosk's address (its /64) is the ceiling
-    data = json_body()
-    only_fields(data, {"pin"})
-    pin = data.get("pin")
-    if not isinstance(pin, str) or not 1 <= len(pin) <= 64:
-        raise ApiError(Problem.WRONG_SHAPE, "'pin' must be a string of 1 to 64 characters", "pin")
+    pin = parse(UnlockRequest, json_body()).pin
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
     with store.connection(write=True) as conn:

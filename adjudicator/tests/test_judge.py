@@ -329,6 +329,27 @@ def test_unlock_rejects_bad_bodies(pin_client):
     assert response.json["code"] == "unknown_field"
 
 
+@pytest.mark.parametrize(
+    "body, code, field",
+    [
+        ({"pin": 1234}, "wrong_shape", "pin"),
+        ({"pin": ""}, "wrong_shape", "pin"),
+        ({"pin": None}, "wrong_shape", "pin"),
+        ({"pin": "1" * 65}, "wrong_shape", "pin"),
+        ({}, "wrong_shape", "pin"),
+        ({"ruleset": "x", "pin": 1}, "unknown_field", "ruleset"),
+    ],
+)
+def test_a_bad_unlock_body_names_its_field(pin_client, body, code, field):
+    """The unlock body is declared once (`api.bodies.UnlockRequest`): same codes and fields."""
+    response = pin_client.post("/api/v1/judge/unlock", json=body)
+    assert (response.status_code, response.json["code"], response.json.get("field")) == (
+        400,
+        code,
+        field,
+    )
+
+
 def test_without_a_configured_pin_nothing_unlocks(client):
     response = unlock(client, "")
     assert response.status_code == 403

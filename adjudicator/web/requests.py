@@ -198,11 +198,3 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKey(key)
         out[key] = value
     return out
-
-
-def only_fields(data: dict[str, Any], allowed: set[str], within: str = "") -> None:
-    """Refuse keys the endpoint does not read; `within` names a nested object (`players[2]`)."""
-    for key in data:
-        if key not in allowed:
-            field = f"{within}.{key}" if within else key
-            raise ApiError(Problem.UNKNOWN_FIELD, f"unknown field {key!r}", field)
