@@ -89,15 +89,14 @@ class _DriverSQL:
 
     @classmethod
     def for_dialect(cls, dialect: Any) -> _DriverSQL:
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
         lock = "" if dialect.name == "sqlite" else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
         return cls(
             lock_head=f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}",
             insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
-            f" VALUES ({', '.join(mark for _ in COLUMNS)})",
+            f" VALUES ({driver.marks(dialect, len(COLUMNS))})",
             processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
             insert_labels=f"INSERT INTO {LABELS.name} ({', '.join(LABEL_COLUMNS)})"
-            f" VALUES ({', '.join(mark for _ in LABEL_COLUMNS)})",
+            f" VALUES ({driver.marks(dialect, len(LABEL_COLUMNS))})",
         )
 
     def params(self, row: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -46,7 +46,7 @@ class Statements:
 
     @classmethod
     def for_dialect(cls, dialect: Dialect) -> Statements:
-        p = "?" if dialect.paramstyle == "qmark" else "%s"
+        p = driver.mark(dialect)
 
         def last_use(table: Any) -> str:
             return (
@@ -67,17 +67,9 @@ class Statements:
             sweep_hits=f"DELETE FROM {_HITS.name} WHERE at <= {p}",
             key_last_use=last_use(_KEYS),
             device_last_use=last_use(_DEVICES),
-            to_db=_converter(_HITS.c.at.type.dialect_impl(dialect).bind_processor(dialect)),
-            from_db=_converter(
-                _KEYS.c.last_used_at.type.dialect_impl(dialect).result_processor(dialect, None)
-            ),
+            to_db=driver.to_db(_HITS.c.at, dialect),
+            from_db=driver.from_db(_KEYS.c.last_used_at, dialect),
         )
-
-
-def _converter(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
-    if process is None:  # the driver takes and gives datetimes itself (psycopg)
-        return lambda value: value
-    return lambda value: None if value is None else process(value)
 
 
 statements = driver.PerDialect(Statements.for_dialect)

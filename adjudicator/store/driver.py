@@ -31,6 +31,32 @@ class PerDialect(Generic[T]):
         return found
 
 
+def mark(dialect: Dialect) -> str:
+    """The driver's parameter placeholder: sqlite3's `?`, psycopg's `%s`."""
+    return "?" if dialect.paramstyle == "qmark" else "%s"
+
+
+def marks(dialect: Dialect, count: int) -> str:
+    """`count` placeholders, for an INSERT's VALUES."""
+    return ", ".join(mark(dialect) for _ in range(count))
+
+
+def _or_none(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
+    if process is None:  # the driver takes and gives the value as it is (psycopg's datetimes)
+        return lambda value: value
+    return lambda value: None if value is None else process(value)
+
+
+def to_db(column: Any, dialect: Dialect) -> Callable[[Any], Any]:
+    """A value as `column`'s type writes it on this driver (None stays None)."""
+    return _or_none(column.type.dialect_impl(dialect).bind_processor(dialect))
+
+
+def from_db(column: Any, dialect: Dialect) -> Callable[[Any], Any]:
+    """A value of `column` as the driver gives it, as SQLAlchemy would read it back."""
+    return _or_none(column.type.dialect_impl(dialect).result_processor(dialect, None))
+
+
 def cursor(conn: Connection) -> Any:
     """A cursor of the driver's connection, inside `conn`'s transaction."""
     return conn.connection.dbapi_connection.cursor()

@@ -55,32 +55,20 @@ class _Statements:
 
     @classmethod
     def for_dialect(cls, dialect: Dialect) -> _Statements:
-        p = "?" if dialect.paramstyle == "qmark" else "%s"
+        p = driver.mark(dialect)
         columns = ("caller", "key", "request_hash", "status", "body", "created_at")
         return cls(
             find=f"SELECT request_hash, status, body, created_at FROM {KEYS.name}"
             f" WHERE caller = {p} AND key = {p}",
             forget=f"DELETE FROM {KEYS.name} WHERE caller = {p} AND key = {p}",
             add=f"INSERT INTO {KEYS.name} ({', '.join(columns)})"
-            f" VALUES ({', '.join(p for _ in columns)})",
+            f" VALUES ({driver.marks(dialect, len(columns))})",
             purge=f"DELETE FROM {KEYS.name} WHERE created_at < {p}",
-            time_to_db=_converter(
-                KEYS.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
-            ),
-            time_from_db=_converter(
-                KEYS.c.created_at.type.dialect_impl(dialect).result_processor(dialect, None)
-            ),
-            body_to_db=_converter(KEYS.c.body.type.dialect_impl(dialect).bind_processor(dialect)),
-            body_from_db=_converter(
-                KEYS.c.body.type.dialect_impl(dialect).result_processor(dialect, None)
-            ),
+            time_to_db=driver.to_db(KEYS.c.created_at, dialect),
+            time_from_db=driver.from_db(KEYS.c.created_at, dialect),
+            body_to_db=driver.to_db(KEYS.c.body, dialect),
+            body_from_db=driver.from_db(KEYS.c.body, dialect),
         )
-
-
-def _converter(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
-    if process is None:  # the driver takes and gives the value as it is (psycopg)
-        return lambda value: value
-    return process
 
 
 _statements = driver.PerDialect(_Statements.for_dialect)
