@@ -10,7 +10,7 @@ from flask import Response, make_response, render_template, request, url_for
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.strings import language_choices, say, strings
 from adjudicator.problems import Problem
-from adjudicator.web.errors import INTERNAL_CODE, ApiError
+from adjudicator.web.errors import ApiError
 
 
 def language_context(endpoint: str, **args: str) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def page(
 ERROR_SAYINGS = {
     Problem.STORE_UNAVAILABLE: "dir_error_store",
     Problem.CSRF_FAILED: "dir_error_csrf",
-    INTERNAL_CODE: "dir_error_failed",
+    Problem.INTERNAL_ERROR: "dir_error_failed",
 }
 
 

@@ -54,8 +54,6 @@ from adjudicator.process.acceptbalance import POST_EVERY, ConnectionBoard
 from adjudicator.settings import SETTINGS, value
 from adjudicator.web.errors import (
     HTTP_CODES,
-    INTERNAL_CODE,
-    OTHER_HTTP_CODE,
     PROBLEM_MIMETYPE,
     ApiError,
 )
@@ -186,7 +184,7 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
         # Not the client's fault (an invalid response header, a configuration problem, a bug):
         # gunicorn has logged the exception; the client learns no more than from the app's 500.
         return ApiError(
-            INTERNAL_CODE, "the service failed; the error has been logged", status=status
+            Problem.INTERNAL_ERROR, "the service failed; the error has been logged", status=status
         )
     if isinstance(exc, http_errors.LimitRequestLine):
         detail = "the request line is too long"
@@ -230,7 +228,7 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
         http_errors.ChunkMissingTerminator,
         http_errors.InvalidChunkExtension,
     )
-    code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
+    code = HTTP_CODES.get(status, Problem.HTTP_ERROR)
     if isinstance(exc, chunked):  # as adjudicator.web.requests words it when the app reads the body
         return ApiError(code, "the request body's framing is malformed", status=status)
     if isinstance(exc, http_errors.ForbiddenProxyRequest):

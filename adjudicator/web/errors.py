@@ -102,8 +102,6 @@ HTTP_CODES = {
     415: Problem.UNSUPPORTED_MEDIA_TYPE,
     416: Problem.RANGE_NOT_SATISFIABLE,  # a Range header on the judge page's static files
 }
-OTHER_HTTP_CODE = Problem.HTTP_ERROR  # any status Werkzeug may raise that has no code above
-INTERNAL_CODE = Problem.INTERNAL_ERROR
 
 
 def _http_detail(exc: HTTPException, status: int) -> str:
@@ -166,7 +164,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def handle_http_exception(exc: HTTPException):
         status = exc.code or 500
-        code = HTTP_CODES.get(status, OTHER_HTTP_CODE)
+        code = HTTP_CODES.get(status, Problem.HTTP_ERROR)
         response = respond(ApiError(code, _http_detail(exc, status), status=status))
         if status == 405 and exc.valid_methods:
             response.headers["Allow"] = ", ".join(exc.valid_methods)
@@ -185,4 +183,4 @@ def init_app(app: Flask) -> None:
     def handle_unexpected(exc: Exception):
         app.logger.exception("unhandled error")
         message = "the service failed; the error has been logged"
-        return respond(ApiError(INTERNAL_CODE, message))
+        return respond(ApiError(Problem.INTERNAL_ERROR, message))
