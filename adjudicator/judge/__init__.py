@@ -17,8 +17,8 @@ from flask import Flask
 
 from adjudicator.judge import landing
 from adjudicator.judge.config import page_config, word_capitals, word_characters
-from adjudicator.judge.pages import bp
 from adjudicator.judge.pin import configured_pin, pin_matches
+from adjudicator.judge.views import bp
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 

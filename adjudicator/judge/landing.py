@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 
 from adjudicator.judge.config import asset_version
-from adjudicator.judge.pages import listed_rulesets
+from adjudicator.judge.views import listed_rulesets
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.qr import qr_svg
