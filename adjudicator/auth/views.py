@@ -51,7 +51,7 @@ from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.errors import ApiError, error_pages
-from adjudicator.web.netaddrs import client_id, tablet_bases
+from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
 
 bp = Blueprint(
     "auth",
@@ -291,6 +291,7 @@ def new_pairing():
         "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
         "loopback": loopback,
+        "venue_bind": configured_venue_bind(),
     }
     return _home(pairing=shown)
 
