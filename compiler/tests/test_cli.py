@@ -160,3 +160,16 @@ def test_diff_warns_when_the_builds_are_different_languages(tmp_path, capsys):
     assert "warning" in err and "Swedish (sv)" in err and "Danish (da)" in err, err
     main(["diff", str(out / "sv.json"), str(out / "sv.json")])
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_manifest_names_the_compiler_version_that_lexicon_version_prints(tmp_path, capsys):
+    """One version: the manifest's `compiler.version` is what `lexicon --version` says."""
+    import json
+
+    recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "hus\n"}])
+    main(["build", "-q", str(recipe), "--out", str(tmp_path / "out")])
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    printed = capsys.readouterr().out.split()[-1]
+    manifest = json.loads((tmp_path / "out" / "t.json").read_text("utf-8"))
+    assert manifest["compiler"]["version"] == printed
