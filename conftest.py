@@ -21,6 +21,9 @@ import pytest
 
 from testsupport.pgcluster import Cluster, PostgresUnavailable
 
+# No process outlives the run, and the run ends with its wall time and the machine's load.
+pytest_plugins = ["testsupport.leftovers"]
+
 _names = itertools.count(1)
 
 
