@@ -10,6 +10,7 @@ to the site as `reference/openapi.json` for the offline Swagger UI.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -21,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the hook runs from mkdocs, whose path may lack the checkout
     sys.path.insert(0, str(ROOT))
 MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
-OPENAPI = ROOT / "adjudicator" / "openapi.json"
 
 
 def _parsers(parser: argparse.ArgumentParser, name: str):
@@ -93,10 +93,16 @@ GENERATORS: dict[str, Callable[[], str]] = {
 }
 
 
+def site_openapi() -> str:
+    """The document as the service serves it (its `info.version` filled from the package's one
+    version: the committed file leaves it out), less `servers`, which only a live service knows."""
+    from adjudicator.api.meta import openapi_document
+
+    return json.dumps(openapi_document(), indent=2, ensure_ascii=False) + "\n"
+
+
 def on_files(files: Files, config) -> Files:
-    files.append(
-        File.generated(config, "reference/openapi.json", content=OPENAPI.read_text("utf-8"))
-    )
+    files.append(File.generated(config, "reference/openapi.json", content=site_openapi()))
     return files
 
 
