@@ -68,6 +68,33 @@ def rulesets() -> str:
     return markdown_reference()
 
 
+def _who(security: list[dict] | None) -> str:
+    if not security:
+        return "anyone"
+    names = [next(iter(s), None) for s in security]
+    if names == ["directorSession"]:
+        return "a director"
+    optional = None in names
+    return "anyone (open mode); a credential in tournament mode" if optional else "a credential"
+
+
+def http_operations() -> str:
+    """The API's operations from the OpenAPI document (its paths, summaries and `security`), so
+    that the table lists every route the document does, and no other."""
+    from adjudicator.api.meta import openapi_document
+
+    doc = openapi_document()
+    rows = ["| method and path | what it does | who may call |", "|---|---|---|"]
+    for path, operations in doc["paths"].items():
+        for method, op in operations.items():
+            if not isinstance(op, dict) or "operationId" not in op:
+                continue
+            rows.append(
+                f"| `{method.upper()} {path}` | {op['summary']} | {_who(op.get('security'))} |"
+            )
+    return "\n".join(rows)
+
+
 def benchmark(name: str) -> Callable[[], str]:
     def run() -> str:
         text = (ROOT / "benchmarks" / f"{name}.out.txt").read_text("utf-8").rstrip()
@@ -87,6 +114,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "settings": settings,
     "rulesets": rulesets,
     "changelog": changelog,
+    "http-operations": http_operations,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))
     for p in (ROOT / "benchmarks").glob("*.out.txt")
