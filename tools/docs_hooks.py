@@ -78,6 +78,15 @@ def _who(security: list[dict] | None) -> str:
     return "anyone (open mode); a credential in tournament mode" if optional else "a credential"
 
 
+def swagger_ui() -> str:
+    """Swagger UI with the document inline, as a `data:` URL: a page opened from files may not
+    fetch another file, so `src="openapi.json"` drew nothing there."""
+    import base64
+
+    encoded = base64.b64encode(site_openapi().encode()).decode()
+    return f'<swagger-ui src="data:application/json;base64,{encoded}"/>'
+
+
 def http_operations() -> str:
     """The API's operations from the OpenAPI document (its paths, summaries and `security`), so
     that the table lists every route the document does, and no other."""
@@ -115,6 +124,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "rulesets": rulesets,
     "changelog": changelog,
     "http-operations": http_operations,
+    "swagger-ui": swagger_ui,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))
     for p in (ROOT / "benchmarks").glob("*.out.txt")
