@@ -159,10 +159,13 @@ def test_verify_and_export_cli(app, client, capsys):
     assert [e["kind"] for e in exported] == ["challenge", "jury"]
     assert exported[0]["words"][1] == {"input": "qzx", "word": "QZX", "valid": False}
     assert all(e["hash"] == chain.entry_hash(_parsed(e)) for e in exported)
-    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert [r["table_label"] for r in rows] == ["5", ""]
-    assert json.loads(rows[1]["consequence"])["kind"] == "none"
+    args = ["audit", "export", "--format", "csv", "--lang", "en", "--database-url", url]
+    assert main(args) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.removeprefix("\ufeff"))))
+    assert [r["Table"] for r in rows] == ["5", ""]
+    with app.app_context():  # the consequence in words, the ruleset's own, not its JSON
+        said = rulesets()["sbnl-punten"].consequence(True, 1)["text"]["en"]
+    assert rows[1]["Consequence"] == said
 
 
 def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
@@ -171,11 +174,12 @@ def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
     labels = {"player": '=HYPERLINK("http://x.example","?")', "event": "+1", "round": "-2"}
     client.post(JURY, json={"words": ["woord"], "game": "@g", **labels})
     url = app.extensions["store"].url.render_as_string(hide_password=False)
-    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
-    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
-    assert row["player"] == '\'=HYPERLINK("http://x.example","?")'
-    assert (row["event"], row["round"], row["game"]) == ("'+1", "'-2", "'@g")
-    assert row["ruleset"] == "sbnl-punten" and row["kind"] == "jury"  # others as they are
+    args = ["audit", "export", "--format", "csv", "--lang", "en", "--database-url", url]
+    assert main(args) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out.removeprefix("\ufeff")))
+    assert row["Player"] == '\'=HYPERLINK("http://x.example","?")'
+    assert (row["Event"], row["Round"], row["Game"]) == ("'+1", "'-2", "'@g")
+    assert row["Ruleset"] == "sbnl-punten" and row["Kind"] == "jury"  # others as they are
     assert main(["audit", "export", "--format", "json", "--database-url", url]) == 0
     (entry,) = json.loads(capsys.readouterr().out)
     assert (entry["player"], entry["game"]) == (labels["player"], "@g")
@@ -513,13 +517,15 @@ def test_the_csv_export_opens_right_in_a_spreadsheet(app, client, tmp_path, lang
     out = tmp_path / "rulings.csv"
     args = ["audit", "export", "--lang", lang, "--out", str(out), "--database-url", url]
     assert main(args) == 0
-    assert out.read_bytes().startswith(b"\xef\xbb\xbfseq" + delimiter.encode())
+    strings = json.loads((Path(adjudicator.__file__).parent / "i18n" / f"{lang}.json").read_text())
+    first = "\ufeff" + strings["export_col_seq"] + delimiter
+    assert out.read_bytes().startswith(first.encode())
     with out.open(encoding="utf-8-sig", newline="") as f:
         (row,) = csv.DictReader(f, delimiter=delimiter)
-    strings = json.loads((Path(adjudicator.__file__).parent / "i18n" / f"{lang}.json").read_text())
     verdicts = [strings["word_valid" if w["valid"] else "word_invalid"] for w in ruled["words"]]
-    assert row["words"] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
-    assert row["ruleset"] == "dsf-2015" and row["kind"] == "challenge"
+    assert row[strings["export_col_words"]] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
+    assert row[strings["export_col_ruleset"]] == "dsf-2015"
+    assert row[strings["export_col_kind"]] == strings["dir_kind_challenge"]
 
 
 # --- what open mode records (issue 30) --------------------------------------------------------

@@ -225,9 +225,12 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
     rule(app.test_client(), "ssf-1999", ["ord"])
     utc = client.get("/api/v1/audit/rulings").json["rulings"][0]["created_at"]
     when = datetime.fromisoformat(utc.replace("Z", "+00:00"))
-    local = when.astimezone(ZoneInfo("Pacific/Kiritimati")).strftime("%Y-%m-%d %H:%M:%S")
-    page = client.get("/director/rulings").text
-    assert local in page and when.strftime("%Y-%m-%d %H:%M:%S") not in page
+    there = when.astimezone(ZoneInfo("Pacific/Kiritimati"))
+    page = client.get("/director/rulings?lang=en").text
+    # CLDR's medium form in the page's locale (en_GB: `5 Dec 2026, 07:59:25`), Kiritimati's
+    assert f">{there.day} {there:%b %Y}, {there:%H:%M:%S}</time>" in page  # not UTC's clock
+    page = client.get("/director/rulings?lang=da").text  # da_DK: `5. dec. 2026 07.59.25`
+    assert f"{there.day}. {there:%b}.".lower() in page and f"{there:%H.%M.%S}" in page
     assert '<main class="wide">' in page  # the fluid layout (auth.css)
 
 
