@@ -88,7 +88,7 @@ def row(item: Mapping[str, Any], lang: str, zone: tzinfo | None) -> dict[str, An
     return {
         "seq": item["seq"],
         "time": item["created_at"] if when is None else when.replace(tzinfo=None, microsecond=0),
-        "utc_offset": "" if when is None else utc_offset(when),
+        "utc_offset": None if when is None else utc_offset(when),
         "event": item["event"],
         "round": item["round"],
         "table": shown_table(item),
