@@ -1,4 +1,5 @@
-"""The audit log for directors: a page listing and searching rulings, and the same as JSON.
+"""The audit log for directors: a page listing and searching rulings, the same as JSON, and
+the page's download of what its filter finds as a spreadsheet (`sheet`).
 
 Directors only (`directors_only`, enforced by the auth layer's one check): players and devices
 never see other tables' rulings. The page speaks the director's language as the other director
