@@ -171,3 +171,21 @@ def test_the_download_is_what_the_filter_shows(browser_context, tournament_serve
     cells = dict(zip(heading, rows[0], strict=True))
     assert cells[da["export_col_ruling_id"]] == logged["ruling_id"]
     assert isinstance(cells[da["export_col_time"]], datetime)
+
+
+@pytest.mark.parametrize("lang", ["sv", "nl"])
+def test_the_download_links_on_a_tablet_held_upright(
+    browser_context, tournament_server, logged, lang
+):
+    """The download links in Swedish and Dutch at 800×1280 (touch): on screen, in the page's
+    language, and axe-core finds nothing serious."""
+    from adjudicator.pages.strings import strings
+
+    t = strings(lang)
+    page = browser_context({"width": 800, "height": 1280})
+    login(page, tournament_server)
+    page.goto(f"{tournament_server.url}/director/rulings?lang={lang}")
+    expect(page.locator("#download-csv")).to_have_text(t["dir_rulings_download_csv"])
+    expect(page.locator("#download-xlsx")).to_be_in_viewport()
+    assert serious_violations(page) == []
+    shot(page, f"42-director-rulings-download-{lang}")
