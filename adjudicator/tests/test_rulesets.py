@@ -41,8 +41,10 @@ def test_consequences_follow_rules_md_section_5():
         "points": 15,
         "text": {"en": "The player who made the play gets 5 points for each word challenged."},
     }
-    assert r["sbnl-punten"].consequence(False, 1)["kind"] == "turn_score_plus_penalty"
-    assert r["sbnl-punten"].consequence(False, 1)["points"] == 20
+    # 003: a jury query before placement costs nothing; the penalty is for a word placed
+    assert r["sbnl-punten"].consequence(False, 1)["kind"] == "none"
+    assert r["sbnl-punten"].if_placed()["kind"] == "turn_score_plus_penalty"
+    assert r["sbnl-punten"].if_placed()["points"] == 20
     assert r["dsf-2015"].consequence(True, 1)["kind"] == "challenger_loses_turn"
 
 
