@@ -150,7 +150,6 @@ class Ruleset(Rules):
             "text": dict(text),
         }
 
-
     def if_placed(self) -> dict[str, Any]:
         """Jury mode: what a word the jury rejected costs if it is placed all the same (003
         Strafpuntenregel), in the fields of a consequence; its fixed part, as `consequence`."""
