@@ -20,6 +20,7 @@ from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import (
+    DRAW_BLANKS,
     DRAW_NEAREST,
     ChallengeRule,
     Count,
@@ -29,7 +30,8 @@ from adjudicator.game.rules import (
     tables,
 )
 
-__all__ = ["DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]  # DRAW_NEAREST: api.games
+# DRAW_BLANKS, DRAW_NEAREST: for api.bodies, which reads the rules through this module only
+__all__ = ["DRAW_BLANKS", "DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]
 
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
 # landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.audit.jury.applies`).
