@@ -127,45 +127,62 @@ def _own_recipe(checkout: Path, env: dict[str, str], lexicons: Path) -> None:
 def test_the_pages_commands_run(page, tmp_path, request):
     if page.name in NGINX:
         need_nginx()
-    settings: dict[str, str] = {}
-    for marker, script in blocks(page):
-        if marker == "<!-- serve -->":
-            settings |= _settings(script)
-    settings.pop("ADJUDICATOR_BIND", None)  # the test's own free port
+    pg_env: dict[str, str] = {}
+    rewrites: dict[str, str] = {}
     if page.name in POSTGRES:
-        database = request.getfixturevalue("postgres_cluster").create_database(
+        cluster = request.getfixturevalue("postgres_cluster")
+        database = cluster.create_database(
             re.sub(r"\W", "_", f"docs_{page.stem}_{tmp_path.name}")[:60]
         )
+        # The page's superuser commands (createuser, psql) reach the throwaway cluster, and its
+        # URLs' Debian socket folder is the cluster's.
+        pg_env = {"PGHOST": cluster.socket_dir, "PGPORT": "5432", "PGUSER": "postgres"}
+        rewrites["/var/run/postgresql"] = cluster.socket_dir
     else:
         database = f"sqlite:///{tmp_path / 'store.db'}"
     lexicons = tmp_path / "lexicons"
     shutil.copytree(LEXICON_DIR, lexicons)
     checkout = _scratch_checkout(tmp_path / "checkout", lexicons)
-    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": database, "PASSWORD": PASSWORD}
+    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": database, "PASSWORD": PASSWORD, **pg_env}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env.pop("ADJUDICATOR_LEXICON_DIR", None)
     if "my-ro2012.toml" in page.read_text("utf-8"):
         _own_recipe(checkout, env, lexicons)
     subprocess.run(["adjudicator", "db", "upgrade"], env=env, check=True, capture_output=True)
-    server = start_server(
-        tmp_path / "server",
-        ADJUDICATOR_DATABASE_URL=database,
-        ADJUDICATOR_LEXICON_DIR=str(lexicons),
-        **settings,
-    )
-    address = server.url.removeprefix("http://")
-    rewrites = dict.fromkeys(SERVICE_ADDRESSES, address) | {
+    port = free_port()
+    rewrites |= dict.fromkeys(SERVICE_ADDRESSES, f"127.0.0.1:{port}") | {
         "127.0.0.1:8080": f"127.0.0.1:{free_port()}",
         "/srv/adjudicator/lexicons": str(lexicons),
         "/opt/adjudicator/bin/": f"{Path(sys.executable).parent}/",
-        "/run/adjudicator/8001": str(tmp_path / "server" / f"run-{address.rpartition(':')[2]}"),
+        "/run/adjudicator/8001": str(tmp_path / "server" / f"run-{port}"),
     }
+
+    def rewritten(script: str) -> str:
+        for old, new in rewrites.items():
+            script = script.replace(old, new)
+        return script
+
+    def serve(script: str = "") -> object:
+        """The page's server, started where its serve block stands (the blocks before it may
+        make what it needs: a database, a role), or before the first block."""
+        settings = _settings(rewritten(script)) if script else {}
+        settings.pop("ADJUDICATOR_BIND", None)  # the test's own port
+        own = {
+            "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
+            "ADJUDICATOR_DATABASE_URL": database,
+            "ADJUDICATOR_LEXICON_DIR": str(lexicons),
+        }
+        return start_server(tmp_path / "server", **(own | settings))
+
+    has_serve = any(marker == "<!-- serve -->" for marker, _ in blocks(page))
+    server = None if has_serve else serve()
     try:
         for marker, script in blocks(page):
+            if marker == "<!-- serve -->" and server is None:
+                server = serve(script)
             if marker != "<!-- run -->":
                 continue
-            for old, new in rewrites.items():
-                script = script.replace(old, new)
+            script = rewritten(script)
             done = subprocess.run(
                 ["bash", "-eo", "pipefail", "-c", script],
                 env=env,
@@ -177,4 +194,5 @@ def test_the_pages_commands_run(page, tmp_path, request):
             )
             assert done.returncode == 0, f"{page.name}:\n{script}\n{done.stdout}\n{done.stderr}"
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()
