@@ -53,6 +53,7 @@ from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
+from lexicon.limits import RACK_SIZE
 
 bp = Blueprint(
     "auth",
@@ -386,8 +387,28 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
         turn["caption"] = fill(
             t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
         )
+        turn["shown_deviations"] = _shown_deviations(turn, t)
     svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
+
+
+def placement_text(error: dict[str, Any], t: dict[str, str]) -> str:
+    """An engine placement error (its code, square and letter) in the page's language."""
+    key = "dir_check_placement_" + error["code"].replace("-", "_")
+    return fill(
+        t[key], square=error["square"] or "—", letter=error["letter"] or "—", most=RACK_SIZE
+    )
+
+
+def _shown_deviations(turn: dict[str, Any], t: dict[str, str]) -> list[dict[str, str | None]]:
+    """A turn's rule deviations as the page shows them: the placement errors (the first of
+    `deviations`) in the page's language, the ruleset's own in English (`lang`)."""
+    placement = turn["placement_errors"]
+    shown: list[dict[str, str | None]] = [
+        {"text": placement_text(e, t), "lang": None} for e in placement
+    ]
+    shown += [{"text": d, "lang": "en"} for d in turn["deviations"][len(placement) :]]
+    return shown
 
 
 def _check_page(status: int = 200, **extra: Any) -> Response:
