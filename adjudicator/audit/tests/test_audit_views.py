@@ -265,3 +265,19 @@ def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director)
     rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:3]
     tables = [row.split('class="where">')[1].split("</td>")[0].strip() for row in rows]
     assert tables == ["", "7", "Table 12"]
+
+
+def test_a_prune_is_shown_as_one_in_the_directors_language(app, director):
+    from adjudicator.audit import prune
+    from adjudicator.store import utcnow
+
+    player = app.test_client()
+    for word in ("ord", "kat", "hej"):
+        rule(player, "ssf-1999", [word])
+    with app.app_context(), store.connection(write=True) as conn:
+        prune.prune(conn, utcnow(), by="ops")
+    page = director.get("/director/rulings?lang=da").text
+    assert "oprydning" in page and "ops (operatør)" in page
+    assert "poster til og med nr. 3 fjernet" in page and "lovligt" not in page
+    listed = director.get("/api/v1/audit/rulings").json["rulings"]
+    assert [(r["seq"], r["kind"]) for r in listed] == [(4, "prune")]
