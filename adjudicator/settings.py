@@ -345,10 +345,11 @@ DECLARED: tuple[Setting, ...] = (
       "`0.0.0.0:8000` serves the venue's network "
       "([the judge's tablet](../how-to/judge-tablets.md#the-judges-tablet-judgeruleset))",
       check=bind),
-    S("WORKERS", int, default_workers, "gunicorn worker processes", minimum=1,
+    S("WORKERS", int, default_workers, "gunicorn worker processes", minimum=1, maximum=256,
       default_doc="2 × cores, at most 4"),
     S("THREADS", int, 8, "threads per worker (gthread), so that rulings answered at the same "
-      "moment share one commit of the audit log; `1` runs gunicorn's sync worker", minimum=1),
+      "moment share one commit of the audit log; `1` runs gunicorn's sync worker", minimum=1,
+      maximum=1024),
     S("ACCESS_LOG", str, "off", "gunicorn's access log: `off` (nginx in front logs every "
       "request; the line costs a worker 60-110 µs), `-` standard output, or a file",
       check=access_log),
@@ -419,6 +420,12 @@ DECLARED: tuple[Setting, ...] = (
 del S
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in DECLARED}
+
+
+def bounds(name: str) -> tuple[int, int]:
+    """A whole-number setting's (minimum, maximum), for a command's option that sets it."""
+    setting = next(s for s in DECLARED if s.name == name)
+    return int(setting.minimum or 0), int(setting.maximum or sys.maxsize)
 
 
 def read(

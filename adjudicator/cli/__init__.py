@@ -30,7 +30,7 @@ from adjudicator.cli.common import (
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from adjudicator.settings import ConfigError
-from lexicon.console import add_version, closed_pipe_safe
+from lexicon.console import add_version, closed_pipe_safe, folder, seconds, whole_number
 
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
@@ -77,6 +77,7 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--lexicon-dir",
+        type=folder,
         help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
         "lexicons/)",
     )
@@ -189,18 +190,20 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bind",
+        type=setting_option(settings.bind),
         metavar="HOST:PORT",
         help="address(es) to listen on, comma-separated (default: $ADJUDICATOR_BIND or "
         "127.0.0.1:8000)",
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=whole_number(*settings.bounds("WORKERS")),
         metavar="N",
         help="worker processes (default: $ADJUDICATOR_WORKERS or 2 per core, at most 4)",
     )
     p.add_argument(
         "--lexicon-dir",
+        type=folder,
         metavar="DIR",
         help="compiled lexicons to load (default: $ADJUDICATOR_LEXICON_DIR or the instance "
         "folder's lexicons/)",
@@ -208,22 +211,29 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_serve)
 
 
+def setting_option(check):
+    """An argparse type that checks an option as its setting's declaration does."""
+
+    def parse(value: str) -> str:
+        try:
+            return check(value)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
     Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
     naming its variable, not a traceback from gunicorn nor a 500 later."""
     options: dict[str, str] = {}
-    if args.bind:
+    if args.bind is not None:  # checked as the setting is (argparse)
         options["BIND"] = args.bind
-    if args.workers is not None:
-        if args.workers < 1:
-            raise UsageError("--workers must be at least 1")
+    if args.workers is not None:  # within the setting's bounds (argparse)
         options["WORKERS"] = str(args.workers)
-    if args.lexicon_dir:
-        folder = Path(args.lexicon_dir)
-        if not folder.is_dir():
-            raise UsageError(f"--lexicon-dir {folder}: no such folder")
-        options["LEXICON_DIR"] = str(folder.resolve())
+    if args.lexicon_dir is not None:  # an existing folder, made absolute (argparse)
+        options["LEXICON_DIR"] = args.lexicon_dir
     env = settings.environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
@@ -328,7 +338,7 @@ def add_reload(sub: argparse._SubParsersAction) -> None:
         "run/<first address of $ADJUDICATOR_BIND or 127.0.0.1:8000> in the instance folder, "
         "$ADJUDICATOR_INSTANCE_DIR)",
     )
-    p.add_argument("--timeout", type=float, default=30, help="seconds to wait (default 30)")
+    p.add_argument("--timeout", type=seconds(3600), default=30, help="seconds to wait (default 30)")
     p.set_defaults(handler=run_reload)
 
 
@@ -680,6 +690,12 @@ def _run(args: argparse.Namespace) -> int:
         return args.handler(args)
     except (UsageError, ConfigError) as exc:  # ConfigError: a bad ADJUDICATOR_* value
         print(f"adjudicator {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
+    except OSError as exc:  # a file or folder named on the line that cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"adjudicator {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SQLAlchemyError as exc:  # the database went away, or its schema is damaged
         print(
