@@ -341,7 +341,8 @@ DECLARED: tuple[Setting, ...] = (
     S("CACHE_MAX_AGE", int, 60, "seconds `/lexicons`, `/rulesets` and `/openapi.json` may be "
       "cached", minimum=0),
     # gunicorn
-    S("BIND", str, "127.0.0.1:8000", "gunicorn bind address(es), comma-separated; "
+    S("BIND", str, "127.0.0.1:8000", "gunicorn bind address(es), comma-separated, each "
+      "`HOST:PORT` (port 0–65535), `[IPv6]:PORT`, `unix:PATH` or `fd://N`; "
       "`0.0.0.0:8000` serves the venue's network "
       "([the judge's tablet](../how-to/judge-tablets.md#the-judges-tablet-judgeruleset))",
       check=bind),
