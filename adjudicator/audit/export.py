@@ -8,6 +8,7 @@ is written as stored, and `noting` collects a line naming its row for the caller
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, TextIO
@@ -18,7 +19,10 @@ from adjudicator.audit.chain import COLUMNS, Stored, describe, timestamp
 
 # A cell a spreadsheet would read as a formula (a player's name typed as `=HYPERLINK(...)` on a
 # tablet runs when the director opens the file): such text gets a leading apostrophe, which
-# spreadsheets take as "this is text" (OWASP, CSV injection). The JSON export stays exact.
+# spreadsheets take as "this is text" (OWASP, CSV injection). Spreadsheets fold compatibility
+# forms too (a fullwidth `＝` from a Japanese keyboard starts a formula), so what counts is the
+# first character's NFKC form: `＝ ＋ － ＠ ﹦ ⁼ ₊ …`, every one Unicode folds to these
+# (`formula_like`). The JSON export stays exact.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"
 
@@ -49,9 +53,15 @@ def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
     return count
 
 
+def formula_like(value: str) -> bool:
+    """Whether a spreadsheet may read `value` as a formula: its first character, in its NFKC
+    form (alone: a mark after it must not hide it), starts with one of `FORMULA_STARTS`."""
+    return unicodedata.normalize("NFKC", value[:1]).startswith(FORMULA_STARTS)
+
+
 def _cell(value: Any) -> Any:
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and formula_like(value):
         return "'" + value
     return value

@@ -68,6 +68,10 @@ def consequence_text(consequence: Any, lang: str, t: Mapping[str, str]) -> tuple
         return "", lang
     if isinstance(consequence, Mapping):
         text = consequence.get("text")
+        pruned = consequence.get("pruned")
+        if isinstance(pruned, Mapping):  # an `audit prune` entry: what it removed
+            said = fill(t["dir_pruned"], last=pruned.get("last_seq"), before=pruned.get("before"))
+            return said, lang
         if isinstance(text, Mapping) and text:
             if isinstance(text.get(lang), str):
                 return text[lang], lang

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -184,6 +185,35 @@ def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
     (entry,) = json.loads(capsys.readouterr().out)
     assert (entry["player"], entry["game"]) == (labels["player"], "@g")
     assert entry["hash"] == chain.entry_hash(_parsed(entry))
+
+
+def _formula_starts() -> list[str]:
+    """Every character Unicode folds (NFKC) to text that starts with a formula's first
+    character: derived, never listed by hand."""
+    from adjudicator.audit.export import FORMULA_STARTS
+
+    every = (chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    return [ch for ch in every if unicodedata.normalize("NFKC", ch).startswith(FORMULA_STARTS)]
+
+
+def test_csv_export_defuses_every_form_of_a_formula_start():
+    """Issue 35 (break 9): a fullwidth `＝` (and `＋ － ＠`, the small and superscript forms,
+    …) starts a formula as the ASCII one does, and gets the same apostrophe."""
+    from adjudicator.audit.export import write_csv
+
+    starts = _formula_starts()
+    assert {"=", "＝", "＋", "－", "＠", "﹦", "⁼", "\t", "\r"} <= set(starts)
+    base = {name: None for name in chain.COLUMNS} | {"created_at": datetime(2027, 1, 1)}
+    rows = [base | {"seq": i, "player": f"{ch}1+1", "words": []} for i, ch in enumerate(starts)]
+    out = io.StringIO()
+    assert write_csv(rows, out) == len(starts)
+    out.seek(1)  # past the BOM
+    players = [row["player"] for row in csv.DictReader(out)]
+    assert players == [f"'{ch}1+1" for ch in starts]
+    out = io.StringIO()  # and nothing else: a letter, a digit, a dash that folds to no `-`
+    write_csv([base | {"seq": 1, "player": p, "words": []} for p in ("A=1", "1-1", "−1")], out)
+    out.seek(1)
+    assert [row["player"] for row in csv.DictReader(out)] == ["A=1", "1-1", "−1"]
 
 
 def _parsed(item: dict) -> dict:

@@ -295,3 +295,19 @@ def test_the_download_carries_the_pages_filter_over_every_page(app, director):
     assert director.get("/director/rulings/export?format=pdf").status_code == 400
     anonymous = app.test_client().get(link)
     assert anonymous.status_code == 303 and "/director/login" in anonymous.headers["Location"]
+
+
+def test_a_prune_is_shown_as_one_in_the_directors_language(app, director):
+    from adjudicator.audit import prune
+    from adjudicator.store import utcnow
+
+    player = app.test_client()
+    for word in ("ord", "kat", "hej"):
+        rule(player, "ssf-1999", [word])
+    with app.app_context(), store.connection(write=True) as conn:
+        prune.prune(conn, utcnow(), by="ops")
+    page = director.get("/director/rulings?lang=da").text
+    assert "oprydning" in page and "ops (operatør)" in page
+    assert "poster til og med nr. 3 fjernet" in page and "lovligt" not in page
+    listed = director.get("/api/v1/audit/rulings").json["rulings"]
+    assert [(r["seq"], r["kind"]) for r in listed] == [(4, "prune")]
