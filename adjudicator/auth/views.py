@@ -44,7 +44,7 @@ from adjudicator.game import gcg
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill, fill_markup, say, strings
+from adjudicator.pages.strings import fill, fill_markup, say, strings, wait_text
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.store.credentials import NAME_MAX
@@ -83,6 +83,11 @@ def delete_cookie(response: Response, name: str) -> None:
     response.delete_cookie(
         name, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
     )
+
+
+def waiting(seconds: int) -> str:
+    """A lockout's wait in the visitor's language: minutes from a minute on."""
+    return wait_text(request_language(), seconds)
 
 
 def when(at: datetime | None) -> str:
@@ -183,7 +188,7 @@ def login():
         store_time.now(),
     )
     if result.wait:
-        return again(say("dir_login_locked", s=result.wait), 429, result.wait)
+        return again(say("dir_login_locked", wait=waiting(result.wait)), 429, result.wait)
     if result.session_token is None:
         return again(say("dir_login_wrong"), 401)
     previous = request.cookies.get(SESSION_COOKIE)
@@ -442,7 +447,7 @@ def pair():
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, account, client)
     if wait:
-        return again(say("dir_pair_locked", s=wait), 429, wait)
+        return again(say("dir_pair_locked", wait=waiting(wait)), 429, wait)
     if paired is None:
         return again(say("dir_pair_wrong"), 403)
     target = (
