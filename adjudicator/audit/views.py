@@ -19,8 +19,9 @@ from adjudicator.audit.search import PARAMETERS, Query, read_query, search
 from adjudicator.auth.guard import caller
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.headers import form_page_headers as security_headers
-from adjudicator.pages.page_language import kept_language
+from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
+from adjudicator.pages.strings import fill, strings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only
 from adjudicator.web.errors import error_pages
@@ -64,13 +65,35 @@ def zone_name() -> str:
     return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
 
 
+def consequence_text(consequence: dict[str, Any], lang: str) -> str:
+    """A challenge ruling's consequence in the page's language: the ruleset's own words when it
+    has them in that language, else the catalogue's for its kind and points. Never another
+    language's: a ruleset gives its own language and English only."""
+    text = consequence.get("text") or {}
+    if lang in text:
+        return text[lang]
+    key = f"consequence_{consequence.get('kind')}"
+    catalogue = strings(lang)
+    if key not in catalogue:  # a kind this version does not know (a newer writer's)
+        return catalogue["consequence_unknown"]
+    return fill(catalogue[key], points=consequence.get("points", 0))
+
+
 def shown(item: dict[str, Any]) -> dict[str, Any]:
     """An entry as the page shows it: its time in the event's zone, and a paired tablet's name
     as the table where the request named none (the tablet stands at one table)."""
     table = item["table"]
     if table is None and item["caller"]["kind"] == "device":
         table = item["caller"]["name"]
-    return item | {"local_time": local_time(item["created_at"]), "shown_table": table}
+    consequence = item["consequence"]
+    said = None
+    if consequence and "kind" in consequence:  # a challenge's or jury's, not a move's
+        said = consequence_text(consequence, request_language())
+    return item | {
+        "local_time": local_time(item["created_at"]),
+        "shown_table": table,
+        "consequence_said": said,
+    }
 
 
 @bp.get(f"{API_PREFIX}/audit/rulings")

@@ -362,7 +362,10 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
         turn["caption"] = fill(
             t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
         )
-    svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
+    labels = {code: t[f"board_{code.lower()}"] for code in picture.PREMIUM_CODES}
+    svg = picture.game_svg(
+        profile_for(ruleset), checked.boards, title=t["dir_check_board"], labels=labels
+    )
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
 
 
@@ -397,7 +400,14 @@ def check_game_page():
         ruleset = ruleset_or_404(chosen)
         game = _checked_view(ruleset, _record_body())
     except ApiError as exc:
-        error = {"status": exc.status, "code": exc.code, "field": exc.field, "detail": exc.message}
+        # The code, the field and the record's line: the detail is the API's English.
+        line = re.match(r"line (\d+):", exc.message)
+        error = {
+            "status": exc.status,
+            "code": exc.code,
+            "field": exc.field,
+            "line": line and int(line[1]),
+        }
         return _check_page(exc.status, chosen=chosen, record=record, error=error)
     return _check_page(chosen=chosen, record=record, game=game)
 
@@ -479,4 +489,4 @@ def whoami():
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    error_pages(app, [bp.name], API_PREFIX, error_page)
+    error_pages(app, [bp.name], API_PREFIX, error_page, paths=["/director/"])
