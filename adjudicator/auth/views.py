@@ -41,10 +41,11 @@ from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
 from adjudicator.engine import picture
 from adjudicator.game import gcg
+from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill, fill_markup, say, strings, wait_text
+from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, wait_text
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.store.credentials import NAME_MAX
@@ -63,6 +64,10 @@ bp = Blueprint(
 
 PAIRING_SCOPE = "pairing"
 bp.add_app_template_filter(fill_markup, "fill")
+# A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
+# (an English sentence not yet of the catalogue is marked `lang="en"`).
+bp.add_app_template_filter(lambda text, lang: said_in(lang, text), "said")
+bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
 bp.after_request(form_page_headers)
 

@@ -9,19 +9,25 @@ browser's `Intl.PluralRules` (static/judge/config.js), from the same forms.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from babel import Locale
 from markupsafe import Markup, escape
 
+from adjudicator.messages import (
+    COUNT,
+    PLACEHOLDER,
+    catalogue,
+    filled,
+    form,
+    plural_categories,
+    plural_category,
+    said_in,
+)
 from adjudicator.pages.page_language import LANGUAGES, request_language
 
-COUNT = "count"  # a plural entry's key naming its count's placeholder
+__all__ = ["COUNT", "Plural", "plural_categories", "plural_category", "said_in", "strings"]
 
 
 class Plural(dict):
@@ -37,41 +43,21 @@ class Plural(dict):
         return self[COUNT]
 
     def form(self, n: object) -> str:
-        """The form for a count of `n` (a number, or its digits as a header gives them)."""
-        if isinstance(n, str) and n.isdigit():
-            n = int(n)
-        category = plural_category(self.language, n) if isinstance(n, int) else "other"
-        return self.get(category, self["other"])
-
-
-@cache
-def plural_category(language: str, n: int) -> str:
-    """CLDR's plural category of `n` in `language` (`one`, `other`, ...), as Babel has it."""
-    return Locale.parse(language).plural_form(n)
-
-
-def plural_categories(language: str) -> frozenset[str]:
-    """The categories a plural entry of `language` gives a form for: CLDR's, and `other`."""
-    return frozenset(Locale.parse(language).plural_form.tags | {"other"})
+        return form(self.language, self, n)
 
 
 @cache
 def strings(language: str) -> dict[str, Any]:
     """The language's catalogue: each key's text, or its plural forms (`Plural`)."""
-    path = resources.files("adjudicator") / "i18n" / f"{language}.json"
-    entries = json.loads(path.read_text("utf-8"))
     return {
         key: Plural(language, value) if isinstance(value, dict) else value
-        for key, value in entries.items()
+        for key, value in catalogue(language).items()
     }
 
 
 def language_choices() -> list[tuple[str, str]]:
     """The language switch's entries: each code with its name in that language."""
     return [(code, strings(code)["language_name"]) for code in LANGUAGES]
-
-
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def chosen(text: str | Plural, values: dict[str, object]) -> str:
@@ -83,8 +69,7 @@ def fill(text: str | Plural, **values: object) -> str:
     """A string of the i18n files with its `{name}`s filled in one pass, so that a value which
     itself holds braces (a tablet named "{s}") is never filled again; a plural entry in the
     form its count takes."""
-    text = chosen(text, values)
-    return PLACEHOLDER.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+    return filled(chosen(text, values), values)
 
 
 def fill_markup(text: str | Plural, **values: object) -> Markup:

@@ -338,11 +338,6 @@ def test_no_page_falls_back_to_english(every_page, lang):
     assert leaks_on(every_page, lang, checked=False) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a checked record's remarks (game/walk.py, the engine's placement errors, the end"
-    " of game) are games/verify's English sentences, not yet keys of the catalogue",
-)
 @pytest.mark.parametrize("lang", OTHERS)
 def test_a_checked_record_says_nothing_in_english(every_page, lang):
     assert leaks_on(every_page, lang, checked=True) == {}
