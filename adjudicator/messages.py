@@ -75,10 +75,22 @@ def _said(key: str, values: dict[str, object]) -> Said:
     return Said(key, **values)
 
 
+class Texts(dict):
+    """A ruleset's own words by language (`{"da": ..., "en": ...}`), quoted in a sentence: a
+    sentence quoting them under `{name}` has a form `<key>_without_<name>` for a language the
+    ruleset does not give, so that no page quotes another language's words."""
+
+
 def say_in(language: str, key: str, values: dict[str, object]) -> str:
     """The catalogue's `key` in `language`, its values filled (a `Said` value in that language
     too), in the form its count takes when it has plural forms."""
-    values = {k: said_in(language, v) for k, v in values.items()}
+    for name, value in values.items():
+        if isinstance(value, Texts) and language not in value:
+            key = f"{key}_without_{name}"
+    values = {
+        k: v[language] if isinstance(v, Texts) and language in v else said_in(language, v)
+        for k, v in values.items()
+    }
     entry = catalogue(language)[key]
     if isinstance(entry, dict):
         entry = form(language, entry, values.get(entry[COUNT]))

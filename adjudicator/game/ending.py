@@ -15,8 +15,8 @@ from adjudicator.messages import Said
 
 def pass_allowed(rules: Rules) -> Verdict:
     if rules.pass_.allowed:
-        return Verdict(True, "pass_allowed", "a player may always pass", rules.pass_.source)
-    return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_.source)
+        return Verdict(True, "pass_allowed", Said("pass_allowed"), rules.pass_.source)
+    return Verdict(False, "pass_not_allowed", Said("pass_not_allowed"), rules.pass_.source)
 
 
 def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:

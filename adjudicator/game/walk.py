@@ -38,7 +38,7 @@ from adjudicator.game.racks import RackError, check_within_set, parse_rack
 from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
-from adjudicator.messages import Said
+from adjudicator.messages import Said, Texts
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -212,18 +212,30 @@ class Walk:
         try:
             # more than 7 is read, to say what an overdraw calls for
             tiles = parse_rack(self.profile, ev.rack, most=self.profile.tile_total)
-            check_within_set(self.profile, [("the board", self.state.board), ("the rack", tiles)])
+            check_within_set(
+                self.profile,
+                [(Said("rack_owner_board"), self.state.board), (Said("rack_owner_rack"), tiles)],
+            )
         except RackError as exc:
             turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
             return
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
         if sum(tiles.values()) > expected and not self.state.ended:
+            # What the ruleset prescribes, in its own words where it gives the language.
             over = self.rules.overdraw
-            prescribed = f": {over.text['en']} ({over.source})" if over.text else ""
+            rule = {"rule": Texts(over.text)} if over.text else {}
             turn.deviations.append(
-                f"rack {ev.rack} has {sum(tiles.values())} tiles; {ev.player} holds {expected}"
-                f" ({self.state.bag} in the bag). Drawn too many{prescribed}"
+                Said(
+                    "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                    rack=ev.rack,
+                    n=sum(tiles.values()),
+                    player=ev.player,
+                    expected=expected,
+                    bag=self.state.bag,
+                    source=over.source,
+                    **rule,
+                )
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:
@@ -252,7 +264,9 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.computed_score = result.score
     turn.notation = result.notation
     turn.words = [sw.word.display for sw in result.words]
-    turn.errors.extend(f"{e.code}: {e.message}" for e in result.errors)
+    turn.errors.extend(
+        Said("record_placement_error", code=e.code, message=e.message) for e in result.errors
+    )
     if w.lexicon is not None:
         verdicts = check_words(w.lexicon, [sw.word for sw in result.words])  # every word
         turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
@@ -276,7 +290,9 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     after_play = prev is not None and prev.kind == PLAY and prev.player != ev.player
     verdict = end_rules.pass_allowed(w.rules)
     if not verdict.allowed:
-        turn.deviations.append(f"{verdict.reason} ({verdict.source})")
+        turn.deviations.append(
+            Said("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
+        )
     if after_play and outcome(w.rules, True).challenger_loses_turn:
         turn.notes.append(Said("record_pass_after_play"))
     w.state.after_turn(p, PASS)
@@ -289,7 +305,9 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
     verdict = s.may_exchange(p)
     if not verdict.allowed:
-        turn.deviations.append(f"exchange not allowed: {verdict.reason} ({verdict.source})")
+        turn.deviations.append(
+            Said("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
+        )
     elif ev.count is not None and ev.count > s.bag:
         turn.deviations.append(Said("record_swapped_too_many", n=ev.count, bag=s.bag))
     s.after_turn(p, EXCHANGE)
