@@ -32,6 +32,7 @@ from adjudicator.rulesets import load_rulesets
 
 OTHERS = tuple(lang for lang in LANGUAGES if lang != "en")
 RECORDS = Path(__file__).parents[1] / "game" / "tests" / "records"
+KIOSK_RECORDS = ("dsf-2015", "ssf-1999", "sbnl-punten", "dk-home")  # a record each in RECORDS
 PASSWORD = "correct horse battery"
 
 # Words of the English game that no Danish, Swedish or Dutch page says: one alone is English.
@@ -211,6 +212,16 @@ def site(tmp_path_factory, lexicon_dir):
         )
     director = app.test_client()
     director.post("/director/login", data={"name": "anna", "password": PASSWORD})
+    # Two tablets paired, one of them revoked: the device table in each state.
+    for name in ("Bord 1", "Bord 2"):
+        csrf = csrf_of(director.get("/director/").text)
+        shown = director.post(
+            "/director/pairings", data={"csrf": csrf, "name": name, "ruleset": "dsf-2015"}
+        ).text
+        code = re.search(r'id="pairing-code">([^<]+)<', shown)[1]
+        assert app.test_client().post("/judge/pair", data={"code": code}).status_code == 303
+    revoked = director.post("/director/devices/2/revoke", data={"csrf": csrf})
+    assert revoked.status_code in (200, 303)
     return app, director, ids
 
 
@@ -319,6 +330,12 @@ def test_every_html_route_is_rendered(site, every_page):
         "auth.pair_form", "auth.pair", "audit.rulings_page",
     }  # fmt: skip
     assert html_routes(app) == covered
+    # The states are there: a paired and a revoked tablet, an app key, rulings, a board.
+    home = every_page["da"]["home"]
+    assert 'data-state="active"' in home and 'data-state="revoked"' in home
+    assert '<table id="keys">' in home and 'id="pairing-code"' in every_page["da"]["pairing shown"]
+    assert every_page["da"]["rulings"].count("<tr>") > len(site[2])
+    assert all('class="board"' in every_page["da"][f"check {r}"] for r in KIOSK_RECORDS)
     for lang, pages in every_page.items():
         for name, html in pages.items():
             assert html.lstrip().startswith("<!doctype html>"), (lang, name, html[:200])
