@@ -62,8 +62,9 @@ def caller_text(caller: Any, t: Mapping[str, str]) -> str:
 
 def consequence_text(consequence: Any, lang: str, t: Mapping[str, str]) -> tuple[str, str]:
     """What the ruling costs, in words, and the language they are in: a challenge's in the
-    ruleset's words for `lang` (each ruleset words its consequences in its own language and
-    English: English where it has none in `lang`), a move's as legal or not and its score."""
+    ruleset's own words when it has them in `lang`, else the catalogue's for its kind and points
+    (never another language's: a ruleset words its consequences in its own language and English
+    only); a move's as legal or not and its score; a prune's as what it removed."""
     if consequence is None:
         return "", lang
     if isinstance(consequence, Mapping):
@@ -72,12 +73,15 @@ def consequence_text(consequence: Any, lang: str, t: Mapping[str, str]) -> tuple
         if isinstance(pruned, Mapping):  # an `audit prune` entry: what it removed
             said = fill(t["dir_pruned"], last=pruned.get("last_seq"), before=pruned.get("before"))
             return said, lang
-        if isinstance(text, Mapping) and text:
-            if isinstance(text.get(lang), str):
-                return text[lang], lang
-            if isinstance(text.get("en"), str):
-                return text["en"], "en"
-        elif "legal" in consequence:
+        if isinstance(text, Mapping) and isinstance(text.get(lang), str):
+            return text[lang], lang
+        if "kind" in consequence:  # a challenge's or a jury's, in the catalogue's words
+            key = f"consequence_{consequence.get('kind')}"
+            points = consequence.get("points", 0)
+            if key not in t:  # a kind this version does not know (a newer writer's)
+                return t["consequence_unknown"], lang
+            return fill(t[key], points=points if isinstance(points, int) else 0), lang
+        if "legal" in consequence:
             said = t["dir_move_legal" if consequence["legal"] else "dir_move_illegal"]
             score = consequence.get("score")
             if score is not None:

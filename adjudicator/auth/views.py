@@ -41,10 +41,11 @@ from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
 from adjudicator.engine import picture
 from adjudicator.game import gcg
+from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill, fill_markup, say, strings
+from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, wait_text
 from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
@@ -65,6 +66,10 @@ bp = Blueprint(
 
 PAIRING_SCOPE = "pairing"
 bp.add_app_template_filter(fill_markup, "fill")
+# A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
+# (an English sentence not yet of the catalogue is marked `lang="en"`).
+bp.add_app_template_filter(lambda text, lang: said_in(lang, text), "said")
+bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
 bp.after_request(form_page_headers)
 
@@ -85,6 +90,11 @@ def delete_cookie(response: Response, name: str) -> None:
     response.delete_cookie(
         name, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
     )
+
+
+def waiting(seconds: int) -> str:
+    """A lockout's wait in the visitor's language: minutes from a minute on."""
+    return wait_text(request_language(), seconds)
 
 
 def when(at: datetime | None) -> str:
@@ -187,7 +197,7 @@ def login():
         store_time.now(),
     )
     if result.wait:
-        return again(say("dir_login_locked", s=result.wait), 429, result.wait)
+        return again(say("dir_login_locked", wait=waiting(result.wait)), 429, result.wait)
     if result.session_token is None:
         return again(say("dir_login_wrong"), 401)
     previous = request.cookies.get(SESSION_COOKIE)
@@ -381,14 +391,18 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
     checked = current_app.extensions["check_game"](ruleset, body)
     report = checked.report
     n = len(report["turns"])
-    t = strings(request_language())
+    lang = request_language()
+    t = strings(lang)
     for k, turn in enumerate(report["turns"], start=1):
         turn["k"] = k
         turn["caption"] = fill(
             t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
         )
-        turn["shown_deviations"] = _shown_deviations(turn, t)
-    svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
+        turn["shown_deviations"] = _shown_deviations(turn, t, lang)
+    labels = {code: t[f"board_{code.lower()}"] for code in picture.PREMIUM_CODES}
+    svg = picture.game_svg(
+        profile_for(ruleset), checked.boards, title=t["dir_check_board"], labels=labels
+    )
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
 
 
@@ -400,14 +414,18 @@ def placement_text(error: dict[str, Any], t: dict[str, str]) -> str:
     )
 
 
-def _shown_deviations(turn: dict[str, Any], t: dict[str, str]) -> list[dict[str, str | None]]:
+def _shown_deviations(
+    turn: dict[str, Any], t: dict[str, str], lang: str
+) -> list[dict[str, str | None]]:
     """A turn's rule deviations as the page shows them: the placement errors (the first of
-    `deviations`) in the page's language, the ruleset's own in English (`lang`)."""
+    `deviations`) and every deviation the game rules say (`Said`) in the page's language; any
+    other (none is expected) as it came, marked English."""
     placement = turn["placement_errors"]
     shown: list[dict[str, str | None]] = [
         {"text": placement_text(e, t), "lang": None} for e in placement
     ]
-    shown += [{"text": d, "lang": "en"} for d in turn["deviations"][len(placement) :]]
+    for d in turn["deviations"][len(placement) :]:
+        shown.append({"text": said_in(lang, d), "lang": None if isinstance(d, Said) else "en"})
     return shown
 
 
@@ -442,7 +460,14 @@ def check_game_page():
         ruleset = ruleset_or_404(chosen)
         game = _checked_view(ruleset, _record_body())
     except ApiError as exc:
-        error = {"status": exc.status, "code": exc.code, "field": exc.field, "detail": exc.message}
+        # The code, the field and the record's line: the detail is the API's English.
+        line = re.match(r"line (\d+):", exc.message)
+        error = {
+            "status": exc.status,
+            "code": exc.code,
+            "field": exc.field,
+            "line": line and int(line[1]),
+        }
         return _check_page(exc.status, chosen=chosen, record=record, error=error)
     return _check_page(chosen=chosen, record=record, game=game)
 
@@ -492,7 +517,7 @@ def pair():
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, account, client)
     if wait:
-        return again(say("dir_pair_locked", s=wait), 429, wait)
+        return again(say("dir_pair_locked", wait=waiting(wait)), 429, wait)
     if paired is None:
         return again(say("dir_pair_wrong"), 403)
     target = (
@@ -524,4 +549,4 @@ def whoami():
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    error_pages(app, [bp.name], API_PREFIX, error_page)
+    error_pages(app, [bp.name], API_PREFIX, error_page, paths=["/director/"])

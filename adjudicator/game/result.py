@@ -14,6 +14,7 @@ from adjudicator.engine.board import Board
 from adjudicator.game import ending as end_rules
 from adjudicator.game.kinds import PLAY
 from adjudicator.game.turn import Turn
+from adjudicator.messages import Said
 
 if TYPE_CHECKING:
     from adjudicator.game.walk import Walk
@@ -115,7 +116,7 @@ class GameReport:
 def build_report(w: Walk) -> GameReport:
     s, r = w.state, w.rules
     at_end = [
-        f"the end-of-game line for {name} is missing"
+        Said("record_end_line_missing", player=name)
         for i, name in enumerate(s.players)
         if s.ended and s.end_line_due(i)
     ]

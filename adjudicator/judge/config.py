@@ -17,6 +17,7 @@ from flask import current_app
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
 from adjudicator.catalogue import rulesets
+from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.judge.layouts import check_layouts
 from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
@@ -28,12 +29,21 @@ from lexicon.languages import LanguageProfile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
 
+# The catalogue's keys only the server says: the director's pages' (`dir_…`), the game rules'
+# sentences (a checked record's remarks, placement and rack errors, verdicts), the rulings
+# page's consequences, the board's labels, durations and languages' names.
+SERVER_ONLY = (
+    "dir_", "record_", "placement_", "rack_", "ending_", "overtime_", "exchange_", "pass_",
+    "board_", "unit_", "language_of_",
+    *(f"consequence_{kind}" for kind in (*CONSEQUENCE_KINDS, "unknown")),
+)  # fmt: skip
+
 
 @cache
 def kiosk_strings(language: str) -> dict[str, str]:
-    """The strings a kiosk page carries: the director's pages' (`dir_…`) stay on the server, so
-    every judge page is not 4 KB heavier with text it never shows."""
-    return {k: v for k, v in strings(language).items() if not k.startswith("dir_")}
+    """The strings a kiosk page carries: what only the server says (`SERVER_ONLY`) stays there,
+    so every judge page is not many KB heavier with text it never shows."""
+    return {k: v for k, v in strings(language).items() if not k.startswith(SERVER_ONLY)}
 
 
 def accepts(normaliser: Normaliser, char: str) -> bool:

@@ -377,10 +377,15 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
     english = files["en"]
     for lang, strings in files.items():
         assert set(strings) == set(english), lang
-        for key, text in strings.items():
-            assert isinstance(text, str) and text.strip(), (lang, key)
-            placeholders = set(re.findall(r"\{(\w+)\}", text))
-            assert placeholders == set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+        for key, value in strings.items():
+            # A string, or plural forms (test_page_language checks them against CLDR).
+            forms = [value] if isinstance(value, str) else [*value.values()][1:]
+            assert type(value) is type(english[key]), (lang, key)
+            theirs = english[key] if isinstance(value, str) else english[key]["other"]
+            for text in forms:
+                assert isinstance(text, str) and text.strip(), (lang, key)
+                placeholders = set(re.findall(r"\{(\w+)\}", text))
+                assert placeholders == set(re.findall(r"\{(\w+)\}", theirs)), (lang, key)
 
 
 # The values the pages look up under a prefix (`t.get("dir_state_" ~ d.state, …)`): each needs its

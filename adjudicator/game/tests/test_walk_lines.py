@@ -30,7 +30,7 @@ def test_two_challenge_bonus_lines_after_one_play():
     assert deviations(three) == []
     four = run(game + "".join(bonus.format(15 + 5 * i) for i in range(4)), "naspa-collins")
     assert deviations(four) == [
-        "a challenge bonus is 5 per word challenged; the play formed 3 word(s), so +5 after +15"
+        "a challenge bonus is 5 per word challenged; the play formed 3 words, so +5 after +15"
         " cannot be right (NASPA rules, Collins division: 5 points per word)"
     ]
 
