@@ -416,6 +416,7 @@ LOOKED_UP = {
     "dir_kind_": ("challenge", "jury", "move"),
     "dir_verdict_": ("valid", "invalid"),
     "dir_caller_": ("anonymous", "director", "device", "app"),
+    "dir_acc_done_": ("key_revoked", "director_added"),
 }
 
 
