@@ -88,6 +88,12 @@ def test_the_words_left_show_before_each_query_and_more_is_refused_on_the_tablet
     page.fill("#jury-player", "Bo")
     expect(note).to_contain_text(fill(nl["jury_words_left"], n=10))
     expect(page.locator("#judge")).to_be_enabled()
+    page.locator("#judge").tap()
+    expect(page.locator(".jury-remaining")).to_have_text(fill(nl["jury_remaining"], n=9))
+    assert spend(counted, game, "Bo", 4) == 5  # meanwhile, from another tablet
+    page.clock.fast_forward(600)
+    page.locator("#screen-result").tap()
+    expect(note).to_contain_text(fill(nl["jury_words_left"], n=5))  # read afresh
 
 
 @pytest.mark.parametrize("viewport", SIZES, ids=SIZE_IDS)

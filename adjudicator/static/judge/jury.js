@@ -143,6 +143,8 @@ export function clearJury(full) {
     JURY_FIELDS.forEach((f) => { $('jury-' + f).value = ''; });
     clearTimeout(readTimer);
     setLeft(null, null);
+  } else {
+    readLeft(); // before the next query: read afresh (another tablet may have asked for them)
   }
   updateCountNote();
 }
