@@ -425,7 +425,9 @@ def test_pin_lock(page, judge_server):
     expect(page.locator("#screen-pin")).to_be_visible()
     page.keyboard.type("9999")
     page.keyboard.press("Enter")
-    expect(page.locator("#pin-message")).to_have_text("Fel PIN.")
+    expect(page.locator("#pin-message")).to_have_text(
+        "Fel PIN. Försök kvar innan surfplattan spärras: 4."  # the tries left (issue 36.8)
+    )
     assert page.input_value("#pin") == ""
     for digit in PIN:
         page.click(f"[data-digit='{digit}']")

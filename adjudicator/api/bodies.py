@@ -265,6 +265,17 @@ class ChallengeRequest(Labelled):
     ]
 
 
+class JuryCountQuery(Body):
+    """The jury count's read (`GET /rulesets/{id}/jury?game=…&player=…`): whose words, in which
+    game; the labels checked as a query's are, so a count is read under the key it is kept by."""
+
+    game: Annotated[Any, _label("game"), LABEL] = Field(None, description="The game")
+    player: Annotated[Any, _label("player"), LABEL] = Field(None, description="The player")
+
+    def labels(self) -> Labels:
+        return Labels(game=self.game, player=self.player)
+
+
 # --- moves ------------------------------------------------------------------------------------
 
 

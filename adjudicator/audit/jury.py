@@ -72,17 +72,34 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     return None
 
 
-def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
-    """Count a query of `words` words for (event, game, player); the words left after it.
-    Refuses the whole query when it would pass the limit. Runs under the audit log's append
-    lock, so counts never race."""
-    key = {
+def _key(labels: Labels) -> dict[str, str | None]:
+    """The count's row: the service's event, the game and the player, each canonical."""
+    return {
         "event": current_app.config.get("EVENT_KEY", ""),
         "game": labels.key("game"),
         "player": labels.key("player"),
     }
+
+
+def _used(conn: Connection, labels: Labels) -> int | None:
+    """The words counted so far for (event, game, player); None before the first."""
+    where = [WORDS.c[name] == value for name, value in _key(labels).items()]
+    return conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+
+
+def left(conn: Connection, labels: Labels, limit: int) -> int:
+    """The words (event, game, player) may still put to the jury: a read, counting nothing. It
+    says what the next query's answer or refusal would say (`queries_remaining`), no more."""
+    return max(0, limit - (_used(conn, labels) or 0))
+
+
+def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
+    """Count a query of `words` words for (event, game, player); the words left after it.
+    Refuses the whole query when it would pass the limit. Runs under the audit log's append
+    lock, so counts never race."""
+    key = _key(labels)
     where = [WORDS.c[name] == value for name, value in key.items()]
-    used = conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+    used = _used(conn, labels)
     left = limit - (used or 0)
     if words > left:
         raise ApiError(

@@ -361,6 +361,64 @@ def test_jury_query_without_game_open_and_tournament_mode(make_app):
     )
 
 
+WORDS_LEFT = "/api/v1/rulesets/{}/jury"
+
+
+def test_the_words_left_are_read_as_the_next_query_would_say(app, make_app):
+    """The kiosk asks before each query (issue 36.5): the same count, in the labels' canonical
+    form, and reading it counts nothing and records nothing."""
+    client = make_app(JURY_LIMIT="on").test_client()
+    read = lambda **q: client.get(WORDS_LEFT.format("sbnl-punten"), query_string=q)  # noqa: E731
+    fresh = read(game="g1", player="Anna")
+    assert fresh.status_code == 200 and fresh.headers["Cache-Control"] == "no-store"
+    assert fresh.json == {"ruleset": "sbnl-punten", "limit": 10, "queries_remaining": 10}
+    body = {"words": ["hallo", "woord", "boom"], "game": "g1", "player": "Anna"}
+    assert client.post(JURY, json=body).json["queries_remaining"] == 7
+    for _ in range(3):
+        assert read(game="G1", player=" ANNA ").json["queries_remaining"] == 7
+    assert read(game="g1", player="Bo").json["queries_remaining"] == 10
+    assert len(entries(app)) == 1  # the reads left no record
+    assert client.post(JURY, json=body | {"words": ["woord"] * 7}).json["queries_remaining"] == 0
+    assert read(game="g1", player="Anna").json["queries_remaining"] == 0
+    # open mode without labels: uncounted, as a query would be; a bad label as a query's
+    assert read().json["queries_remaining"] is None
+    mixed = read(game="g1", player="\u0410nna")
+    assert mixed.status_code == 400 and mixed.json["code"] == "label_mixed_scripts"
+    assert read(game="g1", player="Anna", words="x").json["code"] == "unknown_field"
+
+
+def test_the_words_left_say_nothing_where_nothing_is_counted(make_app):
+    home = make_app().test_client()  # open mode: sbnl-punten counts only at tournaments
+    answer = home.get(WORDS_LEFT.format("sbnl-punten"), query_string={"game": "g", "player": "A"})
+    assert answer.json == {"ruleset": "sbnl-punten", "limit": None, "queries_remaining": None}
+    other = home.get(WORDS_LEFT.format("ssf-1999"), query_string={"game": "g", "player": "A"})
+    assert other.json["limit"] is None and other.json["queries_remaining"] is None
+    assert home.get(WORDS_LEFT.format("nope")).status_code == 404
+
+
+def test_the_words_left_need_a_querys_credential_and_use_no_ruling(make_app):
+    """Tournament mode: a credential for the ruleset, game and player named; the reads are not
+    counted against the device's or key's rulings per minute."""
+    strict = make_app(MODE="tournament", RATE_RULINGS_PER_MINUTE=2)
+    with strict.app_context(), store.connection(write=True) as conn:
+        key = keys.create(conn, "scorer", "app", [], set(rulesets()), store_time.now()).key
+        narrow = keys.create(conn, "other", "app", ["ssf-1999"], set(rulesets()), store_time.now())
+        narrow = narrow.key
+    client = strict.test_client()
+    url = WORDS_LEFT.format("sbnl-punten")
+    labels = {"game": "g1", "player": "Anna"}
+    assert client.get(url, query_string=labels).status_code == 401
+    auth = {"Authorization": f"Bearer {key}"}
+    out = client.get(url, query_string=labels, headers={"Authorization": f"Bearer {narrow}"})
+    assert out.status_code == 403 and out.json["code"] == "out_of_scope"
+    missing = client.get(url, query_string={"game": "g1"}, headers=auth)
+    assert missing.status_code == 400 and missing.json["field"] == "player"
+    for _ in range(5):
+        assert client.get(url, query_string=labels, headers=auth).json["queries_remaining"] == 10
+    answer = client.post(JURY, json={"words": ["woord"], **labels}, headers=auth)
+    assert answer.status_code == 200 and answer.json["queries_remaining"] == 9
+
+
 def test_challenges_outside_jury_mode_carry_no_count(client):
     answer = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"], "game": "g"}).json
     assert "queries_remaining" not in answer

@@ -45,7 +45,8 @@ export function showResult(body, jury) {
   const perWord = cfg.ruleset.policy === 'word' && body.policy === 'word';
   body.words.forEach((w) => {
     const item = el('li');
-    const text = String(w.input).toUpperCase();
+    // The form the service judged and logged (IDÉ is judged as IDE), not the one typed.
+    const text = String(typeof w.word === 'string' ? w.word : w.input).toUpperCase();
     item.style.setProperty('--n', String(Math.max(Array.from(text).length, 6)));
     // Only the word policy may mark a word, and only with what the service said about it.
     if (perWord && typeof w.valid === 'boolean') {
