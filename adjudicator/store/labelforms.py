@@ -27,10 +27,12 @@ searched (`ruling_labels`, `jury_words`). `stored_key` reads a label stored befo
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import regex
 from precis_i18n import get_profile
 
 COLUMNS = ("event", "round", "table_label", "game", "player")  # the entry's, in FIELDS order
@@ -122,7 +124,7 @@ def _refusal(kind: str, value: str, error: UnicodeEncodeError) -> Refused:
     reason = error.reason.split("/", 1)[-1]
     if reason == "empty":
         return Refused(kind, None, "empty")
-    if error.start < 0:  # the label as a whole: the Bidi Rule, or not idempotent
+    if error.end - error.start != 1:  # the label as a whole: the Bidi Rule, not idempotent
         rtl = [c for c in value if unicodedata.bidirectional(c) in ("R", "AL", "AN")]
         return Refused(kind, rtl[0] if rtl else None, reason)
     bad = error.object[error.start]
@@ -203,30 +205,50 @@ def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None]:
 
 # --- scripts -------------------------------------------------------------------------------
 
-# Scripts that are written together (Unicode TS #39, "highly restrictive"): Japanese, Chinese
-# with Bopomofo, Korean, each with Latin. Any other mix of two scripts is refused.
+# Scripts written together (Unicode TS #39, "highly restrictive"): Japanese, Chinese with
+# Bopomofo, Korean, each with Latin. Any other mix of two scripts is refused.
 _WRITTEN_TOGETHER = (
-    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
-    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
-    frozenset({"LATIN", "HAN", "HANGUL"}),
+    frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
+    frozenset({"Latin", "Han", "Bopomofo"}),
+    frozenset({"Latin", "Han", "Hangul"}),
 )
-# Character-name words that are not the script's own name.
-_SCRIPT_ALIASES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN"}
+_GROUPED = frozenset().union(*_WRITTEN_TOGETHER)
+_EVERY_SCRIPT = regex.compile(r"[\p{Script_Extensions=Common}\p{Script_Extensions=Inherited}]")
 
 
-def _script(ch: str) -> str | None:
-    """The script of a letter, from its Unicode name; None for what every script uses (digits,
-    punctuation, marks, modifier letters)."""
-    if not ch.isalpha():
+@functools.cache
+def _written_in(script: str) -> regex.Pattern | None:
+    """A letter of `script` (its Script_Extensions), or None when Unicode has no such script."""
+    try:
+        return regex.compile(rf"\p{{Script_Extensions={script}}}")
+    except regex.error:
         return None
-    name = unicodedata.name(ch, "")
-    if not name or name.startswith("MODIFIER LETTER"):
+
+
+@functools.cache
+def _scripts(ch: str) -> frozenset[str] | None:
+    """The scripts a letter is written in (Unicode's Script_Extensions, from `regex`'s data),
+    among those its name names (`GREEK …`, `OLD ITALIC …`) and those written with Latin; None
+    for what every script uses (digits, punctuation, marks, Common and Inherited letters). A
+    letter of none of them (a Tangut ideograph, which this Python cannot name) is of a script
+    of its own, "unknown"."""
+    if not ch.isalpha() or _EVERY_SCRIPT.match(ch):
         return None
-    word = name.split(" ", 1)[0].split("-", 1)[0]  # KATAKANA-HIRAGANA PROLONGED SOUND MARK
-    return _SCRIPT_ALIASES.get(word, word)
+    words = unicodedata.name(ch, "").replace("-", " ").split()
+    named = {"_".join(words[:n]) for n in (1, 2, 3) if len(words) >= n}
+    found = frozenset(
+        script
+        for script in named | _GROUPED
+        if (pattern := _written_in(script)) is not None and pattern.match(ch)
+    )
+    return found or frozenset({"unknown"})
 
 
 def mixes_scripts(value: str) -> bool:
-    """Whether `value` (in its NFKC form) has letters of scripts not written together."""
-    scripts = {s for s in map(_script, unicodedata.normalize("NFKC", value)) if s is not None}
-    return len(scripts) > 1 and not any(scripts <= group for group in _WRITTEN_TOGETHER)
+    """Whether `value` (in its NFKC form) has letters of scripts not written together: no
+    script has them all, nor does any group of `_WRITTEN_TOGETHER` (each letter in one of its
+    scripts)."""
+    found = [s for s in map(_scripts, unicodedata.normalize("NFKC", value)) if s is not None]
+    if not found or frozenset.intersection(*found):
+        return False
+    return not any(all(s & group for s in found) for group in _WRITTEN_TOGETHER)
