@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,6 +183,45 @@ def stored_key(field: str, value: str) -> tuple[str, list[str]]:
                 return ("" if refused.reason == "empty" else value.casefold()), dropped
             dropped.append(describe(refused.char))
             value = value.replace(refused.char, " " if refused.char.isspace() else "")
+
+
+def spelled(label: str) -> str:
+    """A stored label as a report writes it: quoted, and beside it in ASCII escapes when it is
+    not ASCII, so an invisible character shows (a variation selector as `\\ufe0f`)."""
+    return repr(label) if label.isascii() else f"{label!r} = {ascii(label)}"
+
+
+@dataclass(frozen=True)
+class Collision:
+    """Stored labels of one field that are one label under its profile: `spellings` as stored
+    (two or more; or one that needed characters dropped, `dropped`), all compared as `key`."""
+
+    field: str
+    key: str
+    spellings: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+    def __str__(self) -> str:
+        shown = ", ".join(map(spelled, self.spellings))
+        without = f" (without {', '.join(self.dropped)})" if self.dropped else ""
+        return f"{self.field} {self.key!r}: {shown}{without}"
+
+
+def collisions(stored: Iterable[tuple[str, str]]) -> list[Collision]:
+    """The labels among `stored` ((field, label as stored) pairs) that their profiles make one:
+    each key reached from two or more spellings, or from one only by dropping characters the
+    profile disallows (`stored_key`), in field and key order."""
+    spellings: dict[tuple[str, str], set[str]] = {}
+    dropped: dict[tuple[str, str], set[str]] = {}
+    for field, label in stored:
+        found, without = stored_key(field, label)
+        spellings.setdefault((field, found), set()).add(label)
+        dropped.setdefault((field, found), set()).update(without)
+    return [
+        Collision(field, found, tuple(sorted(spellings[field, found])), tuple(sorted(gone)))
+        for (field, found), gone in sorted(dropped.items())
+        if len(spellings[field, found]) > 1 or gone
+    ]
 
 
 def canonical_words(words: Any) -> str | None:
