@@ -348,7 +348,8 @@ DECLARED: tuple[Setting, ...] = (
     S("JURY_LIMIT", str, "ruleset", "`on`: this event counts jury words (a national tournament); "
       "`off`: it does not; `ruleset`: as the ruleset's `jury_limit_applies` says",
       choices=("ruleset", "on", "off")),
-    S("EVENT", str, "", "the event the jury counts belong to (at most 64 characters)",
+    S("EVENT", str, "", "the event the jury counts belong to: a name of at most 64 characters "
+      "under PRECIS Nickname (an invisible character stops the start, named)",
       check="adjudicator.audit.jury:checked_event", default_doc="empty"),
     S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): the directors' "
       "rulings page shows times in it (exports keep UTC)", check=time_zone,

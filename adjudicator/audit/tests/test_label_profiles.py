@@ -216,3 +216,17 @@ def test_no_dash_starts_a_count_afresh(jury, dash):
         assert jury(words, game=name, player="Anna").status_code == 200
     again = jury(game=name.replace("-", dash), player="Anna")
     assert again.status_code == 409 and again.json["code"] == "jury_limit_reached", again.json
+
+
+def test_the_event_setting_is_a_name_under_nickname(tmp_path, lexicon_dir):
+    """ADJUDICATOR_EVENT keys every count: a character its profile disallows stops the start,
+    named; it is kept in its profile's form and counted case-mapped."""
+    from adjudicator.settings import ConfigError
+
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    migrate.upgrade(Store(url))
+    config = {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": url}
+    with pytest.raises(ConfigError, match="U\\+3164 HANGUL FILLER"):
+        create_app(config | {"EVENT": "NK\u31642027"})
+    app = create_app(config | {"EVENT": " \uff2eK\u00a0 2027 "})
+    assert app.config["EVENT"] == "NK 2027" and app.config["EVENT_KEY"] == "nk 2027"
