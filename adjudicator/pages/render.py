@@ -51,6 +51,7 @@ ERROR_SAYINGS = {
     Problem.STORE_UNAVAILABLE: "dir_error_store",
     Problem.CSRF_FAILED: "dir_error_csrf",
     Problem.INTERNAL_ERROR: "dir_error_failed",
+    Problem.LABEL_DISALLOWED_CHARACTER: "dir_error_label_character",  # the rulings search
 }
 
 
@@ -69,7 +70,7 @@ def error_page(exc: ApiError) -> Response:
         "error_page.html",
         switch=back,
         heading=say("dir_error_heading"),
-        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
+        message=say(key, **exc.extra) if key else say("dir_error_other", status=str(exc.status)),
         refused=exc.status,
         detail=None if key else exc.message,
         back=url_for(back, **kept_language()),

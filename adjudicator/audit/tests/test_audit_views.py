@@ -266,3 +266,19 @@ def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director)
     rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:3]
     tables = [row.split('class="where">')[1].split("</td>")[0].strip() for row in rows]
     assert tables == ["", "7", "Table 12"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("da", "Søgningen indeholder"), ("nl", "zoekopdracht")])
+def test_a_search_with_an_invisible_character_is_refused_naming_it(director, lang, said):
+    """No label holds a character its profile disallows: the search says so, naming it, in
+    the page's language (the API: 400 label_disallowed_character, field q)."""
+    found = director.get("/api/v1/audit/rulings", query_string={"q": "Anna\u3164"})
+    assert found.status_code == 400 and found.json["code"] == "label_disallowed_character"
+    assert found.json["field"] == "q" and found.json["character"] == "U+3164"
+    page = director.get(
+        "/director/rulings",
+        query_string={"q": "Anna\u3164", "lang": lang},
+        headers={"Accept": "text/html"},
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 400 and said in text and "U+3164 HANGUL FILLER" in text
