@@ -146,6 +146,7 @@ def _spaced(value: str) -> str:
     ).strip()
 
 
+@functools.lru_cache(maxsize=4096)  # an event's labels repeat: each player and game, all day
 def _apply(kind: str, value: str, compared: bool) -> str:
     profile = _PRECIS[kind][1 if compared else 0]
     value = mapped(value)
