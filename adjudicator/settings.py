@@ -348,11 +348,12 @@ DECLARED: tuple[Setting, ...] = (
     S("JURY_LIMIT", str, "ruleset", "`on`: this event counts jury words (a national tournament); "
       "`off`: it does not; `ruleset`: as the ruleset's `jury_limit_applies` says",
       choices=("ruleset", "on", "off")),
-    S("EVENT", str, "", "the event the jury counts belong to: a name of at most 64 characters "
-      "under PRECIS Nickname (an invisible character stops the start, named)",
+    S("EVENT", str, "", "the event (a name of at most 64 characters, under PRECIS Nickname: an "
+      "invisible character stops the start, named): every ruling is recorded under it, and the "
+      "jury counts belong to it",
       check="adjudicator.audit.jury:checked_event", default_doc="empty"),
-    S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): the directors' "
-      "rulings page shows times in it (exports keep UTC)", check=time_zone,
+    S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): every page and "
+      "spreadsheet export shows times in it (the JSON export and API keep UTC)", check=time_zone,
       default_doc="the machine's zone"),
     # Set by the service itself
     S("METRICS_DIR_OWNER", str, None, "the gunicorn master that made the metrics folder",
@@ -418,6 +419,14 @@ def set_for_children(**values: Any) -> None:
     """Settings the gunicorn master decides (its run directory, the metrics folder's owner),
     put in its environment: the app it builds and the workers it forks read them in `read`."""
     os.environ.update({SETTINGS[name].variable: str(v) for name, v in values.items()})
+
+
+def terminal_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's locale as POSIX chooses it (`LC_ALL`, else `LC_MESSAGES`, else `LANG`;
+    `da_DK.UTF-8`), empty when none is set: the language a command writes a report in when it
+    is not told (`adjudicator audit export`)."""
+    environ = os.environ if environ is None else environ
+    return next((environ[n] for n in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(n)), "")
 
 
 def multiprocess_metrics_dir() -> str | None:

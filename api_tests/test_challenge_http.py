@@ -21,7 +21,7 @@ def test_health_ready_and_openapi(server, http):
     assert http.get(server.api("/healthz")).json() == {"status": "ok"}
     ready = http.get(server.api("/readyz")).json()
     assert ready["ready"] is True and ready["failed"] == []
-    assert {"wdanish", "wswedish", "wdutch", "wamerican"} <= set(ready["lexicons"])
+    assert {"wdanish", "wswedish", "wdutch", "wamerican-huge"} <= set(ready["lexicons"])
     doc = http.get(server.api("/openapi.json")).json()
     assert doc["openapi"].startswith("3.1")
 

@@ -17,13 +17,19 @@ import pytest
 import requests
 
 from api_tests.conftest import MARK, exchange, start_server
-from api_tests.front import SlowClients, start_nginx
+from api_tests.front import SlowClients, need_nginx, start_nginx
 from api_tests.load import MIX, Load, Request, summary, wait_for
 
 # Slow (nginx and gunicorn under load, workers killed): `make test-quick` leaves these out.
 pytestmark = pytest.mark.slow
 
 UNLIMITED = {"rate": 100000, "burst": 100000, "connections": 1000}  # every test client is 127.0.0.1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _nginx_before_any_server():
+    """Skip (fail under REQUIRE_NGINX=1) before a server starts, not after."""
+    need_nginx()
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +148,9 @@ def test_slow_clients_do_not_starve_others(backend, tmp_path):
 
 def test_a_worker_killed_under_load_loses_no_request(tmp_path):
     server = start_server(tmp_path, ADJUDICATOR_WORKERS="2")
-    front = start_nginx(tmp_path / "nginx", [_upstream(server)], **UNLIMITED)
+    front = None
     try:
+        front = start_nginx(tmp_path / "nginx", [_upstream(server)], **UNLIMITED)
         with Load(front.url, threads=3, max_requests=3000, max_seconds=20) as load:
             for _ in range(2):
                 time.sleep(1)
@@ -157,7 +164,8 @@ def test_a_worker_killed_under_load_loses_no_request(tmp_path):
         r = requests.get(server.api("/readyz"))
         assert r.status_code == 503 and r.json()["workers"]["abnormal_exits"] == 3
     finally:
-        front.stop()
+        if front is not None:
+            front.stop()
         server.stop()
 
 
@@ -172,15 +180,19 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
     )
     assert migrated.returncode == 0, migrated.stderr
     shared = {"ADJUDICATOR_WORKERS": "1", "ADJUDICATOR_DATABASE_URL": postgres_url}
-    one = start_server(tmp_path / "one", **shared)
-    two = start_server(tmp_path / "two", **shared)
-    for server in (one, two):  # each instance keeps its own control socket and pidfile
-        ctl = server.run_dir / "gunicorn.ctl"
-        wait_for(ctl.is_socket, 10, f"{ctl}")
-        assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
-    front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
-    mix = [*MIX, Request("GET", "/api/v1/readyz")]
+    started = []
+    front = None
     try:
+        one = start_server(tmp_path / "one", **shared)
+        started.append(one)
+        two = start_server(tmp_path / "two", **shared)
+        started.append(two)
+        for server in (one, two):  # each instance keeps its own control socket and pidfile
+            ctl = server.run_dir / "gunicorn.ctl"
+            wait_for(ctl.is_socket, 10, f"{ctl}")
+            assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
+        front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
+        mix = [*MIX, Request("GET", "/api/v1/readyz")]
         with Load(front.url, mix=mix, threads=3, max_requests=3000, max_seconds=20) as load:
             time.sleep(1)
             one.process.send_signal(signal.SIGTERM)
@@ -191,6 +203,7 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
         r = requests.get(front.api("/rulesets/ssf-1999"))
         assert r.status_code == 200
     finally:
-        front.stop()
-        one.stop()
-        two.stop()
+        if front is not None:
+            front.stop()
+        for server in started:
+            server.stop()

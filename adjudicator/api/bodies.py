@@ -199,7 +199,11 @@ class Labelled(Body):
     """The labels a ruling may carry: absent is none; `null` is no label text and refused."""
 
     event: Annotated[Any, _label("event"), LABEL] = Field(
-        None, description="The event (tournament), e.g. NM 2027"
+        None,
+        description="The event (tournament), e.g. NM 2027. Where the service runs an event"
+        " (`ADJUDICATOR_EVENT`) every ruling is recorded under it: this may name it (in any"
+        " spelling its profile compares as one, see `Label`) or be left out; another event is"
+        " refused (400 `out_of_range`).",
     )
     round: Annotated[Any, _label("round"), LABEL] = Field(None, description="The round, e.g. 7")
     table: Annotated[Any, _label("table"), LABEL] = Field(

@@ -450,18 +450,22 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
     )
     export = actions.add_parser(
         "export",
-        help="write every entry as CSV or JSON",
-        description="Write every row, in chain order, as CSV or JSON (exit 1 when a row holds "
-        "a value its column cannot: it is written as stored and named).",
+        help="write every entry as a spreadsheet (CSV, xlsx) or as JSON",
+        description="Write every row, in chain order, as the rulings page's download writes "
+        "it (CSV or xlsx, in a language, times in ADJUDICATOR_TIME_ZONE with their offset "
+        "from UTC) or as the exact record (JSON) (exit 1 when a row holds a value its column "
+        "cannot: it is written as stored and named).",
     )
-    export.add_argument("--format", choices=["csv", "json"], default="csv", help="csv or json")
+    export.add_argument(
+        "--format", choices=["csv", "xlsx", "json"], default="csv", help="csv, xlsx or json"
+    )
     export.add_argument("--out", default="-", help="a file (default: standard output)")
     export.add_argument(
         "--lang",
         choices=sorted(LANGUAGES),
-        default="en",
-        help="for a CSV export: the spreadsheet's locale (da, nl, sv: ';' between fields; en:"
-        " ','), and the language the words' verdicts are written in",
+        default=None,
+        help="for a spreadsheet: its language and locale (da, nl, sv: ';' between a CSV's"
+        " fields; en: ','); default: the terminal's (LC_ALL, LC_MESSAGES, LANG), else en",
     )
     prune = actions.add_parser(
         "prune",
@@ -516,8 +520,44 @@ def _prune(args: argparse.Namespace, before: datetime) -> int:
     return EXIT_OK
 
 
+def terminal_language(locale: str) -> str:
+    """The page language a POSIX locale names (`da_DK.UTF-8` → da), else English: what `audit
+    export` writes in when no --lang is given, as a page follows the browser's."""
+    code = locale.split(".")[0].split("_")[0].lower()
+    return code if code in LANGUAGES else "en"
+
+
+def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
+    """`audit export`: every row to `--out` in `--format`; the number written."""
+    from adjudicator.audit import chain, export, search, sheet
+    from adjudicator.pages.times import event_zone
+
+    found = export.noting(chain.stored(conn), faults)
+    binary = args.format == "xlsx"
+    if args.format == "json":
+        write = export.write_json
+    else:
+        zone = event_zone(settings.value("TIME_ZONE"))
+        lang = args.lang or terminal_language(settings.terminal_locale())
+        writer = sheet.write_xlsx if binary else sheet.write_csv
+        found = (search.item(row) for row in found)
+        write = functools.partial(writer, lang=lang, zone=zone)
+    try:
+        if args.out == "-":
+            return write(found, sys.stdout.buffer if binary else sys.stdout)
+        with open(args.out, "wb" if binary else "w", **({} if binary else _TEXT)) as out:
+            return write(found, out)
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main ends quietly, status 141
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+
+
+_TEXT = {"encoding": "utf-8", "newline": ""}
+
+
 def run_audit(args: argparse.Namespace) -> int:
-    from adjudicator.audit import chain, export
+    from adjudicator.audit import chain
     from adjudicator.store import migrate
 
     if args.action == "prune":
@@ -529,21 +569,7 @@ def run_audit(args: argparse.Namespace) -> int:
             if args.action == "verify":
                 result = chain.verify(conn)
             else:
-                if args.format == "csv":
-                    write = functools.partial(export.write_csv, lang=args.lang)
-                else:
-                    write = export.write_json
-                found = export.noting(chain.stored(conn), faults)
-                try:
-                    if args.out == "-":
-                        count = write(found, sys.stdout)
-                    else:
-                        with open(args.out, "w", encoding="utf-8", newline="") as out:
-                            count = write(found, out)
-                except BrokenPipeError:
-                    raise  # the reader went away (`| head`): main ends quietly, status 141
-                except OSError as exc:
-                    raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
+                count = _export(args, conn, faults)
     if args.action == "export":
         for fault in faults:
             print(fault, file=sys.stderr)

@@ -73,7 +73,7 @@ def test_config_directory_overrides_and_adds(tmp_path):
         ("min_bag = 7", "min_bag = -1", "exchange.min_bag"),
         ("min_bag = 7", "min_bag = 7\nmax_bag = 3", "exchange.max_bag"),
         ('kind = "play_withdrawn"', 'kind = "explode"', "challenge.invalid.kind"),
-        ('lexicon = "wamerican"\n', "", "lexicon"),
+        ('lexicon = "wamerican-huge"\n', "", "lexicon"),
     ],
 )
 def test_invalid_ruleset_names_file_and_field(tmp_path, old, new, field):
