@@ -409,8 +409,9 @@ DECLARED: tuple[Setting, ...] = (
     S("JURY_LIMIT", str, "ruleset", "`on`: this event counts jury words (a national tournament); "
       "`off`: it does not; `ruleset`: as the ruleset's `jury_limit_applies` says",
       choices=("ruleset", "on", "off")),
-    S("EVENT", str, "", "the event (at most 64 characters): every ruling is recorded under it, "
-      "and the jury counts belong to it",
+    S("EVENT", str, "", "the event (a name of at most 64 characters, under PRECIS Nickname: an "
+      "invisible character stops the start, named): every ruling is recorded under it, and the "
+      "jury counts belong to it",
       check="adjudicator.audit.jury:checked_event", default_doc="empty"),
     S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): every page and "
       "spreadsheet export shows times in it (the JSON export and API keep UTC)", check=time_zone,

@@ -181,9 +181,14 @@ LabelText = Annotated[
     Field(
         min_length=1,
         max_length=LABEL_MAX,
-        description="Free text the caller attaches to the ruling for the audit log (1 to"
-        f" {LABEL_MAX} printable characters; surrounding space is trimmed). Recorded, never"
-        " interpreted; `game` and `player` key the jury count.",
+        description="Text the caller attaches to the ruling for the audit log, 1 to"
+        f" {LABEL_MAX} characters under a PRECIS profile (RFC 8264): `event`, `table` and"
+        " `player` are names (Nickname, RFC 8266: spaces kept, NFKC), `game` and `round`"
+        " identifiers (IdentifierClass, RFC 8265; parts between single spaces); every dash and"
+        " minus sign is `-`. A character the profile disallows (an invisible one, such as a"
+        " variation selector or a Hangul filler; a control) is refused with"
+        " `label_disallowed_character`, naming it. Recorded in the profile's form, compared"
+        " case-mapped, never interpreted; `game` and `player` key the jury count.",
     ),
 ]
 LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `tools/openapi.py` puts its $ref here
@@ -197,8 +202,8 @@ class Labelled(Body):
         None,
         description="The event (tournament), e.g. NM 2027. Where the service runs an event"
         " (`ADJUDICATOR_EVENT`) every ruling is recorded under it: this may name it (in any"
-        " spelling of its canonical form) or be left out; another event is refused (400"
-        " `out_of_range`).",
+        " spelling its profile compares as one, see `Label`) or be left out; another event is"
+        " refused (400 `out_of_range`).",
     )
     round: Annotated[Any, _label("round"), LABEL] = Field(None, description="The round, e.g. 7")
     table: Annotated[Any, _label("table"), LABEL] = Field(

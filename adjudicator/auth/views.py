@@ -49,6 +49,7 @@ from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, 
 from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
@@ -290,9 +291,16 @@ def home():
 @bp.post("/director/pairings")
 @directors_only
 def new_pairing():
-    name = (request.form.get("name") or "").strip()
     chosen = request.form.get("ruleset") or ""
-    if not name or len(name) > NAME_MAX or not name.isprintable():
+    try:  # the table it stands at, shown as the table on the rulings page: a label's profile
+        name = labelforms.shown("device", request.form.get("name") or "")
+    except labelforms.Refused as refused:
+        if refused.char is None:
+            return _home(400, error=say("dir_home_name_tablet"))
+        return _home(
+            400, error=say("dir_home_name_character", char=labelforms.describe(refused.char))
+        )
+    if len(name) > NAME_MAX:
         return _home(400, error=say("dir_home_name_tablet"))
     if not chosen:
         return _home(400, error=say("dir_home_choose_ruleset"))

@@ -681,7 +681,9 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 def subcommands() -> list[Callable[[argparse._SubParsersAction], None]]:
     """SUBCOMMANDS, then who is asking (issue 12): directors, devices and keys
     (adjudicator.cli.accounts, which shares adjudicator.cli.common with this module)."""
-    return [*SUBCOMMANDS, add_directors, add_devices, add_keys]
+    from adjudicator.cli.labels import add_labels
+
+    return [*SUBCOMMANDS, add_directors, add_devices, add_keys, add_labels]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -54,6 +54,7 @@ ERROR_SAYINGS = {
     Problem.INTERNAL_ERROR: "dir_error_failed",
     Problem.NOT_FOUND: "dir_error_not_found",
     Problem.METHOD_NOT_ALLOWED: "dir_error_method",
+    Problem.LABEL_DISALLOWED_CHARACTER: "dir_error_label_character",  # the rulings search
 }
 
 
@@ -72,7 +73,7 @@ def error_page(exc: ApiError) -> Response:
         "error_page.html",
         switch=back,
         heading=say("dir_error_heading"),
-        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
+        message=say(key, **exc.extra) if key else say("dir_error_other", status=str(exc.status)),
         refused=exc.status,
         code=None if key else exc.code,
         field=None if key else exc.field,

@@ -77,8 +77,8 @@ def test_the_director_lists_and_searches_rulings(app, director):
 
 
 def test_the_search_finds_a_label_however_it_is_spelt(app, director):
-    """Labels are searched in their canonical form, as the jury count compares them; the log
-    shows each as typed."""
+    """Labels are searched in their compared form, as the jury count compares them; the log
+    shows each in its profile's form (NFKC, case kept: the fullwidth Ａ is A)."""
     player = app.test_client()
     ids = [
         rule(player, "sbnl-punten", ["woord"], event="NK 2027", game="R3-T12", player="Ａnna").json[
@@ -100,7 +100,8 @@ def test_the_search_finds_a_label_however_it_is_spelt(app, director):
     assert found("q=anna") == found("q=%EF%BC%A1NNA") == newest_first  # Ａ, fullwidth
     assert found("q=R3-T12") == found("q=r3-t12") == newest_first
     listed = director.get("/api/v1/audit/rulings?q=anna").json["rulings"]
-    assert [(r["player"], r["game"]) for r in listed] == [("ANNA", "r3-t12"), ("Ａnna", "R3-T12")]
+    assert [(r["player"], r["game"]) for r in listed] == [("ANNA", "r3-t12"), ("Anna", "R3-T12")]
+    assert found("q=R3%E2%80%90T12") == newest_first  # U+2010 HYPHEN is `-`
 
 
 @pytest.mark.parametrize("path", ["/api/v1/audit/rulings", "/director/rulings"])
@@ -268,6 +269,22 @@ def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director)
     rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:3]
     tables = [row.split('class="where">')[1].split("</td>")[0].strip() for row in rows]
     assert tables == ["", "7", "Table 12"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("da", "Søgningen indeholder"), ("nl", "zoekopdracht")])
+def test_a_search_with_an_invisible_character_is_refused_naming_it(director, lang, said):
+    """No label holds a character its profile disallows: the search says so, naming it, in
+    the page's language (the API: 400 label_disallowed_character, field q)."""
+    found = director.get("/api/v1/audit/rulings", query_string={"q": "Anna\u3164"})
+    assert found.status_code == 400 and found.json["code"] == "label_disallowed_character"
+    assert found.json["field"] == "q" and found.json["character"] == "U+3164"
+    page = director.get(
+        "/director/rulings",
+        query_string={"q": "Anna\u3164", "lang": lang},
+        headers={"Accept": "text/html"},
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 400 and said in text and "U+3164 HANGUL FILLER" in text
 
 
 def test_the_download_carries_the_pages_filter_over_every_page(app, director):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from adjudicator.auth import lockout
 
 from .conftest import JUDGE_HEADER, add_director, challenge, form_csrf, login, pair, pairing_code
@@ -124,6 +126,27 @@ def test_a_pairing_needs_a_name_and_a_known_ruleset(tournament):
         "/director/pairings", data={"csrf": csrf, "name": "Bord 12 ø", "ruleset": "ssf-1999"}
     )
     assert named.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("Bord 12\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+        ("Bord\u3164 12", "U+3164 HANGUL FILLER"),
+        ("Bord 1\u034f2", "U+034F COMBINING GRAPHEME JOINER"),
+    ],
+)
+def test_a_tablet_name_is_a_name_under_precis(tournament, name, named):
+    """A paired tablet's name is shown as its table: it is a name under the Nickname profile,
+    as the table label is (issue 35): an invisible character is refused, named on the page."""
+    director = _director(tournament)
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    body = {"csrf": csrf, "name": name, "ruleset": "ssf-1999"}
+    refused = director.post("/director/pairings?lang=en", data=body)
+    assert refused.status_code == 400 and named in refused.get_data(as_text=True)
+    body["name"] = "\uff22ord\u00a0 12"  # fullwidth B, a no-break space: its profile's form
+    shown = director.post("/director/pairings", data=body).get_data(as_text=True)
+    assert "Bord 12" in shown
 
 
 def test_the_pairing_form_must_come_from_this_site(tournament):

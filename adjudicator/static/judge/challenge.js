@@ -99,7 +99,12 @@ function handle(response, body, list, jury) {
     // The player or the game the store counts by is missing (tournament mode) or cannot be
     // recorded: back to the words, kept, with that field focused.
     const missing = error.code === Problem.MISSING_FIELD;
-    backToWords(list, 0, missing ? t.jury_missing : t.jury_field_refused);
+    let text = missing ? t.jury_missing : t.jury_field_refused;
+    if (error.code === Problem.LABEL_DISALLOWED_CHARACTER && error.character) {
+      // an invisible character (a variation selector, a Hangul filler) is named, never dropped
+      text = fmt(t.jury_label_character, { char: `${error.character} ${error.character_name}` });
+    }
+    backToWords(list, 0, text);
     $('jury-' + error.field).focus();
     return;
   }
