@@ -331,7 +331,7 @@ DECLARED: tuple[Setting, ...] = (
       "a sliding second; past it `429 verify_busy` with Retry-After (1 turns it off)",
       maximum=1, check=_share, default_doc="0.05"),
     S("IDEMPOTENCY_TTL_SECONDS", int, 86400, "how long an `Idempotency-Key` is remembered "
-      "([retries](../how-to/run-a-tournament.md#retries-idempotency-key))", minimum=0),
+      "([retries](../reference/http-api.md#retries-idempotency-key))", minimum=0),
     S("PUBLIC_URL", str, None, "the URL the service is published at (`https://scrabble.example`); "
       "`openapi.json`'s `servers` is built from it, else from the request's own host",
       default_doc="none"),
