@@ -5,9 +5,9 @@ met de jury opnieuw worden gestart met het spel. De reeds verstreken tijd wordt 
 ingehaald, maar gaat in mindering op de maximale speeltijd."
 
 GCG has no line for it, so a record states it with a note on the line the restart follows
-(adjudicator/game/RECORDS.md): `#note restart; jury: NAME` (a JSON turn's `note` the same). The
-turns before it are no part of the game's score and the board starts empty again; the clock is
-not set back. Whether the ruleset allows it here is `restart_verdict`, one function of the
+(adjudicator/game/RECORDS.md): `#note restart; jury: NAME` (a JSON turn's `note` the same), and
+`; clock: MM:SS` for the playing time used so far. The turns before it are no part of the game's
+score and the board starts empty again; the clock is not set back (`time_left`). Whether the ruleset allows it here is `restart_verdict`, one function of the
 ruleset data (`[restart]`) and the game so far.
 """
 
@@ -21,13 +21,17 @@ from adjudicator.game.rules import Rules, Verdict
 
 _RESTART = re.compile(r"\s*restart\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 _JURY = re.compile(r"\bjury\s*:\s*(?P<name>[^;\n]*)", re.IGNORECASE)
+# The time the game had run when it restarted, as the clock showed it: `clock: 12:30`.
+_CLOCK = re.compile(r"\bclock\s*:\s*(?P<m>\d{1,3}):(?P<s>[0-5]\d)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class RestartNote:
-    """A note saying the game starts again; `jury`: the jury member it names (None: none)."""
+    """A note saying the game starts again; `jury`: the jury member it names (None: none);
+    `seconds_used`: the playing time already used, where the note gives it (`clock: 12:30`)."""
 
     jury: str | None
+    seconds_used: int | None = None
 
 
 def read_note(notes: list[str]) -> RestartNote | None:
@@ -38,7 +42,9 @@ def read_note(notes: list[str]) -> RestartNote | None:
         if match:
             jury = _JURY.search(match["rest"])
             name = jury["name"].strip() if jury else ""
-            return RestartNote(name or None)
+            clock = _CLOCK.search(match["rest"])
+            used = int(clock["m"]) * 60 + int(clock["s"]) if clock else None
+            return RestartNote(name or None, used)
     return None
 
 
@@ -97,3 +103,20 @@ def restart_verdict(
         f"restarted with the consent of the jury ({note.jury})" if note.jury else "restarted",
         rule.source,
     )
+
+
+def time_left(rules: Rules, seconds_used: int) -> str | None:
+    """What the clock account says after a restart (003: "gaat in mindering op de maximale
+    speeltijd"): the time used stays used. None where the ruleset has no game clock."""
+    total = rules.clock.minutes * 60
+    if not total:
+        return None
+    left = max(0, total - seconds_used)
+    return (
+        f"{_mmss(seconds_used)} of the game's {rules.clock.minutes} minutes are used and stay"
+        f" used: {_mmss(left)} remain"
+    )
+
+
+def _mmss(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"

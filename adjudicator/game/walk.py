@@ -34,7 +34,13 @@ from adjudicator.game.kinds import (
 )
 from adjudicator.game.model import GameState, tile_key
 from adjudicator.game.racks import RackError, check_within_set, parse_rack
-from adjudicator.game.restart import RestartNote, is_restart_note, read_note, restart_verdict
+from adjudicator.game.restart import (
+    RestartNote,
+    is_restart_note,
+    read_note,
+    restart_verdict,
+    time_left,
+)
 from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
@@ -169,6 +175,8 @@ class Walk:
                 if clock.shared and clock.minutes
                 else "the time already used is not given back"
             )
+            if note.seconds_used is not None:
+                spent = time_left(rules, note.seconds_used) or spent
             turn.notes.append(
                 f"the game starts again: {verdict.reason}; the {voided} turn(s) before are no"
                 f" part of the score, and {spent} ({verdict.source})"
@@ -189,6 +197,7 @@ class Walk:
                 "code": verdict.code,
                 "turns_voided": voided,
                 "clock_reset": False,
+                "seconds_used": note.seconds_used,
             }
         )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.game.gcg import parse_text
-from adjudicator.game.restart import read_note
+from adjudicator.game.restart import RestartNote, read_note
 from adjudicator.game.walk import walk, walk_with_boards
 
 from .helpers import profile, rules
@@ -48,6 +48,7 @@ def test_a_restart_after_three_exchanges_with_the_jury_003_verloop_van_het_spel(
             "code": "restart",
             "turns_voided": 5,
             "clock_reset": False,
+            "seconds_used": None,
         }
     ]
     note = report.turns[4].notes[-1]
@@ -141,11 +142,26 @@ def test_the_time_already_used_is_not_given_back():
     assert report.restarts[0]["clock_reset"] is False
 
 
+def test_the_clock_account_keeps_the_time_used_003():
+    """ "De reeds verstreken tijd wordt evenwel niet ingehaald, maar gaat in mindering op de
+    maximale speeltijd": with the clock's reading on the note, the report says what is left of
+    the 90 minutes (003 Algemeen)."""
+    report = run(OPENING + "#note restart; jury: Marieke de Vries; clock: 6:40\n" + AFTER)
+    assert deviations(report) == []
+    assert report.restarts[0]["seconds_used"] == 400
+    assert (
+        "6:40 of the game's 90 minutes are used and stay used: 83:20 remain"
+        in (report.turns[4].notes[-1])
+    )
+
+
 def test_reading_the_note():
     """Only a note that opens with `restart` states one; the jury is what follows `jury:`."""
     assert read_note(["restart; jury: Marieke"]).jury == "Marieke"
     assert read_note(["Restart, jury:  Kees Bakker ; Jan had CCQXYZW"]).jury == "Kees Bakker"
     assert read_note(["restart"]).jury is None
+    assert read_note(["restart; jury: Kees; clock: 12:05"]) == RestartNote("Kees", 725)
+    assert read_note(["restart; jury: Kees; clock: 12"]).seconds_used is None
     assert read_note(["restart; jury:"]).jury is None
     assert read_note(["Jan wanted a restart"]) is None
     assert read_note(["restarted"]) is None
