@@ -155,6 +155,13 @@ def test_the_clock_account_keeps_the_time_used_003():
     )
 
 
+def test_the_text_report_says_where_the_game_restarted(capsys):
+    from adjudicator.game.report import print_rules
+
+    print_rules(run(OPENING + RESTART + AFTER))
+    assert "restarted after line 7: 5 turn(s) left out" in capsys.readouterr().out
+
+
 def test_reading_the_note():
     """Only a note that opens with `restart` states one; the jury is what follows `jury:`."""
     assert read_note(["restart; jury: Marieke"]).jury == "Marieke"
