@@ -162,6 +162,14 @@ def test_the_text_report_says_where_the_game_restarted(capsys):
     assert "restarted after line 7: 5 turn(s) left out" in capsys.readouterr().out
 
 
+def test_a_restart_note_is_no_jury_finding_that_a_player_is_stuck_003():
+    """A restart note names the jury, but says nothing of a player who can no longer place
+    (003 Einde van het spel, RECORDS.md): a turn out of order stays a slip."""
+    text = ">Jan: CCQXYZW -CQX +0 0\n>Jan: CCQXYZW -CQY +0 0\n" + RESTART
+    found = deviations(run(text))
+    assert "not Jan's turn: Piet was due" in found
+
+
 def test_reading_the_note():
     """Only a note that opens with `restart` states one; the jury is what follows `jury:`."""
     assert read_note(["restart; jury: Marieke"]).jury == "Marieke"
