@@ -144,7 +144,12 @@ class Problem(StrEnum):
     RULESET_UNAVAILABLE = "ruleset_unavailable", 503, "the ruleset's lexicon is not loaded"
     STORE_UNAVAILABLE = "store_unavailable", 503, "the store cannot record a ruling right now"
     LABEL_LENGTH = "label_length", 400, "a player or game label is empty or too long"
-    LABEL_NOT_PRINTABLE = "label_not_printable", 400, "a label has a control character"
+    LABEL_DISALLOWED_CHARACTER = (
+        "label_disallowed_character",
+        400,
+        "a label has a character its PRECIS profile disallows (named, e.g. U+FE0F VARIATION"
+        " SELECTOR-16): default-ignorable, control, Hangul filler, or a symbol in an identifier",
+    )
     LABEL_MIXED_SCRIPTS = "label_mixed_scripts", 400, "a label mixes scripts (a look-alike)"
     JURY_LIMIT_REACHED = (
         "jury_limit_reached",

@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
 from adjudicator.pages.strings import strings
-from api_tests.browser import expect, serious_violations, shot, start_server
+from api_tests.browser import expect, overlaps, serious_violations, shot, start_server
 from api_tests.conftest import director_login, store_cli
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
@@ -132,4 +132,93 @@ def test_a_refusal_stays_on_the_page_in_its_language(page, tournament_server):
     expect(page.locator("h1")).to_have_text(da["dir_check_title"])
     expect(page.locator("#check-error")).to_contain_text("Referatet kunne ikke kontrolleres")
     expect(page.locator("#check-record")).to_have_value("#player1 A A\n>B: ABC 8H ABC +10 10\n")
+    assert serious_violations(page) == []
+
+
+def test_an_illegal_play_is_a_deviation_in_the_pages_language(page, tournament_server):
+    """A play touching no tile (docs/rules.md §5; DSF 2015 §4.2, SBNL Puntenscrabble "Verloop
+    van het spel"): counted, listed in the deviations panel in Danish, linked to its turn, and
+    not ruled "gyldig"."""
+    da = strings("da")
+    page.goto(f"{tournament_server.url}/director/login?lang=da")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.goto(f"{tournament_server.url}/director/games?lang=da")
+    page.select_option("#check-ruleset", "dsf-2015")
+    record = (
+        "#player1 ann Ann\n#player2 bob Bob\n"
+        ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN 1A HEJ +10 10\n"
+    )
+    page.fill("#check-record", record)
+    page.click('#check-form button[type="submit"]')
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#no-deviations")).to_have_count(0)
+    item = page.locator("#deviation-list li")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text(da["dir_check_placement_not_touching"])
+    expect(page.locator("#turn-2")).to_have_class(re.compile(r"\bdeviates\b"))
+    expect(page.locator("#turn-2")).not_to_contain_text(da["dir_verdict_valid"])
+    item.locator("a").click()
+    assert turn_shown(page) == 2
+
+
+def _inside(box: dict, viewport: dict) -> bool:
+    """Whether the bounding box lies wholly on the screen."""
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= viewport["width"] + 0.5
+        and box["y"] + box["height"] <= viewport["height"] + 0.5
+    )
+
+
+def _shown_rows(page, region: dict) -> bool:
+    """Whether the current turn's row lies in the table's region, top to bottom (it may scroll
+    sideways within it)."""
+    row = page.locator("#turns tr.current").bounding_box()
+    return (
+        region["y"] <= row["y"] and row["y"] + row["height"] <= region["y"] + region["height"] + 0.5
+    )
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1366, "height": 768}, {"width": 1280, "height": 800}],
+    ids=["1366x768", "1280x800"],
+)
+def test_board_slider_and_turn_table_fit_on_a_laptop_screen_together(
+    browser_context, tournament_server, viewport
+):
+    """Issue 36.7: at 1366×768 the board started below the fold and the slider under it. Once
+    a game is checked, the whole board, the slider and the turn table (showing rows, scrolling
+    within itself) are on the screen at once, with no scrolling, and the turn shown stays in
+    the table's view."""
+    page = browser_context(viewport)
+    page.goto(f"{tournament_server.url}/director/login?lang=nl")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.click("#check-link")
+    page.select_option("#check-ruleset", "naspa")
+    page.set_input_files("#check-file", str(RECORD))
+    page.click('#check-form button[type="submit"]')
+    expect(page.locator("#game")).to_be_visible()
+    board = page.locator("#game .board-view svg").bounding_box()
+    slider = page.locator("#turn-slider").bounding_box()
+    table = page.locator("#game .table-scroll").bounding_box()
+    for name, box in (("board", board), ("slider", slider), ("table", table)):
+        assert _inside(box, viewport), (name, box, viewport)
+    assert board["width"] >= 400 and table["height"] >= 200  # each of a useful size
+    assert overlaps(board, table) == 0 and overlaps(slider, table) == 0
+    # the last turn is shown first, its row in view; then the first's, the board still there
+    shot(page, f"check-a-game-{viewport['width']}x{viewport['height']}")
+    assert _shown_rows(page, table)
+    page.locator("#game h2").click()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#turns tbody tr").first).to_have_class(re.compile(r"\bcurrent\b"))
+    assert _shown_rows(page, table)
+    assert _inside(page.locator("#game .board-view svg").bounding_box(), viewport)
     assert serious_violations(page) == []

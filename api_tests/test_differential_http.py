@@ -28,9 +28,15 @@ def pair(tmp_path_factory):
     dir_a, dir_b = build_pair(root)
     # One published URL for both: openapi.json's `servers` would otherwise name each one's port.
     env = {"ADJUDICATOR_JUDGE_PIN": PIN, "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test"}
-    a = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_a), **env)
+    # each its own store, so that state a request leaves (a wrong PIN's count) is alike in both
+    store_a, store_b = (f"sqlite:///{root / name}" for name in ("a.db", "b.db"))
+    a = start_server(
+        root, ADJUDICATOR_LEXICON_DIR=str(dir_a), ADJUDICATOR_DATABASE_URL=store_a, **env
+    )
     try:
-        b = start_server(root, ADJUDICATOR_LEXICON_DIR=str(dir_b), **env)
+        b = start_server(
+            root, ADJUDICATOR_LEXICON_DIR=str(dir_b), ADJUDICATOR_DATABASE_URL=store_b, **env
+        )
     except BaseException:
         a.stop()
         raise

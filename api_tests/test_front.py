@@ -16,7 +16,7 @@ import orjson
 import pytest
 import requests
 
-from api_tests.conftest import MARK, exchange, start_server
+from api_tests.conftest import MARK, exchange, free_port, start_server
 from api_tests.front import SlowClients, need_nginx, start_nginx
 from api_tests.load import MIX, Load, Request, summary, wait_for
 
@@ -113,6 +113,35 @@ def test_the_services_own_404_passes_through_unchanged(backend, tmp_path):
         r = requests.get(front.api("/no-such-thing"), timeout=10)
         served = requests.get(backend.api("/no-such-thing"), timeout=10).json()["detail"]
         assert r.status_code == 404 and r.json()["detail"] == served
+    finally:
+        front.stop()
+
+
+def test_no_instance_answering_is_the_documented_503_problem(tmp_path):
+    """Issue 35 (break 11): with no instance up, nginx answered 502 (with the 503 document), and
+    with an `Idempotency-Key`, which the tablet always sends, its own HTML page. Every request,
+    on every location, gets the documented 503 `service_unavailable` problem."""
+    nobody = f"127.0.0.1:{free_port()}"  # nothing listens there
+    front = start_nginx(tmp_path / "nginx", [nobody])
+    requests_sent = [
+        ("GET", "/healthz"),
+        ("GET", "/rulesets/ssf-1999"),
+        ("POST", "/rulesets/ssf-1999/challenge"),
+        ("POST", "/rulesets/ssf-1999/moves/validate"),
+        ("POST", "/rulesets/ssf-1999/games/verify"),
+    ]
+    try:
+        for method, path in requests_sent:
+            for headers in ({}, {"Idempotency-Key": "k-" + method + path}):
+                r = requests.request(
+                    method, front.api(path), json={"words": ["hej"]}, headers=headers, timeout=30
+                )
+                where = (method, path, headers)
+                assert r.status_code == 503, (where, r.status_code, r.text[:80])
+                assert r.headers["content-type"] == "application/problem+json", where
+                assert r.headers["Retry-After"] == "1", where
+                problem = r.json()
+                assert (problem["status"], problem["code"]) == (503, "service_unavailable"), where
     finally:
         front.stop()
 

@@ -425,7 +425,9 @@ def test_pin_lock(page, judge_server):
     expect(page.locator("#screen-pin")).to_be_visible()
     page.keyboard.type("9999")
     page.keyboard.press("Enter")
-    expect(page.locator("#pin-message")).to_have_text("Fel PIN.")
+    expect(page.locator("#pin-message")).to_have_text(
+        "Fel PIN. Försök kvar innan surfplattan spärras: 4."  # the tries left (issue 36.8)
+    )
     assert page.input_value("#pin") == ""
     for digit in PIN:
         page.click(f"[data-digit='{digit}']")
@@ -606,6 +608,8 @@ def test_jury_mode(browser_context, judge_server, viewport):
     page.keyboard.type(BOGUS)
     page.click("#judge")
     expect(page.locator(".verdict-word")).to_have_text("AFGEKEURD")
+    # 003: the jury answers each word; the query costs nothing, the penalty is if it is placed
+    expect(page.locator(".result-words li").nth(0)).to_have_class("word-invalid")
     consequence = page.locator(".consequence")
     expect(consequence).to_contain_text("Leg het woord niet")
     expect(consequence).to_contain_text(

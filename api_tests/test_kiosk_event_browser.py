@@ -115,7 +115,8 @@ def test_a_query_that_will_not_be_counted_says_so_before_it_is_sent(page, tmp_pa
         page.fill("#jury-player", "Anna")
         expect(note).to_have_text(nl["jury_uncounted_labels"])
         page.fill("#jury-game", "r3-t1")
-        expect(note).to_have_text(fill(nl["jury_counted"], n=10))
+        # the words left, from the service, before the query (issue 36.5)
+        expect(note).to_have_text(nl["jury_counted"] + " " + fill(nl["jury_words_left"], n=10))
     finally:
         srv.stop()
 
@@ -232,3 +233,23 @@ def test_a_paired_tablet_shows_its_table_and_a_revoked_one_stops_without_retry(p
     page.click("#error-reset")
     expect(page.locator("#pairing")).to_be_visible()
     expect(page.locator("#table-name")).to_have_text("")
+
+
+def test_an_invisible_character_in_the_player_is_named_on_the_tablet(page, tmp_path):
+    """Issue 35: `Anna` + U+FE0F is refused by the service (label_disallowed_character); the
+    tablet goes back to the words, kept, and names the character in the page's language."""
+    nl = strings("nl")
+    url = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    srv = start_server(tmp_path, ADJUDICATOR_DATABASE_URL=url, ADJUDICATOR_JURY_LIMIT="on")
+    try:
+        open_kiosk(page, srv, "sbnl-punten")
+        page.fill("#jury-player", "Anna\ufe0f")
+        page.fill("#jury-game", "r3-t1")
+        enter_words(page, ["woord"])
+        page.click("#judge")
+        message = page.locator("#enter-message")
+        named = fill(nl["jury_label_character"], char="U+FE0F VARIATION SELECTOR-16")
+        expect(message).to_have_text(named)
+        expect(page.locator("#words .word-text").first).to_have_text("WOORD")
+    finally:
+        srv.stop()

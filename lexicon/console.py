@@ -87,3 +87,60 @@ def run_command(
         sys.stderr.flush()
         die_by_sigint()
         return 130  # not reached
+# --- argument types: odd input is refused by argparse, naming the option, with exit status 2 --
+
+
+def whole_number(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `minimum` to `maximum` (a database id, a count),
+    so a huge one never reaches SQLite's 64-bit integers or a fork loop."""
+
+    def parse(value: str) -> int:
+        text = value.strip()
+        if not (text.lstrip("-").isascii() and text.lstrip("-").isdigit()) or len(text) > 40:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number")
+        number = int(text)
+        if not minimum <= number <= maximum:
+            raise argparse.ArgumentTypeError(f"{number} is not from {minimum} to {maximum}")
+        return number
+
+    parse.__name__ = "whole number"  # what argparse calls it in a message
+    return parse
+
+
+def seconds(maximum: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 and at most `maximum` (not nan, not inf)."""
+
+    def parse(value: str) -> float:
+        try:
+            number = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+        if not 0 < number <= maximum:  # nan compares false
+            raise argparse.ArgumentTypeError(f"{value!r}: from 0 to {maximum:g} seconds")
+        return number
+
+    parse.__name__ = "seconds"
+    return parse
+
+
+def text(value: str) -> str:
+    """An argparse type for a name (not a path): text a store can hold, so no byte that was not
+    UTF-8 (Python keeps those as lone surrogates) and no control character."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not UTF-8 text") from None
+    if not value.isprintable():
+        raise argparse.ArgumentTypeError(f"{value!r} holds a control character")
+    return value
+
+
+def folder(value: str) -> str:
+    """An argparse type: an existing folder, as an absolute path."""
+    try:
+        found = bool(value) and os.path.isdir(value)
+    except (OSError, ValueError):  # a name too long, a NUL
+        found = False
+    if not found:
+        raise argparse.ArgumentTypeError(f"{value!r}: no such folder")
+    return os.path.abspath(value)

@@ -29,6 +29,7 @@ _PROFILE_KEYS = {
     "fold_fallback",
     "folding",
     "joiners",
+    "keys",
     "tiles",
 }
 
@@ -54,6 +55,11 @@ class LanguageProfile:
     # Signs that join the parts of a word and are dropped, joining them: the Dutch lists spell
     # mee-eten as MEEETEN and auto's as AUTOS. Empty for a language that reads them as signs.
     joiners: str = ""
+    # Letters with no tile of their own that the language's words are written with, each a key
+    # of `folding` (Dutch Ĳ, two tiles I and J; É in IDÉ, CAFÉ): the judge's keyboard gives
+    # each a key beside the alphabet's (adjudicator.judge.layouts). Not part of a compiled
+    # artifact's profile: the service folds them whatever the keyboard offers.
+    keys: str = ""
     letters: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -184,7 +190,8 @@ class LanguageProfile:
         unknown = set(data) - _PROFILE_KEYS
         if unknown:
             raise fail(f"unknown key {sorted(unknown)[0]!r} in language profile")
-        missing = _PROFILE_KEYS - {"folding", "blank_only", "fold_fallback", "joiners"} - set(data)
+        optional = {"folding", "blank_only", "fold_fallback", "joiners", "keys"}
+        missing = _PROFILE_KEYS - optional - set(data)
         if missing:
             raise fail(f"missing key {sorted(missing)[0]!r} in language profile")
         for key in ("code", "name", "english_name", "alphabet"):
@@ -225,6 +232,15 @@ class LanguageProfile:
                 )
             if ch in folding or joiners.count(ch) > 1:
                 raise fail(f"joiners: {ch!r} is named twice (or also folds)")
+        keys = data.get("keys", "")
+        if not isinstance(keys, str):
+            raise fail("'keys' must be a string of letters")
+        for ch in keys:
+            if ch not in folding or keys.count(ch) > 1:
+                raise fail(
+                    f"keys: {ch!r} must be a letter of [folding], named once (a tile's letter"
+                    " has its key already)"
+                )
         raw_tiles = data["tiles"]
         if not isinstance(raw_tiles, dict):
             raise fail("'tiles' must be a table")
@@ -257,6 +273,7 @@ class LanguageProfile:
             folding=dict(folding),
             tiles=tiles,
             joiners=joiners,
+            keys=keys,
         )
 
 

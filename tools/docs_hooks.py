@@ -117,6 +117,30 @@ def changelog() -> str:
     return re.sub(r"^# .*\n", "", text, count=1).replace("\n## ", "\n### ")
 
 
+# What each section of the nav is for, said on the home page before its pages.
+SECTION_PURPOSE = {
+    "Tutorial": "start here, in this order",
+    "How-to guides": "tasks, step by step",
+    "Reference": "the facts, generated from the code where they can be",
+    "Explanation": "why it is the way it is",
+}
+_nav: list = []
+
+
+def nav_index() -> str:
+    """The home page's list of every page, from mkdocs.yml's nav: one list, so that a page added
+    to the nav is on the home page too (it listed 6 of 11 how-tos)."""
+    lines = []
+    for section in _nav:
+        ((title, pages),) = section.items()
+        if not isinstance(pages, list):
+            continue  # Home itself
+        links = ", ".join(f"[{name}]({path})" for entry in pages for name, path in entry.items())
+        purpose = SECTION_PURPOSE[title]
+        lines.append(f"- **{title}** ({purpose}): {links}.")
+    return "\n".join(lines)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "cli": cli_reference,
     "problem-codes": problem_codes,
@@ -125,6 +149,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "changelog": changelog,
     "http-operations": http_operations,
     "swagger-ui": swagger_ui,
+    "nav-index": nav_index,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))
     for p in (ROOT / "benchmarks").glob("*.out.txt")
@@ -137,6 +162,11 @@ def site_openapi() -> str:
     from adjudicator.api.meta import openapi_document
 
     return json.dumps(openapi_document(), indent=2, ensure_ascii=False) + "\n"
+
+
+def on_config(config):
+    _nav[:] = config["nav"]
+    return config
 
 
 def on_files(files: Files, config) -> Files:

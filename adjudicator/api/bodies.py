@@ -38,7 +38,7 @@ from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import Labels, check_label
 from adjudicator.problems import Problem
-from adjudicator.rulesets import DRAW_NEAREST
+from adjudicator.rulesets import DRAW_BLANKS, DRAW_NEAREST
 from adjudicator.store.models import LABEL_MAX
 from adjudicator.web.errors import ApiError
 from lexicon.limits import BOARD_SIZE
@@ -181,9 +181,14 @@ LabelText = Annotated[
     Field(
         min_length=1,
         max_length=LABEL_MAX,
-        description="Free text the caller attaches to the ruling for the audit log (1 to"
-        f" {LABEL_MAX} printable characters; surrounding space is trimmed). Recorded, never"
-        " interpreted; `game` and `player` key the jury count.",
+        description="Text the caller attaches to the ruling for the audit log, 1 to"
+        f" {LABEL_MAX} characters under a PRECIS profile (RFC 8264): `event`, `table` and"
+        " `player` are names (Nickname, RFC 8266: spaces kept, NFKC), `game` and `round`"
+        " identifiers (IdentifierClass, RFC 8265; parts between single spaces); every dash and"
+        " minus sign is `-`. A character the profile disallows (an invisible one, such as a"
+        " variation selector or a Hangul filler; a control) is refused with"
+        " `label_disallowed_character`, naming it. Recorded in the profile's form, compared"
+        " case-mapped, never interpreted; `game` and `player` key the jury count.",
     ),
 ]
 LABEL_SCHEMA = "x-label"  # the document's `Label` schema: `tools/openapi.py` puts its $ref here
@@ -194,7 +199,11 @@ class Labelled(Body):
     """The labels a ruling may carry: absent is none; `null` is no label text and refused."""
 
     event: Annotated[Any, _label("event"), LABEL] = Field(
-        None, description="The event (tournament), e.g. NM 2027"
+        None,
+        description="The event (tournament), e.g. NM 2027. Where the service runs an event"
+        " (`ADJUDICATOR_EVENT`) every ruling is recorded under it: this may name it (in any"
+        " spelling its profile compares as one, see `Label`) or be left out; another event is"
+        " refused (400 `out_of_range`).",
     )
     round: Annotated[Any, _label("round"), LABEL] = Field(None, description="The round, e.g. 7")
     table: Annotated[Any, _label("table"), LABEL] = Field(
@@ -259,6 +268,17 @@ class ChallengeRequest(Labelled):
             },
         ),
     ]
+
+
+class JuryCountQuery(Body):
+    """The jury count's read (`GET /rulesets/{id}/jury?game=…&player=…`): whose words, in which
+    game; the labels checked as a query's are, so a count is read under the key it is kept by."""
+
+    game: Annotated[Any, _label("game"), LABEL] = Field(None, description="The game")
+    player: Annotated[Any, _label("player"), LABEL] = Field(None, description="The player")
+
+    def labels(self) -> Labels:
+        return Labels(game=self.game, player=self.player)
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -691,6 +711,19 @@ class DrawOrderRequest(Body):
             description="Which end of the alphabet wins the draw: `start` (nearest A) or `end`"
             " (nearest the last letter, Å in Danish). Only dk-home offers the other reading than"
             " its own (`start`, 004); elsewhere another is a 422"
+        ),
+    ] = None  # type: ignore[assignment]
+    blank: Annotated[
+        Literal[DRAW_BLANKS],  # type: ignore[valid-type]
+        refusing(
+            each(shape(f"'blank' must be one of {', '.join(DRAW_BLANKS)}: what a drawn blank does"))
+        ),
+        Field(
+            description="What a drawn blank does: `not_counted` (drawn again) or `beats_all`."
+            " dsf-2015 and ssf-1999, whose sources are silent on it (000 §3.3a names letters"
+            " only; 002 names no draw method), take `not_counted` by default, an inference, and"
+            " offer `beats_all` (the ruleset's `draw.blank_option`); sbnl-punten (003) and"
+            " dk-home (004) say it outright, and another is a 422"
         ),
     ] = None  # type: ignore[assignment]
     winner: Annotated[

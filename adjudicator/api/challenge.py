@@ -8,11 +8,11 @@ way, and what is said about each word is decided by the one disclosure gate
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 
-from adjudicator import disclosure
-from adjudicator.api.bodies import ChallengeRequest, parse
-from adjudicator.audit import record
+from adjudicator import disclosure, store
+from adjudicator.api.bodies import ChallengeRequest, JuryCountQuery, parse
+from adjudicator.audit import jury, record
 from adjudicator.audit.jury import counted
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
@@ -26,7 +26,7 @@ from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX, idempotency
-from adjudicator.web.access import lexicon_dependent, public, rules
+from adjudicator.web.access import lexicon_dependent, not_a_ruling, public, rules
 from adjudicator.web.caching import cacheable
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
@@ -101,6 +101,8 @@ def challenge(ruleset_id: str):
         "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
+    if ruleset.rules.challenge.mode == "jury":  # a query before placement; the penalty is later
+        body["if_placed"] = None if ruling == "valid" else ruleset.if_placed()
     caller = current_caller()  # the view says who asked, what they owe and the key it came with
     return record.record_ruling(
         body,
@@ -114,3 +116,27 @@ def challenge(ruleset_id: str):
         consequence=consequence,
         jury_limit=jury_limit,
     )
+
+
+@bp.get("/rulesets/<ruleset_id>/jury")
+@lexicon_dependent  # the same credential as a query: a paired tablet, a key, a director
+@not_a_ruling
+def jury_words_left(ruleset_id: str):
+    """The words a player may still put to the jury in a game, read before a query is sent.
+
+    It says what the next query's answer would (`queries_remaining`) and nothing else: no word,
+    no ruling, nothing recorded or counted. `null` where the event counts nothing (another mode,
+    the limit off, or, in open mode, no game and player named); in tournament mode game and
+    player are required, as for a query."""
+    ruleset = ruleset_or_404(ruleset_id)
+    labels = parse(JuryCountQuery, request.args.to_dict()).labels()
+    limit = counted(ruleset, labels)
+    remaining = None
+    if limit is not None:
+        with store.reading() as conn:
+            remaining = jury.left(conn, labels, limit)
+    response = jsonify(
+        ruleset=ruleset.id, limit=jury.limit_for(ruleset), queries_remaining=remaining
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -6,8 +6,9 @@ Whether the limit applies is the ruleset's `challenge.jury_limit_applies` ("tour
 when the service runs a tournament, `ADJUDICATOR_MODE=tournament`; "always"), unless the event's
 setting `ADJUDICATOR_JURY_LIMIT` says "on" or "off" (the service cannot tell a national
 tournament from another). Where it applies, a query naming its `game` and `player` is counted
-per (event, game, player), each label in its canonical form (`store.labelforms.canonical`), the
-event being the service's own (`ADJUDICATOR_EVENT`), never the request's: a caller cannot start
+per (event, game, player), each label in its compared form (`store.labelforms.key`: its PRECIS
+profile's, case-mapped; a label with a character the profile disallows was refused), the event
+being the service's own (`ADJUDICATOR_EVENT`), never the request's: a caller cannot start
 a count afresh by spelling a label another way or naming another event. A query of N words uses
 N, in the same transaction as its audit entry; one that would pass the limit is refused whole
 (409 `jury_limit_reached`, in Dutch and English, with `queries_remaining`), and the answer
@@ -25,8 +26,7 @@ from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import SETTINGS as DECLARED
 from adjudicator.settings import ConfigError
-from adjudicator.store import utcnow
-from adjudicator.store.labelforms import canonical
+from adjudicator.store import labelforms, utcnow
 from adjudicator.store.models import LABEL_MAX, JuryWords
 from adjudicator.web.errors import ApiError
 
@@ -72,17 +72,34 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     return None
 
 
-def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
-    """Count a query of `words` words for (event, game, player); the words left after it.
-    Refuses the whole query when it would pass the limit. Runs under the audit log's append
-    lock, so counts never race."""
-    key = {
+def _key(labels: Labels) -> dict[str, str | None]:
+    """The count's row: the service's event, the game and the player, each canonical."""
+    return {
         "event": current_app.config.get("EVENT_KEY", ""),
         "game": labels.key("game"),
         "player": labels.key("player"),
     }
+
+
+def _used(conn: Connection, labels: Labels) -> int | None:
+    """The words counted so far for (event, game, player); None before the first."""
+    where = [WORDS.c[name] == value for name, value in _key(labels).items()]
+    return conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+
+
+def left(conn: Connection, labels: Labels, limit: int) -> int:
+    """The words (event, game, player) may still put to the jury: a read, counting nothing. It
+    says what the next query's answer or refusal would say (`queries_remaining`), no more."""
+    return max(0, limit - (_used(conn, labels) or 0))
+
+
+def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
+    """Count a query of `words` words for (event, game, player); the words left after it.
+    Refuses the whole query when it would pass the limit. Runs under the audit log's append
+    lock, so counts never race."""
+    key = _key(labels)
     where = [WORDS.c[name] == value for name, value in key.items()]
-    used = conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+    used = _used(conn, labels)
     left = limit - (used or 0)
     if words > left:
         raise ApiError(
@@ -104,14 +121,23 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
 
 
 def init_app(app: Flask) -> None:
-    """The event counts are kept under: its canonical form (JURY_LIMIT and EVENT were checked
+    """The event counts are kept under: its compared form (JURY_LIMIT and EVENT were checked
     when the app was configured, adjudicator.settings)."""
-    app.config["EVENT_KEY"] = canonical(app.config["EVENT"])
+    event = app.config["EVENT"]
+    app.config["EVENT_KEY"] = labelforms.key("event", event) if event.strip() else ""
 
 
 def checked_event(event: str) -> str:
-    """ADJUDICATOR_EVENT's rule (declared in adjudicator.settings): at most LABEL_MAX
-    characters once canonical, as the counts' key column holds."""
-    if len(canonical(event)) > LABEL_MAX:
+    """ADJUDICATOR_EVENT's rule (declared in adjudicator.settings): empty, or a name under the
+    event's PRECIS profile (Nickname) of at most LABEL_MAX characters once compared, as the
+    counts' key column holds. Returns it in the profile's form, as it is shown."""
+    if not event.strip():
+        return ""
+    try:
+        shown = labelforms.shown("event", event)
+        compared = labelforms.key("event", shown)
+    except labelforms.Refused as refused:
+        raise ConfigError(f"ADJUDICATOR_EVENT is not a valid name: it has {refused}") from None
+    if len(compared) > LABEL_MAX or len(shown) > LABEL_MAX:
         raise ConfigError(f"ADJUDICATOR_EVENT must be text of at most {LABEL_MAX} characters")
-    return event
+    return shown

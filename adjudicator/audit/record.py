@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 
 from adjudicator.audit import jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
-from adjudicator.audit.labels import Labels
+from adjudicator.audit.labels import Labels, under_event
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.settings import settings
@@ -140,8 +140,10 @@ def record_ruling(
     asked by `caller`, and return the answer: committed before it is returned. `charge` is the
     caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
     idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
-    the answer says `queries_remaining`."""
+    the answer says `queries_remaining`. Where the service runs an event (`ADJUDICATOR_EVENT`)
+    the ruling is recorded under it (`labels.under_event`)."""
     logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    labels = under_event(labels, current_app.config.get("EVENT", ""))  # the service's event
     write = RulingWrite(
         body=body,
         entry=audit_entry(

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, Select, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, read, stored_time
+from adjudicator.audit.labels import refusal
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.problems import Problem
 from adjudicator.rulings import typed_ruling_id
+from adjudicator.store import labelforms
 from adjudicator.store.labelforms import COLUMNS as LABEL_COLUMNS
-from adjudicator.store.labelforms import canonical
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import int_arg
 
@@ -22,12 +23,12 @@ PAGE_MAX = 200
 PAGE_DEFAULT = 50
 QUERY_MAX = 64
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
-CANONICAL = {"event"}  # of those, labels: matched in their canonical form (`ruling_labels`)
+CANONICAL = {"event"}  # of those, labels: matched in their compared form (`ruling_labels`)
 PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
 CHOICES = {"kind": KINDS, "verdict": VERDICTS}
 # Columns a free-text search looks in (case-insensitive substring); and the labels and words, in
-# their canonical form (the text too: `ruling_labels`), as the jury count compares labels.
+# their compared form (the text too, as a name: `ruling_labels`), as the jury count compares.
 SEARCHED = ("ruling_id", "caller_name", "play")
 SEARCHED_CANONICAL = (*LABEL_COLUMNS, "words")
 
@@ -79,19 +80,29 @@ def item(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
-    """A page of matching entries, newest first, and the `before` of the next page (None when
-    this is the last)."""
+def _key(name: str, value: str) -> str:
+    """A searched label or text in the form it is stored in `ruling_labels`; a character its
+    profile disallows (no label holds one) is refused, naming it, as a ruling's label is. The
+    free text is read as a name (Nickname), the profile of most labels and of the words."""
+    try:
+        return labelforms.key("event" if name == "q" else name, value)
+    except labelforms.Refused as refused:
+        raise refusal(name, refused) from None
+
+
+def _matching(query: Query) -> Select:
+    """The entries `query`'s filters and text match (its `before` and `limit` aside)."""
     stmt = RAW
     for name, value in query.exact:
         if name in CANONICAL:  # the labels as searched, beside the chain (`ruling_labels`)
+            wanted = _key(name, value)
             stmt = stmt.where(
-                RULINGS.c.seq.in_(select(LABELS.c.seq).where(LABELS.c[name] == canonical(value)))
+                RULINGS.c.seq.in_(select(LABELS.c.seq).where(LABELS.c[name] == wanted))
             )
         else:
             stmt = stmt.where(RULINGS.c[name] == value)
     if query.text:
-        key = canonical(query.text)
+        key = _key("q", query.text)
         found = [RULINGS.c[name].icontains(query.text, autoescape=True) for name in SEARCHED]
         typed_id = typed_ruling_id(query.text)  # as the tablet shows it, in groups of four
         if typed_id is not None:
@@ -99,8 +110,30 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
         canonically = (LABELS.c[name].contains(key, autoescape=True) for name in SEARCHED_CANONICAL)
         found.append(RULINGS.c.seq.in_(select(LABELS.c.seq).where(or_(*canonically))))
         stmt = stmt.where(or_(*found))
+    return stmt
+
+
+def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of matching entries, newest first, and the `before` of the next page (None when
+    this is the last)."""
+    stmt = _matching(query)
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))
     rows = [each.row for each in found[: query.limit]]
     return [item(r) for r in rows], (rows[-1]["seq"] if len(found) > query.limit else None)
+
+
+def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    """Every entry `query` matches, on every page (its `before` and `limit` aside), in chain
+    order: what an export of the page's filter holds. Read in batches, never held whole."""
+    stmt = _matching(query)
+    last: int | None = None
+    while True:
+        page = stmt if last is None else stmt.where(RULINGS.c.seq > last)
+        found = read(conn, page.order_by(RULINGS.c.seq).limit(batch))
+        if not found:
+            return
+        for each in found:
+            yield item(each.row)
+        last = found[-1].row["seq"]

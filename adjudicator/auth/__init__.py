@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from adjudicator.auth import guard, settings
+from adjudicator.auth import guard, passwords, settings
 
 
 def init_app(app: Flask, check_game: Callable[..., Any]) -> None:
@@ -28,6 +28,7 @@ def init_app(app: Flask, check_game: Callable[..., Any]) -> None:
         n = config.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     guard.init_app(app)
-    from adjudicator.auth import views
+    passwords.prepare()  # the unknown name's dummy hash, before gunicorn forks (passwords.py)
+    from adjudicator.auth import account_pages, views  # noqa: F401 (its routes join views.bp)
 
     views.init_app(app)

@@ -32,6 +32,7 @@ from adjudicator.web.access import (
     COUNTED_WHEN_ANSWERED,
     DIRECTORS_ONLY,
     LEXICON_DEPENDENT,
+    NOT_A_RULING,
     PUBLIC,
     RULES,
 )
@@ -189,11 +190,12 @@ def check_request():
             Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
-    limit = config.rulings_per_minute if config.tournament else None
+    view = current_app.view_functions[endpoint]
+    counts = config.tournament and not getattr(view, NOT_A_RULING, False)
+    limit = config.rulings_per_minute if counts else None
     charge = bookkeeping.owed(found, limit, at)
     if charge is None:
         return None
-    view = current_app.view_functions[endpoint]
     if getattr(view, RULES, False) or getattr(view, COUNTED_WHEN_ANSWERED, False):
         bookkeeping.defer(charge)  # settled in the ruling's own transaction, or once answered
         return None

@@ -77,8 +77,15 @@ def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
         row = conn.execute(sa.select(c.id).where(c.id == int(name_or_id))).first()
     if row is None:
         return False
+    return revoke_id(conn, row.id, now)
+
+
+def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> bool:
+    """Revoke the key with this id (the director's page names keys by id); False when there is
+    no such key or it was revoked already."""
+    c = ApiKey
     done = conn.execute(
-        sa.update(ApiKey).where(c.id == row.id, c.revoked_at.is_(None)).values(revoked_at=now)
+        sa.update(ApiKey).where(c.id == key_id, c.revoked_at.is_(None)).values(revoked_at=now)
     )
     return done.rowcount == 1
 

@@ -98,16 +98,38 @@ def shared_account(client: str) -> str:
     return f"net:{network}" if network else address_of(client)
 
 
-def wait_seconds(
-    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
-) -> int:
-    """Seconds before `client` may try `account` again; 0 when it may try now."""
+def _recent(
+    conn: sa.Connection, scope: str, account: str, policy: Policy, now: datetime
+) -> list[sa.Row]:
+    """The account's failures still in the window: (client, failed_at)."""
     t = AuthFailure
-    rows = conn.execute(
+    return conn.execute(
         sa.select(t.client, t.failed_at).where(
             t.scope == scope, t.account == account, t.failed_at > now - policy.span
         )
     ).all()
+
+
+def tries_left(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> int:
+    """How many more failures `client` may have at `account` before it must wait: its own
+    allowance, or its address's (/64's) ceiling when that is nearer. What the client would
+    learn by trying; the account-wide slow-down, which depends on other clients, is left out."""
+    rows = _recent(conn, scope, account, policy, now)
+    left = policy.attempts - sum(1 for who, _ in rows if who == client)
+    ceiling = ceiling_of(client)
+    if ceiling:
+        near = sum(1 for who, _ in rows if ceiling_of(who) == ceiling)
+        left = min(left, policy.network_attempts - near)
+    return max(0, left)
+
+
+def wait_seconds(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> int:
+    """Seconds before `client` may try `account` again; 0 when it may try now."""
+    rows = _recent(conn, scope, account, policy, now)
     mine = sorted(at for who, at in rows if who == client)
     if len(mine) >= policy.attempts:
         return seconds_until(mine[-policy.attempts] + policy.span, now)

@@ -41,17 +41,21 @@ from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
 from adjudicator.engine import picture
 from adjudicator.game import gcg
+from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill, fill_markup, say, strings
+from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, wait_text
+from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
+from lexicon.limits import RACK_SIZE
 
 bp = Blueprint(
     "auth",
@@ -63,6 +67,10 @@ bp = Blueprint(
 
 PAIRING_SCOPE = "pairing"
 bp.add_app_template_filter(fill_markup, "fill")
+# A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
+# (an English sentence not yet of the catalogue is marked `lang="en"`).
+bp.add_app_template_filter(lambda text, lang: said_in(lang, text), "said")
+bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
 bp.after_request(form_page_headers)
 
@@ -85,8 +93,15 @@ def delete_cookie(response: Response, name: str) -> None:
     )
 
 
+def waiting(seconds: int) -> str:
+    """A lockout's wait in the visitor's language: minutes from a minute on."""
+    return wait_text(request_language(), seconds)
+
+
 def when(at: datetime | None) -> str:
-    return "—" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
+    """A stored time as these pages show it: the one formatter (`pages.times`), in the page's
+    locale, on the event's clock."""
+    return shown_time(at, request_language())
 
 
 # --- the forms used before there is a session (login, pairing) -------------------------------
@@ -183,7 +198,7 @@ def login():
         store_time.now(),
     )
     if result.wait:
-        return again(say("dir_login_locked", s=result.wait), 429, result.wait)
+        return again(say("dir_login_locked", wait=waiting(result.wait)), 429, result.wait)
     if result.session_token is None:
         return again(say("dir_login_wrong"), 401)
     previous = request.cookies.get(SESSION_COOKIE)
@@ -236,12 +251,24 @@ def devices_state(listed: list[dict]) -> str:
     return hashlib.sha256(shown.encode()).hexdigest()[:16]
 
 
+def _revoked_name(listed: list[dict]) -> str | None:
+    """The tablet a revoke just ended (`?revoked=<id>`, where the revoke leads): the screen
+    confirms it by name. None for any other value, or a device not revoked."""
+    asked = request.args.get("revoked", "")
+    for device in listed:
+        if asked == str(device["id"]) and device["state"] == "revoked":
+            return device["name"]
+    return None
+
+
 def _home(status: int = 200, **extra) -> Response:
     at = store_time.now()
     with store.connection() as conn:
         listed = _devices(conn, at)
         key_rows = keys.listed(conn)
     context = {
+        "revoked": _revoked_name(listed),
+        "zone": zone_name(),
         "director": caller(),
         "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
@@ -267,9 +294,16 @@ def home():
 @bp.post("/director/pairings")
 @directors_only
 def new_pairing():
-    name = (request.form.get("name") or "").strip()
     chosen = request.form.get("ruleset") or ""
-    if not name or len(name) > NAME_MAX or not name.isprintable():
+    try:  # the table it stands at, shown as the table on the rulings page: a label's profile
+        name = labelforms.shown("device", request.form.get("name") or "")
+    except labelforms.Refused as refused:
+        if refused.char is None:
+            return _home(400, error=say("dir_home_name_tablet"))
+        return _home(
+            400, error=say("dir_home_name_character", char=labelforms.describe(refused.char))
+        )
+    if len(name) > NAME_MAX:
         return _home(400, error=say("dir_home_name_tablet"))
     if not chosen:
         return _home(400, error=say("dir_home_choose_ruleset"))
@@ -295,8 +329,21 @@ def new_pairing():
         "qr": qr.svg_data_uri(scale=6, border=2),
         "loopback": loopback,
         "venue_bind": configured_venue_bind(),
+        "poll": url_for("auth.pairing_state_json", pairing_id=pairing.id),
     }
     return _home(pairing=shown)
+
+
+@bp.get("/director/pairings/<int:pairing_id>/state")
+@directors_only
+def pairing_state_json(pairing_id: int):
+    """Where the pairing code on the director's screen stands (`devices.pairing_state`),
+    polled by the screen: once a tablet has paired, its code and QR code leave the screen."""
+    with store.connection() as conn:
+        state = devices.pairing_state(conn, pairing_id, store_time.now())
+    response = jsonify(state=state)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/director/devices/state")
@@ -317,7 +364,7 @@ def revoke_device(device_id: int):
         done = devices.revoke(conn, device_id, store_time.now())
     if not done:
         return _home(404, error=say("dir_home_no_device", id=device_id))
-    return redirect(url_for("auth.home", **kept_language()), 303)
+    return redirect(url_for("auth.home", revoked=device_id, **kept_language()), 303)
 
 
 # --- directors: check a game -------------------------------------------------------------------
@@ -355,14 +402,42 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
     checked = current_app.extensions["check_game"](ruleset, body)
     report = checked.report
     n = len(report["turns"])
-    t = strings(request_language())
+    lang = request_language()
+    t = strings(lang)
     for k, turn in enumerate(report["turns"], start=1):
         turn["k"] = k
         turn["caption"] = fill(
             t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
         )
-    svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
+        turn["shown_deviations"] = _shown_deviations(turn, t, lang)
+    labels = {code: t[f"board_{code.lower()}"] for code in picture.PREMIUM_CODES}
+    svg = picture.game_svg(
+        profile_for(ruleset), checked.boards, title=t["dir_check_board"], labels=labels
+    )
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
+
+
+def placement_text(error: dict[str, Any], t: dict[str, str]) -> str:
+    """An engine placement error (its code, square and letter) in the page's language."""
+    key = "dir_check_placement_" + error["code"].replace("-", "_")
+    return fill(
+        t[key], square=error["square"] or "—", letter=error["letter"] or "—", most=RACK_SIZE
+    )
+
+
+def _shown_deviations(
+    turn: dict[str, Any], t: dict[str, str], lang: str
+) -> list[dict[str, str | None]]:
+    """A turn's rule deviations as the page shows them: the placement errors (the first of
+    `deviations`) and every deviation the game rules say (`Said`) in the page's language; any
+    other (none is expected) as it came, marked English."""
+    placement = turn["placement_errors"]
+    shown: list[dict[str, str | None]] = [
+        {"text": placement_text(e, t), "lang": None} for e in placement
+    ]
+    for d in turn["deviations"][len(placement) :]:
+        shown.append({"text": said_in(lang, d), "lang": None if isinstance(d, Said) else "en"})
+    return shown
 
 
 def _check_page(status: int = 200, **extra: Any) -> Response:
@@ -396,7 +471,14 @@ def check_game_page():
         ruleset = ruleset_or_404(chosen)
         game = _checked_view(ruleset, _record_body())
     except ApiError as exc:
-        error = {"status": exc.status, "code": exc.code, "field": exc.field, "detail": exc.message}
+        # The code, the field and the record's line: the detail is the API's English.
+        line = re.match(r"line (\d+):", exc.message)
+        error = {
+            "status": exc.status,
+            "code": exc.code,
+            "field": exc.field,
+            "line": line and int(line[1]),
+        }
         return _check_page(exc.status, chosen=chosen, record=record, error=error)
     return _check_page(chosen=chosen, record=record, game=game)
 
@@ -446,7 +528,7 @@ def pair():
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, account, client)
     if wait:
-        return again(say("dir_pair_locked", s=wait), 429, wait)
+        return again(say("dir_pair_locked", wait=waiting(wait)), 429, wait)
     if paired is None:
         return again(say("dir_pair_wrong"), 403)
     target = (
@@ -478,4 +560,4 @@ def whoami():
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    error_pages(app, [bp.name], API_PREFIX, error_page)
+    error_pages(app, [bp.name], API_PREFIX, error_page, paths=["/director/"])

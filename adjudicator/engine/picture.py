@@ -12,7 +12,7 @@ style, and an SVG inlined in a page is held to it. Nothing here knows about word
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -37,6 +37,12 @@ PREMIUMS = {
     '"': ("#1d5b9e", "3L", "#ffffff"),
     "'": ("#a9d3ee", "2L", "#1a1a1a"),
 }
+PREMIUM_CODES = tuple(label for _, label, _ in PREMIUMS.values() if label.isascii())  # not ★
+
+# A label as a page shows it, by its code above (`{"3W": "3O"}` for a Danish page: "ord"); a
+# code left out shows itself. The API's pictures show the codes.
+Labels = Mapping[str, str]
+
 PLAIN = "#d9d3b8"
 GRID = "#fbfaf4"
 TILE = "#f5dc9a"
@@ -69,10 +75,12 @@ def position_svg(
     """One position: the tiles on `board`, those on the `highlight` squares outlined."""
     tiles = [Placed(r, c, cell) for r, c, cell in board.tiles()]
     marked = set(highlight)
-    return _svg(profile, tiles, lambda t: (t.row, t.col) in marked, title, caption, None)
+    return _svg(profile, tiles, lambda t: (t.row, t.col) in marked, title, caption, None, {})
 
 
-def game_svg(profile: LanguageProfile, boards: Sequence[Board], *, title: str) -> str:
+def game_svg(
+    profile: LanguageProfile, boards: Sequence[Board], *, title: str, labels: Labels | None = None
+) -> str:
     """Every position of a game in one picture: `boards[k]` is the board after turn k
     (`boards[0]` the empty board). Each tile carries `data-from` (its turn) and, when a later
     turn took it off, `data-until`; the last turn is shown, its last move outlined. A page's
@@ -81,7 +89,7 @@ def game_svg(profile: LanguageProfile, boards: Sequence[Board], *, title: str) -
     tiles = spans(boards)
     latest = _latest(tiles)
     outlined = lambda t: t.end is None and t.start == latest  # noqa: E731
-    return _svg(profile, tiles, outlined, title, None, len(boards) - 1)
+    return _svg(profile, tiles, outlined, title, None, len(boards) - 1, labels or {})
 
 
 def last_move(boards: Sequence[Board]) -> set[tuple[int, int]]:
@@ -117,7 +125,7 @@ def spans(boards: Sequence[Board]) -> list[Placed]:
     return sorted(done + list(open_.values()), key=lambda t: (t.start or 0, t.row, t.col))
 
 
-def _svg(profile, tiles: Iterable[Placed], outlined, title, caption, shown) -> str:
+def _svg(profile, tiles: Iterable[Placed], outlined, title, caption, shown, labels: Labels) -> str:
     height = WIDTH + (CAPTION if caption else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}"'
@@ -125,7 +133,7 @@ def _svg(profile, tiles: Iterable[Placed], outlined, title, caption, shown) -> s
         ' font-family="DejaVu Sans, Verdana, sans-serif" class="board">',
         f'<title id="board-title">{escape(title)}</title>',
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-        *_squares(),
+        *_squares(labels),
         *_coordinates(),
     ]
     values = tileset(profile)
@@ -145,7 +153,7 @@ def _at(index: int) -> int:
     return MARGIN + index * CELL
 
 
-def _squares() -> list[str]:
+def _squares(labels: Labels) -> list[str]:
     side = SIZE * CELL
     out = [f'<rect x="{MARGIN}" y="{MARGIN}" width="{side}" height="{side}" fill="{PLAIN}"/>']
     for r, row in enumerate(LAYOUT):
@@ -158,7 +166,7 @@ def _squares() -> list[str]:
                 f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"'
                 f' class="premium" data-square="{COLUMNS[c]}{r + 1}" data-premium="{label}"/>'
                 f'<text x="{x + CELL // 2}" y="{y + CELL // 2 + 5}" font-size="13"'
-                f' text-anchor="middle" fill="{ink}">{label}</text>'
+                f' text-anchor="middle" fill="{ink}">{escape(labels.get(label, label))}</text>'
             )
     lines = "".join(f"M{MARGIN} {_at(i)}h{side}M{_at(i)} {MARGIN}v{side}" for i in range(SIZE + 1))
     out.append(f'<path d="{lines}" stroke="{GRID}" stroke-width="2" fill="none"/>')

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
 from adjudicator.engine.tiles import BLANK, TileSet, tile_letter, tileset
+from adjudicator.messages import Said
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
 
@@ -78,6 +79,11 @@ class PlacementError:
         }
 
 
+def language(ts: TileSet) -> Said:
+    """The tile set's language by name, in the words of whoever reads the message."""
+    return Said(f"language_of_{ts.language}")
+
+
 def read_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
     """Rack text (`AEQ?`, `?` = blank) → letter counts (blank under `?`) and unreadable chars."""
     counts: dict[str, int] = {}
@@ -104,14 +110,10 @@ def check_placement(
     tiles = play.tiles
     n = len(tiles)
     if n == 0:
-        add(PlacementError(NO_TILES, "the play puts down no tiles"))
+        add(PlacementError(NO_TILES, Said("placement_no_tiles")))
         return errors
     if n > RACK_SIZE:
-        add(
-            PlacementError(
-                TOO_MANY_TILES, f"{n} new tiles; a play uses at most {RACK_SIZE} (one rack)"
-            )
-        )
+        add(PlacementError(TOO_MANY_TILES, Said("placement_too_many_tiles", n=n, most=RACK_SIZE)))
 
     cells = board.cells
     seen: set[tuple[int, int]] = set()
@@ -119,12 +121,20 @@ def check_placement(
     for t in tiles:
         if not (0 <= t.row < SIZE and 0 <= t.col < SIZE):
             name = square_name(t.row, t.col)
-            add(PlacementError(OFF_BOARD, f"{t.letter} would lie off the board at {name}", name))
+            add(
+                PlacementError(
+                    OFF_BOARD, Said("placement_off_board", letter=t.letter, square=name), name
+                )
+            )
             placed_ok = False
             continue
         if (t.row, t.col) in seen:
             name = square_name(t.row, t.col)
-            add(PlacementError(DUPLICATE_SQUARE, f"two new tiles on {name}", name))
+            add(
+                PlacementError(
+                    DUPLICATE_SQUARE, Said("placement_duplicate_square", square=name), name
+                )
+            )
             placed_ok = False
         seen.add((t.row, t.col))
         cell = cells[t.row * SIZE + t.col]
@@ -133,7 +143,7 @@ def check_placement(
             add(
                 PlacementError(
                     OCCUPIED,
-                    f"{name} already holds {cell.letter}; {t.letter} cannot go there",
+                    Said("placement_occupied", square=name, held=cell.letter, letter=t.letter),
                     name,
                     t.letter,
                 )
@@ -146,7 +156,7 @@ def check_placement(
             add(
                 PlacementError(
                     THROUGH_EMPTY,
-                    f"the play goes through {name} as if a tile were there, but it is empty",
+                    Said("placement_through_empty", square=name),
                     name,
                     th.letter,
                 )
@@ -156,7 +166,9 @@ def check_placement(
             add(
                 PlacementError(
                     THROUGH_MISMATCH,
-                    f"the play says {name} holds {th.letter}, but it holds {cell.letter}",
+                    Said(
+                        "placement_through_mismatch", square=name, said=th.letter, held=cell.letter
+                    ),
                     name,
                     th.letter,
                 )
@@ -164,7 +176,7 @@ def check_placement(
 
     _check_letters(play, ts, add)
     if play.horizontal is None:
-        add(PlacementError(NOT_IN_LINE, "the new tiles are not all in one row or one column"))
+        add(PlacementError(NOT_IN_LINE, Said("placement_not_in_line")))
         placed_ok = False
     elif placed_ok:
         placed_ok = _check_gaps(board, play, add)
@@ -186,7 +198,7 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
             add(
                 PlacementError(
                     BLANK_UNDESIGNATED,
-                    f"the blank on {name} needs a letter (write it lower-case)",
+                    Said("placement_blank_undesignated", square=name),
                     name,
                     BLANK,
                 )
@@ -195,7 +207,12 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
             add(
                 PlacementError(
                     UNKNOWN_LETTER,
-                    f"{t.letter} on {name} is not a letter of {ts.language_name}",
+                    Said(
+                        "placement_unknown_letter",
+                        letter=t.letter,
+                        square=name,
+                        language=language(ts),
+                    ),
                     name,
                     t.letter,
                 )
@@ -204,8 +221,12 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
             add(
                 PlacementError(
                     BLANK_ONLY_LETTER,
-                    f"{ts.language_name} has no {t.letter} tile; {t.letter} on {name} "
-                    "can only be a blank",
+                    Said(
+                        "placement_blank_only_letter",
+                        letter=t.letter,
+                        square=name,
+                        language=language(ts),
+                    ),
                     name,
                     t.letter,
                 )
@@ -229,7 +250,7 @@ def _check_gaps(board: Board, play: Play, add) -> bool:
     for r, c in squares:
         if (r, c) not in new and board.cells[r * SIZE + c] is None:
             name = square_name(r, c)
-            add(PlacementError(GAP, f"{name} is an empty gap between the new tiles", name))
+            add(PlacementError(GAP, Said("placement_gap", square=name), name))
             ok = False
     return ok
 
@@ -238,15 +259,19 @@ def _check_connection(board: Board, play: Play, add) -> None:
     if board.count == 0:
         if not any((t.row, t.col) == CENTRE for t in play.tiles):
             centre = square_name(*CENTRE)
-            add(PlacementError(CENTRE_NOT_COVERED, f"the first play must cover {centre}", centre))
+            add(
+                PlacementError(
+                    CENTRE_NOT_COVERED, Said("placement_centre_not_covered", square=centre), centre
+                )
+            )
         if len(play.tiles) < 2:
-            add(PlacementError(TOO_FEW_TILES, "the first play needs at least two tiles"))
+            add(PlacementError(TOO_FEW_TILES, Said("placement_too_few_tiles")))
         return
     for t in play.tiles:
         r, c = t.row, t.col
         if board[r - 1, c] or board[r + 1, c] or board[r, c - 1] or board[r, c + 1]:
             return
-    add(PlacementError(NOT_TOUCHING, "the play does not touch any tile on the board"))
+    add(PlacementError(NOT_TOUCHING, Said("placement_not_touching")))
 
 
 def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
@@ -264,7 +289,7 @@ def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
             add(
                 PlacementError(
                     TOO_MANY_OF_LETTER,
-                    f"board and play hold {used} {letter} tiles; the set has {have}",
+                    Said("placement_too_many_of_letter", n=used, letter=letter, have=have),
                     None,
                     letter,
                 )
@@ -273,7 +298,7 @@ def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
         add(
             PlacementError(
                 TOO_MANY_BLANKS,
-                f"board and play hold {board.blanks + new_blanks} blanks; the set has {ts.blanks}",
+                Said("placement_too_many_blanks", n=board.blanks + new_blanks, have=ts.blanks),
                 None,
                 BLANK,
             )
@@ -283,12 +308,16 @@ def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
 def _check_rack(play: Play, rack: str, profile: LanguageProfile, add) -> None:
     counts, bad = read_rack(rack, profile)
     for ch in bad:
-        add(PlacementError(BAD_RACK, f"the rack holds {ch!r}, which is not a tile", None, ch))
+        add(PlacementError(BAD_RACK, Said("placement_bad_rack", char=repr(ch)), None, ch))
     for t in play.tiles:
         key = BLANK if t.blank else t.letter
         if counts.get(key, 0) > 0:
             counts[key] -= 1
             continue
         name = square_name(t.row, t.col) if on_board(t.row, t.col) else None
-        what = "a blank" if t.blank else t.letter
-        add(PlacementError(NOT_ON_RACK, f"{what} (on {name}) is not on the rack", name, key))
+        said = (
+            Said("placement_blank_not_on_rack", square=name)
+            if t.blank
+            else Said("placement_not_on_rack", letter=t.letter, square=name)
+        )
+        add(PlacementError(NOT_ON_RACK, said, name, key))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from adjudicator.game.kinds import EXCHANGE, LOST_TURN, PASS, PLAY, WITHDRAWN
 from adjudicator.game.rules import Rules, Verdict
+from adjudicator.messages import Said
 
 
 def pass_allowed(rules: Rules) -> Verdict:
     if rules.pass_.allowed:
-        return Verdict(True, "pass_allowed", "a player may always pass", rules.pass_.source)
-    return Verdict(False, "pass_not_allowed", "passing is not allowed", rules.pass_.source)
+        return Verdict(True, "pass_allowed", Said("pass_allowed"), rules.pass_.source)
+    return Verdict(False, "pass_not_allowed", Said("pass_not_allowed"), rules.pass_.source)
 
 
 def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:
@@ -58,14 +59,12 @@ def out_ends_game(rules: Rules, turns_taken: list[int]) -> bool:
     return not rules.end.equal_turns or len(set(turns_taken)) == 1
 
 
+ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
+
+
 def describe(rules: Rules, ending: str) -> str:
-    """One line on how the game ended, for reports."""
-    return {
-        "out": "a player went out with the bag empty",
-        "scoreless": f"{rules.end.scoreless_turns} scoreless turns in a row",
-        "passes": f"each player passed {rules.end.passes_in_a_row_each} times in a row",
-        "time_up": "the agreed playing time was up",
-        "blocked": "neither player could put a tile on the board",
-        "overtime": "a player ran out of overtime",
-        "point_target": "a player reached the point target",
-    }.get(ending, ending)
+    """One line on how the game ended, for reports (`Said`: English, or a page's language)."""
+    if ending not in ENDINGS:
+        return ending
+    counts = {"scoreless": rules.end.scoreless_turns, "passes": rules.end.passes_in_a_row_each}
+    return Said(f"ending_{ending}", n=counts.get(ending, 0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.rules import Rules, Verdict
+from adjudicator.messages import Said
 from adjudicator.problems import Problem
 from lexicon.limits import RACK_SIZE
 
@@ -41,7 +42,7 @@ def exchange_allowed(
             return Verdict(
                 False,
                 "bag_too_small",
-                f"{count} tiles cannot be swapped with only {bag} in the bag",
+                Said("exchange_count_over_bag", n=count, bag=bag),
                 rule.source,
             )
     if turn is not None and turn < 1:
@@ -77,15 +78,14 @@ def exchange_allowed(
         return Verdict(
             True,
             "opening_turns",
-            f"at the start a player may exchange up to {rule.opening_turns} times in a row"
-            f" (this is turn {turn})",
+            Said("exchange_opening", n=rule.opening_turns, turn=turn),
             rule.source,
         )
     if bag < rule.min_bag:
         return Verdict(
             False,
             "bag_too_small",
-            f"{bag} tiles in the bag; exchanging needs at least {rule.min_bag}",
+            Said("exchange_bag_count", bag=bag, min=rule.min_bag),
             rule.source,
         )
     if rule.later_requires_previous_placement:
@@ -99,14 +99,13 @@ def exchange_allowed(
             return Verdict(
                 False,
                 "previous_turn_placed_nothing",
-                "after the opening turns one may exchange only once at a time, after a turn"
-                " that put at least one tile on the board",
+                Said("exchange_after_placement"),
                 rule.source,
             )
     return Verdict(
         True,
         "bag_has_enough",
-        f"{bag} tiles in the bag; exchanging needs at least {rule.min_bag}",
+        Said("exchange_bag_count", bag=bag, min=rule.min_bag),
         rule.source,
     )
 

@@ -17,16 +17,18 @@ read (RECORDS.md has the table):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from adjudicator.game import ending as end_rules
 from adjudicator.game import overtime
-from adjudicator.game.challenge import outcome
+from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
 from adjudicator.game.model import GameState, unseen_tiles
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
 from adjudicator.game.turn import Turn
+from adjudicator.messages import Said
 from lexicon.limits import RACK_SIZE
 
 
@@ -37,7 +39,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
     rules = s.rules
     src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
-    turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
     last = s.last_event_play
     entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
     jury = outcome(rules, False)
@@ -49,14 +51,24 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         penalty = jury.player_points and -jury.player_points
         if match is None:
             turn.deviations.append(
-                f"a penalty of {ev.score:+d}: it must be a play's score plus"
-                f" {penalty}, and no play of {ev.player} scored"
-                f" {-ev.score - penalty} ({src})"
+                Said(
+                    "record_jury_penalty_mismatch",
+                    score=f"{ev.score:+d}",
+                    penalty=penalty,
+                    player=ev.player,
+                    needed=-ev.score - penalty,
+                    source=src,
+                )
             )
         else:
             turn.notes.append(
-                f"the play on line {match.line} ({match.score}) had a wrong word:"
-                f" −{match.score} − {penalty} ({src})"
+                Said(
+                    "record_jury_wrong_word",
+                    line=match.line,
+                    score=match.score,
+                    penalty=penalty,
+                    source=src,
+                )
             )
     elif last is not None and last.player == p and ev.score > 0:
         # a valid play challenged earns its player a bonus
@@ -73,25 +85,35 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         ]
         if per_word.player_points <= 0:
             turn.deviations.append(
-                f"a challenge bonus of {ev.score:+d}, but under {rid} a"
-                f" valid play challenged means: {per_word.kind.replace('_', ' ')} ({src})"
+                Said(
+                    "record_bonus_not_in_rules",
+                    score=f"{ev.score:+d}",
+                    ruleset=rid,
+                    consequence=consequence(per_word),
+                    source=src,
+                )
             )
         elif not fits:
             turn.deviations.append(
-                f"a challenge bonus is {per_word.player_points} per word challenged; the play"
-                f" formed {last.words} word(s), so {ev.score:+d}"
-                f"{f' after {last.bonus:+d}' if last.bonus else ''} cannot be right ({src})"
+                Said(
+                    "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
+                    per=per_word.player_points,
+                    words=last.words,
+                    score=f"{ev.score:+d}",
+                    bonus=f"{last.bonus:+d}",
+                    source=src,
+                )
             )
         else:
             s.challenge_bonus(last, ev.score)
             bonus_line = True
-            turn.notes.append(f"{line_words[0]} word(s) challenged and found valid")
+            turn.notes.append(Said("record_words_found_valid", n=line_words[0]))
     elif last is not None and last.player != p and ev.score <= 0:
         _failed_challenge(s, ev, turn, entry, lose_turn)
     else:
         entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
         turn.deviations.append(
-            f"a challenge line of {ev.score:+d} that fits no challenge rule of {rid} here ({src})"
+            Said("record_challenge_fits_no_rule", score=f"{ev.score:+d}", ruleset=rid, source=src)
         )
     s.note_challenge(entry)
     return bonus_line
@@ -107,100 +129,131 @@ def _failed_challenge(
     assert last is not None
     ruling = outcome(rules, True, free_challenge=s.free_challenge)
     entry |= {"player": s.players[last.player], "challenger": ev.player, "valid": True}
-    points = f" {-ruling.challenger_points}" if ruling.challenger_points else ""
     if ev.score < 0:
         entry["consequence"] = "challenger_penalty"
         if ruling.challenger_points != ev.score:
             turn.deviations.append(
-                f"a failed challenge recorded as {ev.score:+d}, but under "
-                f"{rid}: {ruling.kind.replace('_', ' ')}{points} ({src})"
+                Said(
+                    "record_failed_challenge_score",
+                    score=f"{ev.score:+d}",
+                    ruleset=rid,
+                    consequence=consequence(ruling),
+                    source=src,
+                )
             )
         return
     if ruling.kind == "none" and s.free_challenge:
         entry["consequence"] = "none"
-        turn.notes.append(f"{ev.player} challenged; a free challenge costs nothing ({src})")
+        turn.notes.append(Said("record_free_challenge", player=ev.player, source=src))
         return
     entry["consequence"] = "challenger_loses_turn"
     if not ruling.challenger_loses_turn:
         turn.deviations.append(
-            f"a failed challenge that cost the turn, but under "
-            f"{rid}: {ruling.kind.replace('_', ' ')} ({src})"
+            Said(
+                "record_failed_challenge_turn",
+                ruleset=rid,
+                consequence=consequence(ruling),
+                source=src,
+            )
         )
     lose_turn()
-    turn.notes.append(f"{ev.player} challenged and lost the turn")
+    turn.notes.append(Said("record_challenged_lost_turn", player=ev.player))
 
 
 def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     rules = s.rules
     rule = rules.clock
     turn.computed_score = ev.score
-    turn.info.append(f"{ev.kind} points taken as recorded ({ev.score:+d})")
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
     per = rule.penalty_per_started_minute
     if not per:
-        turn.deviations.append(f"a time penalty, but {rules.id} has none ({rule.source})")
+        turn.deviations.append(Said("record_no_time_penalty", ruleset=rules.id, source=rule.source))
         return
     over = s.time_penalty(p, ev.score)
     if over is None:
         turn.deviations.append(
-            f"a time penalty is {per} points per started minute, not {ev.score:+d} ({rule.source})"
+            Said("record_time_penalty_wrong", per=per, score=f"{ev.score:+d}", source=rule.source)
         )
         return
-    turn.notes.append(f"{over.started_minutes} started minute(s) over")
+    turn.notes.append(Said("record_minutes_over", n=over.started_minutes))
     limit = rule.loss_after_minutes
     if over.lost_on_time:
-        turn.notes.append(f"{overtime.loss_limit(rules)} over: the game is lost ({rule.source})")
+        limit_said = overtime.loss_limit(rules)
+        turn.notes.append(Said("record_lost_on_time", limit=limit_said, source=rule.source))
     elif over.maybe_lost:
-        turn.notes.append(f"lost on time if the overtime reached {limit}:00 ({rule.source})")
+        turn.notes.append(Said("record_maybe_lost_on_time", limit=limit, source=rule.source))
 
 
 def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     r, profile = s.rules, s.profile
     if not s.ended and not _hidden_ending(s, turn):
-        turn.deviations.append(
-            f"an end-of-game line, but the game is not over ({s.bag} tiles in the bag)"
-        )
+        turn.deviations.append(Said("record_end_line_not_over", n=s.bag))
         return
     if not s.read_end_rack(p):
-        turn.deviations.append(f"a second end-of-game line for {ev.player}")
+        turn.deviations.append(Said("record_second_end_line", player=ev.player))
         return
     try:  # the one who went out may list the tiles of several racks
         tiles = parse_rack(profile, ev.tiles or "", most=RACK_SIZE * (len(s.players) - 1))
     except RackError as exc:
-        turn.deviations.append(f"end rack {ev.tiles}: {exc.message}")
+        turn.deviations.append(Said("record_end_rack_error", rack=ev.tiles, reason=exc.message))
         return
     ending = s.ended or ""
     went_out = s.went_out_is(p)
     expected = s.end_rack_points(p, tiles)
     value = rack_value(profile, tiles)
     factor = s.end_factor(p)
-    why = "went out and gains" if went_out else "loses"
     turn.computed_score = expected
     if ev.score == expected and value:
         turn.info.append(
-            f"rack {ev.tiles or ''} is worth {value}; recorded as {expected // value:+d}×"
+            Said(
+                "record_rack_worth",
+                rack=ev.tiles or "",
+                value=value,
+                factor=f"{expected // value:+d}",
+            )
         )
     unseen = unseen_tiles(s, profile)
     if went_out and factor and tiles != unseen and s.bag == 0:
-        turn.deviations.append(f"the tiles left are {rack_text(unseen)}, not {rack_text(tiles)}")
+        turn.deviations.append(
+            Said("record_tiles_left", unseen=rack_text(unseen), tiles=rack_text(tiles))
+        )
     if ending != "out" and ev.rack is not None:
         try:  # read as the walk reads any rack shown: one the set cannot hold is a deviation
             shown = parse_rack(profile, ev.rack)
         except RackError as exc:
-            turn.deviations.append(f"rack {ev.rack}: {exc.message}")
+            turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
         else:
             if rack_text(shown) != rack_text(tiles):
-                turn.deviations.append(f"{ev.player} holds {ev.rack}, not {ev.tiles}")
+                turn.deviations.append(
+                    Said("record_holds_not", player=ev.player, rack=ev.rack, tiles=ev.tiles)
+                )
     if not factor:
         turn.deviations.append(
-            f"no end-of-game line for {ev.player} under {r.id} ({r.final.source})"
+            Said("record_no_end_line", player=ev.player, ruleset=r.id, source=r.final.source)
         )
     elif ev.score != expected:
         turn.deviations.append(
-            f"{ev.player} {why} {factor}× {rack_text(tiles)} ({value}) = {expected:+d},"
-            f" not {ev.score:+d} ({r.final.source})"
+            Said(
+                "record_gains_wrong" if went_out else "record_loses_wrong",
+                player=ev.player,
+                factor=factor,
+                tiles=rack_text(tiles),
+                value=value,
+                expected=f"{expected:+d}",
+                score=f"{ev.score:+d}",
+                source=r.final.source,
+            )
         )
     else:
-        turn.notes.append(f"{ev.player} {why} {factor}× {value} ({r.final.source})")
+        turn.notes.append(
+            Said(
+                "record_gains" if went_out else "record_loses",
+                player=ev.player,
+                factor=factor,
+                value=value,
+                source=r.final.source,
+            )
+        )
 
 
 def _hidden_ending(s: GameState, turn: Turn) -> bool:
@@ -210,9 +263,13 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
     if not hidden:
         return False
     r = s.rules
-    turn.notes.append(
-        "the game ended in a way a record does not show ("
-        + " or ".join(end_rules.describe(r, e) for e in hidden)
-        + f", {r.end.source})"
-    )
+    how = [end_rules.describe(r, e) for e in hidden]
+    either = functools.reduce(lambda a, b: Said("record_either", a=a, b=b), how)
+    turn.notes.append(Said("record_hidden_ending", how=either, source=r.end.source))
     return True
+
+
+def consequence(ruling: Outcome) -> Said:
+    """What a ruling does, in the words the rulings page gives it (`consequence_<kind>`)."""
+    points = abs(ruling.player_points) or abs(ruling.challenger_points)
+    return Said(f"consequence_{ruling.kind}", points=points)

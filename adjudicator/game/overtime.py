@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.rules import Rules
+from adjudicator.messages import Said
 from adjudicator.problems import Problem
 
 # Clock readings are often typed as decimals (2.1 minutes); ignore float noise when rounding up.
@@ -73,8 +74,8 @@ def loss_limit(rules: Rules) -> str:
     """The overtime that loses, in words: "more than 5 minutes" (DSF) or "at least 15 minutes"
     (SSF), so that every message says the limit as `is_lost` applies it."""
     clock = rules.clock
-    over = "more than" if clock.loss_when == "more_than" else "at least"
-    return f"{over} {clock.loss_after_minutes} minutes"
+    key = "overtime_more_than" if clock.loss_when == "more_than" else "overtime_at_least"
+    return Said(key, n=clock.loss_after_minutes)
 
 
 def from_penalty(rules: Rules, points: int) -> Overtime | None:

@@ -6,12 +6,14 @@ has no tile for (Danish Q, W) cannot be on a rack: it can only be played with a 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from adjudicator.engine.placement import read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
+from adjudicator.messages import Said
 from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
@@ -24,6 +26,11 @@ class RackError(GameInputError):
         super().__init__(message, field, code)
 
 
+def language(profile: LanguageProfile) -> Said:
+    """The set's language by name, in the words of whoever reads the message."""
+    return Said(f"language_of_{profile.code}")
+
+
 def parse_rack(
     profile: LanguageProfile, text: str, field: str | None = None, most: int = RACK_SIZE
 ) -> Counter[str]:
@@ -31,29 +38,26 @@ def parse_rack(
     refused with the field named when no such rack can exist in the set. `most`: the tiles it
     may hold (more for the tiles left on several racks)."""
     if not isinstance(text, str):
-        raise RackError(
-            "a rack must be a string of letters, '?' for a blank", field, Problem.WRONG_SHAPE
-        )
+        raise RackError(Said("rack_not_string"), field, Problem.WRONG_SHAPE)
     counts, unreadable = read_rack(text.strip(), profile)
     if unreadable:
         raise RackError(
-            f"{unreadable[0]!r} is not a tile of the {profile.english_name} set",
+            Said("rack_not_a_tile", char=repr(unreadable[0]), language=language(profile)),
             field,
             Problem.UNKNOWN_LETTER,
         )
     if counts.get(BLANK) and profile.blanks == 0:
-        raise RackError(f"the {profile.english_name} set has no blanks", field)
+        raise RackError(Said("rack_no_blanks", language=language(profile)), field)
     for key in counts:
         if key in profile.blank_only:
             raise RackError(
-                f"{key} has no tile in the {profile.english_name} set; it is played with a blank"
-                " (write the blank as '?')",
+                Said("rack_blank_only", letter=key, language=language(profile)),
                 field,
                 Problem.UNKNOWN_LETTER,
             )
     tiles = Counter(counts)
     if sum(tiles.values()) > most:
-        raise RackError(f"a rack holds at most {most} tiles, not {len(text)}", field)
+        raise RackError(Said("rack_too_many", most=most, n=len(text)), field)
     return tiles
 
 
@@ -90,11 +94,17 @@ def check_within_set(
     for tile, n in seen.items():
         have = tile_count(profile, tile)
         if n > have:
-            what = "blank" if tile == BLANK else tile
+            names = functools.reduce(lambda a, b: Said("record_both", a=a, b=b), owners[tile])
             raise RackError(
-                f"{' and '.join(owners[tile])} hold{'' if len(owners[tile]) > 1 else 's'}"
-                f" {n} × {what}, but the "
-                f"{profile.english_name} set has {have}",
+                Said(
+                    "rack_over_set",
+                    names=names,
+                    owners=len(owners[tile]),
+                    n=n,
+                    what=Said("rack_blank_word") if tile == BLANK else tile,
+                    language=language(profile),
+                    have=have,
+                ),
                 owners[tile][-1],
                 Problem.TOO_MANY_TILES,
             )

@@ -14,6 +14,7 @@ from adjudicator.engine.board import Board
 from adjudicator.game import ending as end_rules
 from adjudicator.game.kinds import PLAY
 from adjudicator.game.turn import Turn
+from adjudicator.messages import Said
 
 if TYPE_CHECKING:
     from adjudicator.game.walk import Walk
@@ -51,7 +52,7 @@ class GameReport:
 
     @property
     def rule_deviations(self) -> int:
-        return sum(len(t.deviations) for t in self.turns) + len(self.deviations_at_end)
+        return sum(len(t.rule_deviations) for t in self.turns) + len(self.deviations_at_end)
 
     @property
     def ok(self) -> bool:
@@ -80,7 +81,7 @@ class GameReport:
                 "file": self.file,
                 "language": self.language,
                 "lexicon": self.lexicon,
-                "ok": self.scores_ok,
+                "ok": self.scores_ok and not any(t.placement for t in self.turns),
                 "players": self._players(),
                 "turns": [t.to_dict(rules=False) for t in self.turns],
                 "board": self.board.to_rows(),
@@ -117,7 +118,7 @@ class GameReport:
 def build_report(w: Walk) -> GameReport:
     s, r = w.state, w.rules
     at_end = [
-        f"the end-of-game line for {name} is missing"
+        Said("record_end_line_missing", player=name)
         for i, name in enumerate(s.players)
         if s.ended and s.end_line_due(i)
     ]

@@ -10,6 +10,7 @@ A score disagreement (the engine) and a rule deviation (the ruleset) stay apart 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 
@@ -44,6 +45,7 @@ from adjudicator.game.restart import (
 from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
+from adjudicator.messages import Said, Texts
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -135,8 +137,7 @@ class Walk:
         self.bonus_line = False
         if ev.kind == PASS and self._no_challenge_of_going_out(p):
             turn.notes.append(
-                f"a pass after {s.players[s.went_out or 0]} went out: {ev.player} does not"
-                " challenge the last play (the convention of Macondo and Woogles)"
+                Said("record_pass_after_out", out=s.players[s.went_out or 0], player=ev.player)
             )
         else:
             if ev.kind in TURNS:
@@ -226,7 +227,7 @@ class Walk:
         ):
             # Old records (WSC 2001) write a withdrawal as +0 and revert the total.
             turn.score_ok = turn.total_ok = True
-            turn.info.append("withdrawal written as +0 with the total reverted (old style)")
+            turn.info.append(Said("record_old_withdrawal"))
         turn.computed_total = self.state.tally(p, turn.computed_score, ev.total)
 
     # --- what every turn is checked for --------------------------------------------------
@@ -237,49 +238,70 @@ class Walk:
         s = self.state
         if s.ended:
             turn.deviations.append(
-                f"a turn after the game ended ({end_rules.describe(self.rules, s.ended)})"
+                Said("record_turn_after_end", how=end_rules.describe(self.rules, s.ended))
             )
         elif p in s.stuck:
             turn.deviations.append(
-                f"{s.players[p]} could no longer place: those letters may not be used any more"
-                f" ({self.rules.end.source})"
+                Said("record_stuck", player=s.players[p], source=self.rules.end.source)
             )
         elif s.to_move is not None and p != s.to_move:
             skipped = s.skipped(p)
             if s.sit_out(skipped, jury):
-                names = " and ".join(s.players[q] for q in skipped)
+                names = functools.reduce(
+                    lambda a, b: Said("record_both", a=a, b=b), (s.players[q] for q in skipped)
+                )
                 turn.notes.append(
-                    f"{names} can neither place, exchange nor pass: {s.players[p]} plays on"
-                    f" ({self.rules.end.source})"
+                    Said(
+                        "record_sit_out",
+                        names=names,
+                        player=s.players[p],
+                        source=self.rules.end.source,
+                    )
                 )
             else:
-                turn.deviations.append(f"not {s.players[p]}'s turn: {s.players[s.to_move]} was due")
+                turn.deviations.append(
+                    Said("record_not_your_turn", player=s.players[p], due=s.players[s.to_move])
+                )
 
     def note_end(self, turn: Turn) -> None:
         s = self.state
         if s.ended and s.ended != "out":
-            turn.notes.append(f"the game is over: {end_rules.describe(self.rules, s.ended)}")
+            turn.notes.append(Said("record_game_over", how=end_rules.describe(self.rules, s.ended)))
 
     def check_rack(self, ev: Event, p: int, turn: Turn) -> None:
         """A rack shown on the line must fit the tile set with the board, and hold no more
         tiles than the player has."""
         if ev.rack is None or ev.kind in (CHALLENGE, TIME, END_RACK, WITHDRAWN):
             return  # a withdrawal repeats the rack of the play it takes back
+        if ev.kind == PLAY and read_rack(ev.rack, self.profile)[1]:
+            return  # a character that is no tile: the engine's `bad-rack`, said once
         try:
             # more than 7 is read, to say what an overdraw calls for
             tiles = parse_rack(self.profile, ev.rack, most=self.profile.tile_total)
-            check_within_set(self.profile, [("the board", self.state.board), ("the rack", tiles)])
+            check_within_set(
+                self.profile,
+                [(Said("rack_owner_board"), self.state.board), (Said("rack_owner_rack"), tiles)],
+            )
         except RackError as exc:
-            turn.deviations.append(f"rack {ev.rack}: {exc.message}")
+            turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
             return
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
         if sum(tiles.values()) > expected and not self.state.ended:
+            # What the ruleset prescribes, in its own words where it gives the language.
             over = self.rules.overdraw
-            prescribed = f": {over.text['en']} ({over.source})" if over.text else ""
+            rule = {"rule": Texts(over.text)} if over.text else {}
             turn.deviations.append(
-                f"rack {ev.rack} has {sum(tiles.values())} tiles; {ev.player} holds {expected}"
-                f" ({self.state.bag} in the bag). Drawn too many{prescribed}"
+                Said(
+                    "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                    rack=ev.rack,
+                    n=sum(tiles.values()),
+                    player=ev.player,
+                    expected=expected,
+                    bag=self.state.bag,
+                    source=over.source,
+                    **rule,
+                )
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:
@@ -308,13 +330,15 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.computed_score = result.score
     turn.notation = result.notation
     turn.words = [sw.word.display for sw in result.words]
-    turn.errors.extend(f"{e.code}: {e.message}" for e in result.errors)
-    if w.lexicon is not None:
+    # Every placement error is a rule deviation (docs/rules.md §5), and a play that cannot be
+    # made gets no word ruling, as moves/validate gives none.
+    turn.placement.extend(result.errors)
+    if w.lexicon is not None and result.legal:
         verdicts = check_words(w.lexicon, [sw.word for sw in result.words])  # every word
         turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
     s = w.state
     if not result.words:  # the engine reports the placement; nothing reached the board
-        turn.notes.append("the play cannot be placed; the rules check goes on without it")
+        turn.notes.append(Said("record_cannot_place"))
         s.play_nothing(p)
         return
     apply_play(w.board, play)
@@ -322,12 +346,9 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
     s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
-        turn.notes.append(f"{ev.player} went out: the game is over")
+        turn.notes.append(Said("record_went_out", player=ev.player))
     elif s.pending_out == p:
-        turn.notes.append(
-            f"{ev.player} is out; the game ends when both have had as many turns"
-            f" ({w.rules.end.source})"
-        )
+        turn.notes.append(Said("record_pending_out", player=ev.player, source=w.rules.end.source))
 
 
 def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
@@ -335,9 +356,11 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     after_play = prev is not None and prev.kind == PLAY and prev.player != ev.player
     verdict = end_rules.pass_allowed(w.rules)
     if not verdict.allowed:
-        turn.deviations.append(f"{verdict.reason} ({verdict.source})")
+        turn.deviations.append(
+            Said("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
+        )
     if after_play and outcome(w.rules, True).challenger_loses_turn:
-        turn.notes.append("a pass after a play: also how a failed challenge is recorded")
+        turn.notes.append(Said("record_pass_after_play"))
     w.state.after_turn(p, PASS)
     w.note_end(turn)
 
@@ -348,9 +371,11 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
     verdict = s.may_exchange(p)
     if not verdict.allowed:
-        turn.deviations.append(f"exchange not allowed: {verdict.reason} ({verdict.source})")
+        turn.deviations.append(
+            Said("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
+        )
     elif ev.count is not None and ev.count > s.bag:
-        turn.deviations.append(f"{ev.count} tiles swapped with {s.bag} in the bag")
+        turn.deviations.append(Said("record_swapped_too_many", n=ev.count, bag=s.bag))
     s.after_turn(p, EXCHANGE)
     w.note_end(turn)
 
@@ -359,7 +384,7 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s, ch = w.state, w.rules.challenge
     record = s.last_event_play
     if record is None or record.player != p or record.play is None:
-        turn.deviations.append("a withdrawn play must follow the player's own play at once")
+        turn.deviations.append(Said("record_withdrawn_alone"))
         return
     for t in record.play.tiles:
         w.board.remove(t.row, t.col)
@@ -367,8 +392,12 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
         turn.deviations.append(
-            f"under {w.rules.id} a wrong word is not taken back: "
-            f"{ruling.kind.replace('_', ' ')} ({ch.source})"
+            Said(
+                "record_not_taken_back",
+                ruleset=w.rules.id,
+                consequence=lines.consequence(ruling),
+                source=ch.source,
+            )
         )
     s.withdraw(record)
     s.note_challenge(
@@ -400,10 +429,10 @@ def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, w
     have, _ = read_rack(rack, profile)
     need, bad = read_rack(tiles, profile)
     for ch in bad:
-        turn.errors.append(f"{what} tile {ch!r} is not a tile of the language")
+        turn.errors.append(Said(f"record_{what}_not_a_tile", tile=repr(ch)))
     for key, k in need.items():
         if have.get(key, 0) < k:
-            turn.errors.append(f"{what} {key} is not on the rack {rack}")
+            turn.errors.append(Said(f"record_{what}_not_on_rack", tile=key, rack=rack))
 
 
 def move_text(ev: Event) -> str:

@@ -17,23 +17,33 @@ from flask import current_app
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
 from adjudicator.catalogue import rulesets
-from adjudicator.judge.layouts import check_layouts
+from adjudicator.game.rules import CONSEQUENCE_KINDS
+from adjudicator.judge.layouts import check_layouts, key_letters
 from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import API_PREFIX
-from lexicon.languages import LanguageProfile
+from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
+
+# The catalogue's keys only the server says: the director's pages' (`dir_…`), the game rules'
+# sentences (a checked record's remarks, placement and rack errors, verdicts), the rulings
+# page's consequences, the board's labels, durations and languages' names.
+SERVER_ONLY = (
+    "dir_", "record_", "placement_", "rack_", "ending_", "overtime_", "exchange_", "pass_",
+    "board_", "unit_", "language_of_",
+    *(f"consequence_{kind}" for kind in (*CONSEQUENCE_KINDS, "unknown")),
+)  # fmt: skip
 
 
 @cache
 def kiosk_strings(language: str) -> dict[str, str]:
-    """The strings a kiosk page carries: the director's pages' (`dir_…`) stay on the server, so
-    every judge page is not 4 KB heavier with text it never shows."""
-    return {k: v for k, v in strings(language).items() if not k.startswith("dir_")}
+    """The strings a kiosk page carries: what only the server says (`SERVER_ONLY`) stays there,
+    so every judge page is not many KB heavier with text it never shows."""
+    return {k: v for k, v in strings(language).items() if not k.startswith(SERVER_ONLY)}
 
 
 def accepts(normaliser: Normaliser, char: str) -> bool:
@@ -91,6 +101,18 @@ def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
     return {key: identity[key] for key in ("title", "version", "stand_in")}
 
 
+def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
+    """The keyboards: the lexicon's alphabet, and the keys its language declares beyond it."""
+    profile = normaliser.profile
+    try:
+        declared = load_profile(profile.code)
+    except LookupError:  # a lexicon of a language this package does not declare: no extras
+        declared = profile
+    taken = lambda c: accepts(normaliser, c)  # noqa: E731
+    extra = key_letters(declared, taken)
+    return check_layouts(language, profile.alphabet, taken, extra)
+
+
 def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
     language = page_language(ruleset)
@@ -119,11 +141,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "max_letters": MAX_LETTERS,
             "max_words": ruleset.max_words,
         },
-        "layouts": (
-            check_layouts(language, normaliser.profile.alphabet, lambda c: accepts(normaliser, c))
-            if normaliser
-            else []
-        ),
+        "layouts": _layouts(language, normaliser) if normaliser else [],
         "word_characters": word_characters(normaliser.profile) if normaliser else "",
         "word_capitals": word_capitals(normaliser.profile) if normaliser else {},
         # The words a player may put to the jury in a game, where this event counts them (None
@@ -142,6 +160,8 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         },
         "endpoints": {
             "challenge": f"{API_PREFIX}/rulesets/{ruleset.id}/challenge",
+            # the jury's words left, read before a query (api/challenge.py: jury_words_left)
+            "jury_left": f"{API_PREFIX}/rulesets/{ruleset.id}/jury",
             "unlock": f"{API_PREFIX}/judge/unlock",
             "kiosk": "/judge/",
             "whoami": f"{API_PREFIX}/auth/whoami",

@@ -1,48 +1,66 @@
 """On-screen keyboards: the QWERTY layout players of each language know, and A–Z.
 
-Rows are data; `check_layouts` proves at start-up that each layout has every letter of the
-language's alphabet exactly once and nothing the server's normaliser would refuse, so a key can
-never type a character the service rejects.
+Which keys a language gets is its declaration's (`lexicon_sources/languages/<code>.toml`): every
+letter of its alphabet (its tiles and blank-only letters), then the letters its words are
+written with that have no tile (`keys`: Dutch Ĳ, É and Ë; Danish and Swedish É), which the
+service folds (IDÉ → IDE). Only where the national keyboard puts a letter is kept here: a
+letter it has no key for goes at the end of the bottom row, as do the `keys`.
+
+`check_layouts` proves at start-up that each layout has every letter of the language's alphabet
+exactly once and nothing the server's normaliser would refuse, so a key can never type a
+character the service rejects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from lexicon.languages import LanguageProfile
+
 QWERTY = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
 
-# The letters each language's national keyboard puts on keys of their own, where it puts them;
-# letters the alphabet has but the keyboard does not (Swedish Ü, Æ) and É (a key in the old
-# layout: IDÉ, ALLÉ) go at the end of the bottom row.
+# Where each language's national keyboard puts the letters it has keys for; the rest of the
+# alphabet (Swedish Ü, Æ) and the declared `keys` follow on the bottom row.
 NATIONAL = {
-    "da": ("QWERTYUIOPÅ", "ASDFGHJKLÆØ", "ZXCVBNMÉ"),
-    "sv": ("QWERTYUIOPÅ", "ASDFGHJKLÖÄ", "ZXCVBNMÉÜÆ"),
-    "nl": QWERTY,
-    "en": QWERTY,
+    "da": ("QWERTYUIOPÅ", "ASDFGHJKLÆØ", "ZXCVBNM"),
+    "sv": ("QWERTYUIOPÅ", "ASDFGHJKLÖÄ", "ZXCVBNM"),
 }
-# Letters that are not tiles but appear in the language's words and are worth a key of their
-# own (they fold to a tile letter on the server: IDÉ → IDE).
-EXTRA_KEYS = {"da": "É", "sv": "É"}
 
 
-def alphabetical(alphabet: str, language: str) -> tuple[str, ...]:
+def key_letters(profile: LanguageProfile, accepted: Callable[[str], bool]) -> str:
+    """The letters beyond the alphabet that get a key: the declaration's `keys`, those the
+    service's query check takes (a lexicon compiled with another profile may fold fewer)."""
+    return "".join(c for c in profile.keys if c not in profile.alphabet and accepted(c))
+
+
+def national(language: str, alphabet: str, extra: str) -> tuple[str, ...]:
+    """The national rows, then on the bottom row every letter they lack and the extra keys."""
+    rows = NATIONAL.get(language, QWERTY)
+    placed = "".join(rows)
+    rest = "".join(c for c in alphabet if c not in placed) + extra
+    return (*rows[:-1], rows[-1] + rest)
+
+
+def alphabetical(alphabet: str, extra: str) -> tuple[str, ...]:
     """The alphabet in order (plus the extra keys), in three rows as even as can be."""
-    letters = alphabet + "".join(c for c in EXTRA_KEYS.get(language, "") if c not in alphabet)
+    letters = alphabet + extra
     per_row = -(-len(letters) // 3)
     return tuple(letters[i : i + per_row] for i in range(0, len(letters), per_row))
 
 
-def layouts(language: str, alphabet: str) -> list[dict]:
+def layouts(language: str, alphabet: str, extra: str = "") -> list[dict]:
     """The page's layouts, the national one first (the default)."""
     return [
-        {"id": "qwerty", "rows": [list(r) for r in NATIONAL.get(language, QWERTY)]},
-        {"id": "abc", "rows": [list(r) for r in alphabetical(alphabet, language)]},
+        {"id": "qwerty", "rows": [list(r) for r in national(language, alphabet, extra)]},
+        {"id": "abc", "rows": [list(r) for r in alphabetical(alphabet, extra)]},
     ]
 
 
-def check_layouts(language: str, alphabet: str, accepted: Callable[[str], bool]) -> list[dict]:
+def check_layouts(
+    language: str, alphabet: str, accepted: Callable[[str], bool], extra: str = ""
+) -> list[dict]:
     """The layouts, or ValueError naming the language, layout and letter at fault."""
-    found = layouts(language, alphabet)
+    found = layouts(language, alphabet, extra)
     for layout in found:
         keys = [k for row in layout["rows"] for k in row]
         missing = [c for c in alphabet if c not in keys]

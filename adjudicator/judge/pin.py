@@ -84,11 +84,14 @@ def unlock():
     pin = parse(UnlockRequest, json_body()).pin
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
+    policy, now = _policy(), store_time.now()
     with store.connection(write=True) as conn:
-        wait = lockout.attempt(conn, PIN_SCOPE, account, who, _policy(), store_time.now())
+        wait = lockout.attempt(conn, PIN_SCOPE, account, who, policy, now)
         matched = not wait and pin_matches(pin, configured)
         if matched:
             lockout.clear(conn, PIN_SCOPE, account, who)
+        elif not wait:  # the tablet's screen says how many tries it has left
+            left = lockout.tries_left(conn, PIN_SCOPE, account, who, policy, now)
     if wait:
         raise ApiError(
             Problem.TOO_MANY_ATTEMPTS,
@@ -97,7 +100,12 @@ def unlock():
             headers={"Retry-After": str(wait)},
         )
     if not matched:
-        raise ApiError(Problem.WRONG_PIN, "wrong PIN", "pin")
+        raise ApiError(
+            Problem.WRONG_PIN,
+            f"wrong PIN ({left} more tries before this tablet must wait)",
+            "pin",
+            extra={"attempts_remaining": left},
+        )
     listed = [
         {"id": r.id, "name": r.name, "language": r.language}
         for _, r in sorted(rulesets().items())

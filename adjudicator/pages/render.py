@@ -46,11 +46,15 @@ def page(
 
 
 # What a director (or a judge pairing a tablet) can do about the errors these pages meet; any
-# other error is named by its status, with the service's own (English) detail beneath.
+# other error is named by its status, with its problem code and field beneath (codes, never the
+# service's English detail: the page speaks the visitor's language only).
 ERROR_SAYINGS = {
     Problem.STORE_UNAVAILABLE: "dir_error_store",
     Problem.CSRF_FAILED: "dir_error_csrf",
     Problem.INTERNAL_ERROR: "dir_error_failed",
+    Problem.NOT_FOUND: "dir_error_not_found",
+    Problem.METHOD_NOT_ALLOWED: "dir_error_method",
+    Problem.LABEL_DISALLOWED_CHARACTER: "dir_error_label_character",  # the rulings search
 }
 
 
@@ -69,9 +73,10 @@ def error_page(exc: ApiError) -> Response:
         "error_page.html",
         switch=back,
         heading=say("dir_error_heading"),
-        message=say(key) if key else say("dir_error_other", status=str(exc.status)),
+        message=say(key, **exc.extra) if key else say("dir_error_other", status=str(exc.status)),
         refused=exc.status,
-        detail=None if key else exc.message,
+        code=None if key else exc.code,
+        field=None if key else exc.field,
         back=url_for(back, **kept_language()),
         back_label=say(label),
     )

@@ -182,6 +182,10 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "challenge.list_rulesets": _get,
     "challenge.get_ruleset": _get,
     "challenge.challenge": _challenge,
+    "challenge.jury_words_left": lambda path: [
+        Req("GET", path, query={"game": "g1", "player": "Ann"}),
+        Req("GET", path),
+    ],
     "moves.validate": _validate,
     "games.exchange_allowed": _exchange,
     "games.final_score_route": _final,
@@ -204,6 +208,12 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "auth.clear_pin_lockouts": _form({"csrf": "-"}),
     "auth.check_game_form": _get,
     "auth.check_game_page": _form({"csrf": "-", "ruleset": "naspa", "record": GCG}),
+    "auth.accounts": _get,
+    "auth.create_key": _form({"csrf": "-", "name": "scorer", "scope": "ssf-1999"}),
+    "auth.revoke_key": _form({"csrf": "-"}),
+    "auth.add_director": _form(
+        {"csrf": "-", "name": "bo", "password": "x" * 12, "password_again": "x" * 12}
+    ),
     "auth.pair_form": _get,
     "auth.pair": _form({"code": "ABCD-EFGH"}, Origin="http://elsewhere.example"),
     # Directors only: an anonymous request is refused before the log is read.

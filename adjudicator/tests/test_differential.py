@@ -32,8 +32,14 @@ WORD_ENDPOINTS = {
 def apps(tmp_path_factory):
     dir_a, dir_b = build_pair(tmp_path_factory.mktemp("differential"))
     config = {"TESTING": True, "JUDGE_PIN": PIN}
-    app_a = create_app({**config, "LEXICON_DIR": str(dir_a)})
-    app_b = create_app({**config, "LEXICON_DIR": str(dir_b)})
+    # each its own store, so that state a request leaves (a wrong PIN's count) is alike in both
+    stores = tmp_path_factory.mktemp("differential-stores")
+    app_a = create_app(
+        {**config, "LEXICON_DIR": str(dir_a), "DATABASE_URL": f"sqlite:///{stores / 'a.db'}"}
+    )
+    app_b = create_app(
+        {**config, "LEXICON_DIR": str(dir_b), "DATABASE_URL": f"sqlite:///{stores / 'b.db'}"}
+    )
     return app_a, app_b, checksums(dir_a) + checksums(dir_b)
 
 

@@ -108,7 +108,12 @@ def test_keyboard_layouts_are_the_national_ones_and_alphabetical(client):
     assert ["".join(r) for r in sv["layouts"][0]["rows"]][:2] == ["QWERTYUIOPÅ", "ASDFGHJKLÖÄ"]
     assert "".join(sum(sv["layouts"][1]["rows"], [])) == "ABCDEFGHIJKLMNOPQRSTUVWXYZÅÄÖÜÆÉ"
     nl = page_config(client.get("/judge/sbnl-punten").get_data(as_text=True))
-    assert ["".join(r) for r in nl["layouts"][0]["rows"]] == ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
+    # issue 36.8: the Dutch keyboard has IJ (Ĳ) and É, as its declaration says
+    assert ["".join(r) for r in nl["layouts"][0]["rows"]] == [
+        "QWERTYUIOP",
+        "ASDFGHJKL",
+        "ZXCVBNMĲÉË",
+    ]
     assert "Ĳ" in nl["word_characters"]  # the server folds it to IJ, so the page takes it
     # Dutch alone takes the joiners its lists drop (docs/rules.md §4.4: mee-eten is MEEETEN).
     assert set("-'’") <= set(nl["word_characters"])
@@ -178,11 +183,30 @@ def test_the_page_upper_cases_exactly_as_the_query_check_reads(client, ruleset_i
         assert r.status_code == 400 and r.json["code"] == "word_has_foreign_letter", r.json
 
 
+@pytest.mark.parametrize("ruleset_id", ["dsf-2015", "ssf-1999", "sbnl-punten", "wespa"])
+def test_each_keyboard_has_the_keys_its_language_declares(client, ruleset_id):
+    """The keys are the language declaration's: its alphabet and its `keys` (36.8), each
+    once, in every layout, and every one of them types a word the service judges."""
+    from adjudicator.catalogue import rulesets
+    from lexicon.languages import load_profile
+
+    with client.application.app_context():
+        language = rulesets()[ruleset_id].language
+    profile = load_profile(language)
+    config = page_config(client.get(f"/judge/{ruleset_id}").get_data(as_text=True))
+    for layout in config["layouts"]:
+        keys = sum(layout["rows"], [])
+        assert sorted(keys) == sorted(profile.alphabet + profile.keys), layout["id"]
+    for key in profile.keys:
+        answer = client.post(config["endpoints"]["challenge"], json={"words": [key + "DE"]})
+        assert answer.status_code == 200, (key, answer.json)
+
+
 def test_a_layout_that_cannot_type_the_alphabet_stops_the_start():
-    with pytest.raises(ValueError, match="lacks"):
-        check_layouts("xx", "ABCÞ", lambda c: True)
+    # a letter the national keyboard has no key for goes on its bottom row, never missing
+    assert check_layouts("xx", "ABCÞ", lambda c: True)[0]["rows"][-1][-1] == "Þ"
     with pytest.raises(ValueError, match="refuses É"):
-        check_layouts("da", "ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ", lambda c: c != "É")
+        check_layouts("da", "ABCDEFGHIJKLMNOPQRSTUVWXYZÆØÅ", lambda c: c != "É", "É")
 
 
 def test_jury_mode_page(client):
@@ -309,10 +333,11 @@ def test_unlock_with_the_right_pin(pin_client):
 
 
 def test_wrong_pins_are_refused_then_rate_limited(pin_client):
-    for pin in ("0000", "04680", "468"):
+    for left, pin in zip((2, 1, 0), ("0000", "04680", "468"), strict=True):
         response = unlock(pin_client, pin)
         assert response.status_code == 403
         assert response.json["code"] == "wrong_pin"
+        assert response.json["attempts_remaining"] == left  # the PIN screen says so (36.8)
     limited = unlock(pin_client, PIN)  # even the right PIN waits once the limit is hit
     assert limited.status_code == 429
     assert limited.json["code"] == "too_many_attempts"
@@ -377,10 +402,15 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
     english = files["en"]
     for lang, strings in files.items():
         assert set(strings) == set(english), lang
-        for key, text in strings.items():
-            assert isinstance(text, str) and text.strip(), (lang, key)
-            placeholders = set(re.findall(r"\{(\w+)\}", text))
-            assert placeholders == set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+        for key, value in strings.items():
+            # A string, or plural forms (test_page_language checks them against CLDR).
+            forms = [value] if isinstance(value, str) else [*value.values()][1:]
+            assert type(value) is type(english[key]), (lang, key)
+            theirs = english[key] if isinstance(value, str) else english[key]["other"]
+            for text in forms:
+                assert isinstance(text, str) and text.strip(), (lang, key)
+                placeholders = set(re.findall(r"\{(\w+)\}", text))
+                assert placeholders == set(re.findall(r"\{(\w+)\}", theirs)), (lang, key)
 
 
 # The values the pages look up under a prefix (`t.get("dir_state_" ~ d.state, …)`): each needs its
@@ -388,9 +418,10 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
 LOOKED_UP = {
     "dir_mode_": ("open", "tournament"),
     "dir_state_": ("active", "revoked", "expired"),
-    "dir_kind_": ("challenge", "jury", "move"),
+    "dir_kind_": ("challenge", "jury", "move", "prune"),
     "dir_verdict_": ("valid", "invalid"),
-    "dir_caller_": ("anonymous", "director", "device", "app"),
+    "dir_caller_": ("anonymous", "director", "device", "app", "operator"),
+    "dir_acc_done_": ("key_revoked", "director_added"),
 }
 
 

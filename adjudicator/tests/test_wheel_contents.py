@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # The console scripts are read from pyproject.toml, where they are declared.
 CONSOLE_SCRIPTS = tuple(
     target.partition(":")[0]
-    for target in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"].values()
+    for target in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "scripts"
+    ].values()
 )
 ENTRY_POINTS = (
     *CONSOLE_SCRIPTS,

@@ -1,7 +1,7 @@
 """The access markers every route carries, declared where the route is defined.
 
-`public`, `lexicon_dependent`, `directors_only` (and `rules`, `counted_when_answered` for the
-rate-limit bookkeeping) only mark a view or a blueprint; the guard (`adjudicator.auth.guard`)
+`public`, `lexicon_dependent`, `directors_only` (and `rules`, `counted_when_answered`,
+`not_a_ruling` for the rate-limit bookkeeping) only mark a view or a blueprint; the guard (`adjudicator.auth.guard`)
 reads the marks and enforces them. They live in the HTTP plumbing so that any route, the
 metrics endpoint among them, can be marked without importing the guard.
 """
@@ -51,6 +51,17 @@ def counted_when_answered(target: V) -> V:
     limit only once it has answered (`settle_deferred`), not before it runs: a request refused
     on the way (a malformed body, a busy worker) uses up nothing."""
     setattr(target, COUNTED_WHEN_ANSWERED, True)
+    return target
+
+
+NOT_A_RULING = "adjudicator_not_a_ruling"
+
+
+def not_a_ruling(target: V) -> V:
+    """Marks a read a kiosk makes beside its rulings (the jury's words left): it needs the same
+    credential, but the rate limit of rulings does not count it, so asking before each query
+    never uses up the rulings themselves. Its last use is still noted."""
+    setattr(target, NOT_A_RULING, True)
     return target
 
 

@@ -28,6 +28,7 @@ from adjudicator.problems import Problem
 PROBLEM_MIMETYPE = "application/problem+json"
 PAGE_MIMETYPE = "text/html"
 ERROR_PAGES = "error_pages"  # app.extensions: blueprint name -> (API path prefix, renderer)
+UNROUTED = "unrouted"  # ... and (UNROUTED, path prefix) -> the same, for requests no route took
 
 PageRenderer = Callable[["ApiError"], Response]
 
@@ -121,19 +122,32 @@ def _http_detail(exc: HTTPException, status: int) -> str:
 
 
 def error_pages(
-    app: Flask, blueprints: Iterable[str], api_prefix: str, render: PageRenderer
+    app: Flask,
+    blueprints: Iterable[str],
+    api_prefix: str,
+    render: PageRenderer,
+    paths: Iterable[str] = (),
 ) -> None:
     """Errors on these blueprints' pages (paths outside `api_prefix`) are rendered by `render`
-    for a browser that prefers HTML."""
+    for a browser that prefers HTML, and so are those of a request no route took (a path or
+    method nothing serves) under one of `paths` (`/director/`): a page there, not a document."""
     pages = app.extensions.setdefault(ERROR_PAGES, {})
     for name in blueprints:
         pages[name] = (api_prefix, render)
+    for prefix in paths:
+        pages[UNROUTED, prefix] = (api_prefix, render)
 
 
 def _page_renderer() -> PageRenderer | None:
     """The renderer for an error on one of the `error_pages`, whether or not this client wants
     the page; None elsewhere."""
-    found = current_app.extensions.get(ERROR_PAGES, {}).get(request.blueprint or "")
+    pages = current_app.extensions.get(ERROR_PAGES, {})
+    found = pages.get(request.blueprint or "")
+    if found is None and request.url_rule is None:  # no route took it: by its path
+        found = next(
+            (v for k, v in pages.items() if isinstance(k, tuple) and request.path.startswith(k[1])),
+            None,
+        )
     if found is None or request.path.startswith(found[0]):
         return None
     return found[1]

@@ -236,3 +236,18 @@ def test_rules_md_dutch_examples_are_what_the_normaliser_does():
     assert len(examples) >= 3
     nl = Normaliser(load_profile("nl"))
     assert [(entry, nl.entry(entry)) for entry, _ in examples] == examples
+
+
+@pytest.mark.parametrize(
+    ("keys", "complaint"),
+    [("A", "'A'"), ("ÉÉ", "'É'"), ("Þ", "'Þ'"), (3, "string")],
+)
+def test_keyboard_keys_must_be_folded_letters(keys, complaint):
+    """A language's `keys` (the judge's keyboard, issue 36.8) are letters its folding map
+    takes: never a tile's letter, twice, or a letter the service would refuse."""
+    data = load_profile("nl").to_dict() | {"keys": keys}
+    with pytest.raises(LexiconError) as err:
+        LanguageProfile.from_dict(data, source="nl.toml")
+    assert "nl.toml" in str(err.value) and "keys" in str(err.value)
+    assert complaint in str(err.value)
+    assert load_profile("nl").keys == "ĲÉË" and "keys" not in load_profile("nl").to_dict()

@@ -77,8 +77,8 @@ def test_the_director_lists_and_searches_rulings(app, director):
 
 
 def test_the_search_finds_a_label_however_it_is_spelt(app, director):
-    """Labels are searched in their canonical form, as the jury count compares them; the log
-    shows each as typed."""
+    """Labels are searched in their compared form, as the jury count compares them; the log
+    shows each in its profile's form (NFKC, case kept: the fullwidth Ａ is A)."""
     player = app.test_client()
     ids = [
         rule(player, "sbnl-punten", ["woord"], event="NK 2027", game="R3-T12", player="Ａnna").json[
@@ -100,7 +100,8 @@ def test_the_search_finds_a_label_however_it_is_spelt(app, director):
     assert found("q=anna") == found("q=%EF%BC%A1NNA") == newest_first  # Ａ, fullwidth
     assert found("q=R3-T12") == found("q=r3-t12") == newest_first
     listed = director.get("/api/v1/audit/rulings?q=anna").json["rulings"]
-    assert [(r["player"], r["game"]) for r in listed] == [("ANNA", "r3-t12"), ("Ａnna", "R3-T12")]
+    assert [(r["player"], r["game"]) for r in listed] == [("ANNA", "r3-t12"), ("Anna", "R3-T12")]
+    assert found("q=R3%E2%80%90T12") == newest_first  # U+2010 HYPHEN is `-`
 
 
 @pytest.mark.parametrize("path", ["/api/v1/audit/rulings", "/director/rulings"])
@@ -225,9 +226,12 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
     rule(app.test_client(), "ssf-1999", ["ord"])
     utc = client.get("/api/v1/audit/rulings").json["rulings"][0]["created_at"]
     when = datetime.fromisoformat(utc.replace("Z", "+00:00"))
-    local = when.astimezone(ZoneInfo("Pacific/Kiritimati")).strftime("%Y-%m-%d %H:%M:%S")
-    page = client.get("/director/rulings").text
-    assert local in page and when.strftime("%Y-%m-%d %H:%M:%S") not in page
+    there = when.astimezone(ZoneInfo("Pacific/Kiritimati"))
+    page = client.get("/director/rulings?lang=en").text
+    # CLDR's medium form in the page's locale (en_GB: `5 Dec 2026, 07:59:25`), Kiritimati's
+    assert f">{there.day} {there:%b %Y}, {there:%H:%M:%S}</time>" in page  # not UTC's clock
+    page = client.get("/director/rulings?lang=da").text  # da_DK: `5. dec. 2026 07.59.25`
+    assert f"{there.day}. {there:%b}.".lower() in page and f"{there:%H.%M.%S}" in page
     assert '<main class="wide">' in page  # the fluid layout (auth.css)
 
 
@@ -265,3 +269,62 @@ def test_the_table_is_the_tablets_name_when_the_request_gave_none(app, director)
     rows = page.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:3]
     tables = [row.split('class="where">')[1].split("</td>")[0].strip() for row in rows]
     assert tables == ["", "7", "Table 12"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("da", "Søgningen indeholder"), ("nl", "zoekopdracht")])
+def test_a_search_with_an_invisible_character_is_refused_naming_it(director, lang, said):
+    """No label holds a character its profile disallows: the search says so, naming it, in
+    the page's language (the API: 400 label_disallowed_character, field q)."""
+    found = director.get("/api/v1/audit/rulings", query_string={"q": "Anna\u3164"})
+    assert found.status_code == 400 and found.json["code"] == "label_disallowed_character"
+    assert found.json["field"] == "q" and found.json["character"] == "U+3164"
+    page = director.get(
+        "/director/rulings",
+        query_string={"q": "Anna\u3164", "lang": lang},
+        headers={"Accept": "text/html"},
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 400 and said in text and "U+3164 HANGUL FILLER" in text
+
+
+def test_the_download_carries_the_pages_filter_over_every_page(app, director):
+    """Issue 36, item 3: the page's download links keep its filter and language, and the file
+    holds every matching ruling, not the page's 50; a format it does not write is refused as a
+    page, and only a director gets the file."""
+    import csv
+    import io
+    import re
+    from html import unescape
+
+    player = app.test_client()
+    for n in range(55):
+        rule(player, "dsf-2015", ["kat"], event="DM", table=str(n))
+    rule(player, "ssf-1999", ["ord"], event="SM")
+    page = director.get("/director/rulings?event=DM&lang=sv").get_data(as_text=True)
+    link = unescape(re.search(r'id="download-csv" href="([^"]+)"', page).group(1))
+    assert "event=DM" in link and "lang=sv" in link and "format=csv" in link
+    got = director.get(link)
+    assert got.status_code == 200 and got.headers["Content-Disposition"].startswith("attachment")
+    rows = list(
+        csv.reader(io.StringIO(got.get_data(as_text=True).removeprefix("\ufeff")), delimiter=";")
+    )
+    assert rows[0][0] == "Nr" and len(rows) == 1 + 55  # Swedish headings; all pages, DM only
+    assert director.get("/director/rulings/export?format=pdf").status_code == 400
+    anonymous = app.test_client().get(link)
+    assert anonymous.status_code == 303 and "/director/login" in anonymous.headers["Location"]
+
+
+def test_a_prune_is_shown_as_one_in_the_directors_language(app, director):
+    from adjudicator.audit import prune
+    from adjudicator.store import utcnow
+
+    player = app.test_client()
+    for word in ("ord", "kat", "hej"):
+        rule(player, "ssf-1999", [word])
+    with app.app_context(), store.connection(write=True) as conn:
+        prune.prune(conn, utcnow(), by="ops")
+    page = director.get("/director/rulings?lang=da").text
+    assert "oprydning" in page and "ops (operatør)" in page
+    assert "poster til og med nr. 3 fjernet" in page and "lovligt" not in page
+    listed = director.get("/api/v1/audit/rulings").json["rulings"]
+    assert [(r["seq"], r["kind"]) for r in listed] == [(4, "prune")]

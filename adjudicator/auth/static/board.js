@@ -47,6 +47,18 @@
     });
     caption.textContent = text;
     slider.setAttribute('aria-valuetext', text);
+    keepInView(rows[k - 1]);
+  }
+
+  // The turn's row stays in view in the table's own scrolling region, never scrolling the page.
+  var region = game.querySelector('.table-scroll');
+  function keepInView(row) {
+    if (!row || !region || region.scrollHeight <= region.clientHeight) return;
+    var r = row.getBoundingClientRect();
+    var box = region.getBoundingClientRect();
+    var top = box.top + region.querySelector('thead').offsetHeight; // below the sticky head
+    if (r.top < top) region.scrollTop -= top - r.top;
+    else if (r.bottom > box.bottom) region.scrollTop += r.bottom - box.bottom;
   }
 
   slider.addEventListener('input', function () { show(Number(slider.value)); });
@@ -81,4 +93,6 @@
   });
 
   show(last);
+  // A game just checked: it, not the form above it, fills the screen (unless a link chose a spot).
+  if (!location.hash) game.scrollIntoView({ block: 'start' });
 })();

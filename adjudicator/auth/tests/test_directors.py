@@ -27,6 +27,59 @@ def test_passwords_are_argon2_hashed():
         passwords.hash_password("short")
 
 
+def test_the_parameters_are_an_owasp_argon2id_row():
+    """Issue 36.9: chosen by measurement (benchmarks/argon2_params.py) within OWASP's table."""
+    from argon2 import Type, extract_parameters
+
+    used = extract_parameters(passwords.hash_password(PASSWORD))
+    assert used.type is Type.ID and used.salt_len >= 16 and used.hash_len >= 32
+    assert (used.memory_cost, used.time_cost, used.parallelism) in passwords.OWASP_ROWS
+    assert (used.memory_cost, used.time_cost, used.parallelism) == (19456, 2, 1)
+
+
+def test_a_hash_made_with_other_parameters_is_rehashed_at_the_next_login(app):
+    from argon2 import PasswordHasher, extract_parameters
+
+    old = PasswordHasher().hash(PASSWORD)  # argon2-cffi's default: 64 MiB, t=3, p=4
+    assert passwords.needs_rehash(old)
+    with app.app_context(), store.connection(write=True) as conn:
+        conn.execute(directors.Director.__table__.update().values(password_hash=old))
+    assert login(app.test_client()).status_code == 303
+    with app.app_context(), store.connection() as conn:
+        stored = conn.execute(directors.Director.__table__.select()).first().password_hash
+    assert stored != old and not passwords.needs_rehash(stored)
+    assert extract_parameters(stored).memory_cost == passwords.MEMORY_KIB
+    assert login(app.test_client()).status_code == 303  # the new hash verifies
+
+
+def test_right_wrong_and_unknown_each_cost_one_verify_and_no_hash(make_app, monkeypatch):
+    """Why a wrong name took twice a login's time (36.9): the dummy hash an unknown name is
+    checked against was made at its first use, in each worker. It is made at start-up; a login
+    then costs one argon2 verify whatever the answer, and never a hash."""
+    from argon2 import PasswordHasher
+
+    passwords._dummy_hash.cache_clear()  # as in a freshly started process
+    app = make_app(MODE="tournament")
+    add_director(app)
+    calls = []
+    for method in ("hash", "verify"):
+        real = getattr(PasswordHasher, method)
+
+        def counted(self, *args, _real=real, _name=method, **kwargs):
+            calls.append(_name)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(PasswordHasher, method, counted)
+    for name, password, status in (
+        ("nobody", PASSWORD, 401),
+        ("anna", PASSWORD + "x", 401),
+        ("anna", PASSWORD, 303),
+    ):
+        calls.clear()
+        assert login(app.test_client(), name=name, password=password).status_code == status
+        assert calls == ["verify"], (name, calls)
+
+
 def test_login_sets_a_strict_httponly_session_cookie(app):
     client = app.test_client()
     assert client.get("/director/").status_code == 303

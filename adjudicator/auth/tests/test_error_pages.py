@@ -69,17 +69,29 @@ def test_a_stale_form_is_a_page_saying_to_reload(director):
     assert director.get("/director/", headers=BROWSER).status_code == 200  # still logged in
 
 
-def test_another_refusal_names_its_status_and_the_services_detail_escaped(director):
-    page = director.get("/director/rulings?verdict=maybe", headers=BROWSER)
+def test_another_refusal_names_its_status_code_and_field_never_the_english_detail(director):
+    page = director.get("/director/rulings?verdict=maybe&lang=da", headers=BROWSER)
     html = assert_page(page, 400)
-    assert "The request was refused (400)." in visible(html)
-    assert "&#39;verdict&#39; must be valid or invalid" in html
+    assert "Anmodningen blev afvist (400)." in visible(html)
+    assert "<code>out_of_range</code> · <code>verdict</code>" in html
+    assert "must be valid or invalid" not in html  # the API's English detail
     tag = director.get("/director/rulings?%3Cb%3E=1", headers=BROWSER)
     html = assert_page(tag, 400)
     assert "<b>" not in html and "&lt;b&gt;" in html
-    # Routing found no page (a method or path nothing serves): no page's error, the document.
-    for wrong in (director.delete("/director/", headers=BROWSER), director.get("/director/x")):
-        assert wrong.mimetype == "application/problem+json"
+
+
+def test_a_path_or_method_nothing_serves_under_director_is_a_page(director):
+    """Routing found nothing: still a page in the visitor's language for a browser, and the
+    problem document for a program."""
+    for wrong in (
+        director.delete("/director/?lang=nl", headers=BROWSER),
+        director.get("/director/x?lang=nl", headers=BROWSER),
+    ):
+        assert wrong.mimetype == "text/html" and '<html lang="nl">' in wrong.text
+        assert "Accept" in wrong.vary
+    assert "Op dit adres staat niets." in director.get("/director/x?lang=nl", headers=BROWSER).text
+    program = director.get("/director/x")
+    assert program.status_code == 404 and program.mimetype == "application/problem+json"
 
 
 def test_api_paths_keep_the_problem_document_for_a_browser(app, director, database):

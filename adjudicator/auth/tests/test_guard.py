@@ -30,6 +30,7 @@ LEXICON_DEPENDENT = {
     "moves.validate",
     "games.verify_game",
     "games.board_picture",  # a record's picture is captioned with verify's disclosed ruling
+    "challenge.jury_words_left",  # no word, but a player's jury count: a query's credential
 }
 PUBLIC = {
     "meta.healthz": "liveness",

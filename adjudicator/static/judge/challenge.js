@@ -4,7 +4,7 @@
 import { cfg, fmt, limits, Problem, t, timers } from './config.js';
 import { $ } from './dom.js';
 import { restore } from './entry.js';
-import { JURY_FIELDS, context, payload, remaining } from './jury.js';
+import { JURY_FIELDS, context, noteLeft, payload, remaining } from './jury.js';
 import { postJson } from './net.js';
 import { markUnpaired } from './pairing.js';
 import { isRuling, showResult } from './result.js';
@@ -58,15 +58,22 @@ export async function send() {
   handle(answer.response, answer.body, list, jury);
 }
 
-/* Why the service refused a word's characters: every one the page itself would refuse. */
-function refusedReasons(word, key) {
-  const chars = Array.from(word.normalize('NFC')).map(words.capital);
-  return words.explain(chars) || fmt(t[key], { char: '?' });
+/* Why the service refused the words' characters: every word, and every character in it, the
+ * page itself would refuse (the service names its first); the service's word when the page
+ * finds none. */
+function refusedReasons(list, index, key) {
+  const texts = [];
+  list.forEach((word, i) => {
+    const reason = words.explain(Array.from(word.normalize('NFC')).map(words.capital));
+    if (reason) texts.push(fmt(t.word_problem, { n: i + 1, reason }));
+  });
+  return texts.length ? texts.join(' ') : fmt(t.word_problem, { n: index + 1, reason: fmt(t[key], { char: '?' }) });
 }
 
 function handle(response, body, list, jury) {
   if (response.ok && isRuling(body, list)) {
     pending = null;
+    noteLeft(jury, body);
     showResult(body, jury);
     return;
   }
@@ -79,7 +86,7 @@ function handle(response, body, list, jury) {
     const key = FORM_ERRORS[error.code];
     let text;
     if (key && key.startsWith('refused_')) {
-      text = fmt(t.word_problem, { n, reason: refusedReasons(list[index] || '', key) });
+      text = refusedReasons(list, index, key);
     } else if (key) {
       text = fmt(t[key], { n, min: limits.min_letters, max: limits.max_letters });
     } else {
@@ -92,13 +99,19 @@ function handle(response, body, list, jury) {
     // The player or the game the store counts by is missing (tournament mode) or cannot be
     // recorded: back to the words, kept, with that field focused.
     const missing = error.code === Problem.MISSING_FIELD;
-    backToWords(list, 0, missing ? t.jury_missing : t.jury_field_refused);
+    let text = missing ? t.jury_missing : t.jury_field_refused;
+    if (error.code === Problem.LABEL_DISALLOWED_CHARACTER && error.character) {
+      // an invisible character (a variation selector, a Hangul filler) is named, never dropped
+      text = fmt(t.jury_label_character, { char: `${error.character} ${error.character_name}` });
+    }
+    backToWords(list, 0, text);
     $('jury-' + error.field).focus();
     return;
   }
   if (error && error.code === Problem.JURY_LIMIT_REACHED && jury) {
     // The store counts words: the problem says how many the player may still put to the jury.
     const left = remaining(error);
+    noteLeft(jury, error);
     if (left) {
       // fewer words would be judged: back to the words, kept, to keep at most `left` of them
       const text = fmt(t.jury_too_many_words, { ...jury, left, words: list.length });

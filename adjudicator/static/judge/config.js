@@ -11,6 +11,16 @@ export const Problem = Object.freeze(cfg.problems);
 export const lang = cfg.ruleset.language;
 export const juryMode = cfg.ruleset.mode === 'jury';
 
+// A string with a count is an object of CLDR plural forms naming its count (`count`), as the
+// service's `fill` reads it (adjudicator/pages/strings.py): the browser's CLDR rule picks the form.
+const pluralRules = new Intl.PluralRules(lang);
+
+export function form(text, vars) {
+  if (typeof text === 'string') return text;
+  const n = Number(vars[text.count]);
+  return text[Number.isInteger(n) ? pluralRules.select(n) : 'other'] ?? text.other;
+}
+
 export function fmt(text, vars) {
-  return text.replace(/\{(\w+)\}/g, (m, key) => (key in vars ? String(vars[key]) : m));
+  return form(text, vars).replace(/\{(\w+)\}/g, (m, key) => (key in vars ? String(vars[key]) : m));
 }

@@ -36,7 +36,11 @@ async function submitPin() {
   }
   const code = body && body.code;
   let message = t.no_answer_title;
-  if (code === Problem.WRONG_PIN) message = t.pin_wrong;
+  if (code === Problem.WRONG_PIN) {
+    // the tries this tablet has left before it must wait, as the service counts them
+    const left = body.attempts_remaining;
+    message = Number.isInteger(left) && left >= 0 ? fmt(t.pin_tries_left, { n: left }) : t.pin_wrong;
+  }
   else if (code === Problem.PIN_NOT_SET) message = t.pin_not_set;
   else if (response.status === 401) message = t.not_paired;
   else if (code === Problem.TOO_MANY_ATTEMPTS) {

@@ -6,7 +6,7 @@
  * model at once, and the field is emptied again. Space means "next word". */
 import { fmt, t } from './config.js';
 import { $ } from './dom.js';
-import { juryField, nextJuryField } from './jury.js';
+import { blocked, juryField, nextJuryField } from './jury.js';
 import { toggleLayout } from './keyboard.js';
 import { isUnpaired } from './pairing.js';
 import { armIdle, current } from './screens.js';
@@ -17,11 +17,13 @@ let message = null; // a message from an action ("type the word first"); cleared
 
 function say(text) { $('enter-message').textContent = text || ''; }
 
-/* The message line: an action's message, else the first problem of the words, said at once. */
+/* The message line: an action's message, else every word's problem, said at once, else why
+ * the jury cannot take this query (no words left for the player, or fewer than typed). */
 function update() {
   const problems = words.problems().filter((p) => p.text);
-  $('judge').disabled = !words.ready() || isUnpaired();
-  say(message || (problems.length ? problems[0].text : ''));
+  const refused = blocked(words.toSend().filter((w) => w).length);
+  $('judge').disabled = !words.ready() || isUnpaired() || Boolean(refused);
+  say(message || problems.map((p) => p.text).join(' ') || refused || '');
 }
 
 function act(result) {
@@ -182,6 +184,8 @@ export function initEntry(onJudge) {
     armIdle();
   });
   $('judge').addEventListener('click', () => {
-    if (current() === 'enter' && words.ready() && !isUnpaired()) judgeAction(words.toSend());
+    if (current() !== 'enter' || !words.ready() || isUnpaired()) return;
+    const list = words.toSend();
+    if (!blocked(list.length)) judgeAction(list);
   });
 }

@@ -10,7 +10,7 @@ import { clearChallenge, judge, send } from './challenge.js';
 import { $ } from './dom.js';
 import { clearDirector, initDirector } from './director.js';
 import { handleKey, initEntry, refresh, startFresh } from './entry.js';
-import { clearJury, initJury } from './jury.js';
+import { clearJury, initJury, onWordsLeft } from './jury.js';
 import { initKeyboard } from './keyboard.js';
 import { checkPairing, onPairing } from './pairing.js';
 import { clearResult, dismissResult } from './result.js';
@@ -28,6 +28,7 @@ initEntry(judge);
 initDirector(reset);
 initJury();
 onPairing(refresh);
+onWordsLeft(refresh);
 setIdleCheck(() => current() !== 'enter' || !isEmpty());
 
 const startOver = () => reset(true); // forgets the jury's player and game too

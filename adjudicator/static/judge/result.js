@@ -45,7 +45,8 @@ export function showResult(body, jury) {
   const perWord = cfg.ruleset.policy === 'word' && body.policy === 'word';
   body.words.forEach((w) => {
     const item = el('li');
-    const text = String(w.input).toUpperCase();
+    // The form the service judged and logged (IDÉ is judged as IDE), not the one typed.
+    const text = String(typeof w.word === 'string' ? w.word : w.input).toUpperCase();
     item.style.setProperty('--n', String(Math.max(Array.from(text).length, 6)));
     // Only the word policy may mark a word, and only with what the service said about it.
     if (perWord && typeof w.valid === 'boolean') {
@@ -61,7 +62,8 @@ export function showResult(body, jury) {
   box.appendChild(list);
   if (!perWord) box.appendChild(el('p', 'play-note', t.play_note));
 
-  const texts = body.consequence.text;
+  // A jury query costs nothing (003): a rejected word's penalty is what placing it would cost.
+  const texts = juryMode && !valid && body.if_placed ? body.if_placed.text : body.consequence.text;
   const consequence = el('p', 'consequence');
   consequence.appendChild(el('span', 'sr-only', t.consequence_label + ': '));
   if (juryMode) consequence.appendChild(el('span', 'jury-note', (valid ? t.jury_valid_note : t.jury_invalid_note) + ' '));

@@ -255,3 +255,79 @@ def test_0010_carries_the_last_minutes_rate_hits(store):
     with store.connection() as conn:
         assert conn.execute(text("SELECT count(*) FROM rate_hits")).scalar_one() == 3
     migrate.upgrade(store)
+
+
+def test_0011_keys_counts_and_labels_under_precis_and_reports_what_it_joined(store, caplog):
+    """0011: counts kept apart by an invisible character or another dash are one count now,
+    each join and each character dropped reported; the searched labels are the PRECIS forms;
+    and it goes down and up again."""
+    migrate.upgrade(store, "0010_rate_hits_one_btree")
+    with store.connection(write=True) as conn:
+        conn.execute(
+            text(
+                "INSERT INTO rulings (ruling_id, created_at, kind, ruleset, lexicon_id,"
+                " lexicon_sha256, caller_kind, caller_id, caller_name, words, prev_hash, hash,"
+                " event, game, player) VALUES ('r1', '2026-01-01 00:00:00', 'jury', 'x', 'l',"
+                " 's', 'anonymous', '', 'anonymous', '[{\"word\": \"WOORD\"}]', 'p', 'h',"
+                " 'NK', :game, :player)"
+            ),
+            {"game": "R3\u2010T12", "player": "Anna\u3164"},
+        )
+        conn.execute(
+            text("INSERT INTO ruling_labels (seq, game, player) VALUES (1, :game, :player)"),
+            {"game": "r3\u2010t12", "player": "anna\u3164"},
+        )
+        for game, player, words in (
+            ("r3-t12", "anna", 10),
+            ("r3\u2010t12", "anna", 1),
+            ("r3-t12", "anna\ufe0f", 2),
+            ("r3\u2212t12", "bo", 4),
+        ):
+            conn.execute(
+                text(
+                    "INSERT INTO jury_words (event, game, player, words, updated_at)"
+                    " VALUES ('nk', :g, :p, :w, '2026-12-01 10:00:00')"
+                ),
+                {"g": game, "p": player, "w": words},
+            )
+    with caplog.at_level("WARNING", logger="adjudicator.migrations"):
+        migrate.upgrade(store, "0012_precis_labels")
+    with store.connection() as conn:
+        counts = conn.execute(text("SELECT game, player, words FROM jury_words ORDER BY player"))
+        searched = conn.execute(text("SELECT game, player, words FROM ruling_labels")).all()
+    assert [tuple(r) for r in counts] == [("r3-t12", "anna", 13), ("r3-t12", "bo", 4)]
+    assert [tuple(r) for r in searched] == [("r3-t12", "anna", "woord")]
+    said = caplog.text
+    assert "U+FE0F VARIATION SELECTOR-16" in said and "U+3164 HANGUL FILLER" not in said
+    assert "are now one" in said and "'anna\\ufe0f'" in said and "13 words" in said
+    command.downgrade(migrate._config(store), "0010_rate_hits_one_btree")
+    migrate.upgrade(store)
+    assert migrate.current(store) == migrate.heads()
+
+
+def test_labels_collisions_lists_the_spellings_made_one(store, capsys):
+    """`adjudicator labels collisions`: the log's labels that are one under their profiles, a
+    character the profile refuses shown escaped; exit 1 when there is any, 0 when none."""
+    url = store.url.render_as_string(hide_password=False)
+    migrate.upgrade(store)
+    assert main(["labels", "collisions", "--database-url", url]) == 0
+    assert capsys.readouterr().out.strip() == "no collisions"
+    command.downgrade(migrate._config(store), "0010_rate_hits_one_btree")
+    with store.connection(write=True) as conn:
+        for n, (game, player) in enumerate((("R3-T12", "Anna\ufe0f"), ("R3\u2212T12", "Anna"))):
+            conn.execute(
+                text(
+                    "INSERT INTO rulings (ruling_id, created_at, kind, ruleset, lexicon_id,"
+                    " lexicon_sha256, caller_kind, caller_id, caller_name, words, prev_hash,"
+                    " hash, game, player) VALUES (:id, '2026-01-01 00:00:00', 'jury', 'x', 'l',"
+                    " 's', 'anonymous', '', 'anonymous', '[]', 'p', :hash, :game, :player)"
+                ),
+                {"id": f"r{n}", "hash": f"h{n}", "game": game, "player": player},
+            )
+    migrate.upgrade(store)
+    assert main(["labels", "collisions", "--database-url", url]) == 1
+    said = capsys.readouterr().out
+    assert "log: game 'r3-t12': 'R3-T12', 'R3\u2212T12' = 'R3\\u2212T12'" in said
+    assert "log: player 'anna': 'Anna', 'Anna\ufe0f' = 'Anna\\ufe0f'" in said
+    assert "(without U+FE0F VARIATION SELECTOR-16)" in said
+    assert said.strip().endswith("2 label(s) made one by their profiles")

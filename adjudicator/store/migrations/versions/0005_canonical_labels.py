@@ -1,4 +1,6 @@
-"""Labels are compared in one canonical form (`adjudicator.store.labelforms.canonical`).
+"""Labels are compared in one canonical form (since 0011, `adjudicator.store.labelforms.key`,
+their PRECIS profile's; a store upgraded through here gets that form, and 0011 reports what it
+joined).
 
 The jury limit counts words, per (event, game, player) in that form: `jury_words` replaces
 `jury_counts` (queries, per label as typed). Existing counts are carried over as words (a query
@@ -21,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from adjudicator.store.labelforms import COLUMNS as LABEL_COLUMNS
-from adjudicator.store.labelforms import canonical
+from adjudicator.store.labelforms import stored_key
 
 revision = "0005_canonical_labels"
 down_revision = "0004_rulings_at_head"
@@ -36,7 +38,7 @@ def _key_columns() -> list[sa.Column]:
     return [sa.Column(name, sa.String(64), primary_key=True) for name in KEY]
 
 
-def _carry(source: str, amount: str, target: sa.Table, fold: Callable[[str], str]) -> None:
+def _carry(source: str, amount: str, target: sa.Table, fold: Callable[[str, str], str]) -> None:
     """Copy `source`'s counts (its column `amount`) into `target`, each key folded and the counts
     of one key added up."""
     old = sa.table(
@@ -48,7 +50,7 @@ def _carry(source: str, amount: str, target: sa.Table, fold: Callable[[str], str
     counts: Counter[tuple[str, ...]] = Counter()
     latest: dict[tuple[str, ...], datetime] = {}
     for row in op.get_bind().execute(sa.select(old)).mappings():
-        key = tuple(fold(row[name]) for name in KEY)
+        key = tuple(fold(name, row[name]) for name in KEY)
         counts[key] += row[amount]
         latest[key] = max(latest.get(key, row["updated_at"]), row["updated_at"])
     new_amount = next(c.name for c in target.c if c.name in ("words", "count"))
@@ -84,16 +86,16 @@ def upgrade() -> None:
         labels,
         [
             {"seq": row["seq"]}
-            | {name: None if row[name] is None else _key(row[name]) for name in LABEL_COLUMNS}
+            | {name: None if row[name] is None else _key(name, row[name]) for name in LABEL_COLUMNS}
             for row in found
         ],
     )
 
 
-def _key(label: str) -> str:
+def _key(column: str, label: str) -> str:
     """A stored label's canonical form; cut to the column (an NFKC expansion of a label stored
     before this revision can outgrow it; read_labels refuses such labels from now on)."""
-    return canonical(label)[:64]
+    return stored_key(column, label)[0][:64]
 
 
 def downgrade() -> None:
@@ -105,5 +107,5 @@ def downgrade() -> None:
         sa.Column("count", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
     )
-    _carry("jury_words", "words", counts, lambda label: label)
+    _carry("jury_words", "words", counts, lambda _column, label: label)
     op.drop_table("jury_words")
