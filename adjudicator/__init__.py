@@ -72,6 +72,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     audit_record.init_app(app)
     audit_views.init_app(app)
 
+    # The two-letter card for the tables (issue 39, 003): a page to print, per ruleset.
+    from adjudicator.judge import card
+
+    card.init_app(app)
+
     # The jury's limit (issue 27): the event counts are kept under, and whether it applies.
     from adjudicator.audit import jury
 

@@ -14,7 +14,15 @@ from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field, PrivateAttr, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
@@ -26,6 +34,7 @@ from adjudicator.game.rules import (
     Count,
     Rules,
     Section,
+    Sourced,
     rule_error,
     tables,
 )
@@ -52,6 +61,21 @@ class Disclosure(Section):
     policy: Literal[POLICIES] = Field(  # type: ignore[valid-type]
         description="What an answer may reveal: `word` (each word's verdict) or `play` (only"
         " whether the play stands); docs/explanation/disclosure.md."
+    )
+
+
+class Card(Sourced):
+    """The two-letter card on every table (003 Verloop van het spel): a page to print."""
+
+    two_letter: StrictBool = Field(
+        False,
+        description="A printable card of every two-letter word of the lexicon, for each table"
+        " (`/rulesets/<id>/two-letter-card`); the directors' page links it.",
+    )
+    public: StrictBool = Field(
+        False,
+        description="Anyone may fetch the card, in tournament mode too (003: it lies on every"
+        " table); else only a director, or anyone in open mode under the `word` policy.",
     )
 
 
@@ -97,6 +121,7 @@ class Ruleset(Rules):
     sources: StrictStr = Field("", description="The documents its rules follow.")
     disclosure: Disclosure = Field(description="What an answer may reveal.")
     challenge: Challenge = Field(description="A challenge and what its ruling costs.")
+    card: Card = Field(description="The two-letter card for the tables.")
 
     _file: str = PrivateAttr("")
 

@@ -10,9 +10,11 @@ import requests
 
 from adjudicator import create_app
 from adjudicator.tests.differential import (
+    CARD,
     PIN,
     UNKNOWN_ROUTES,
     build_pair,
+    card_is_public,
     checksums,
     comparable,
     requests_for,
@@ -67,6 +69,10 @@ def test_every_route_is_identical_under_play_over_http(pair):
             ra, rb = _send(sa, a.url, req), _send(sb, b.url, req)
             got_a = comparable(ra.status_code, list(ra.headers.items()), ra.content, sums)
             got_b = comparable(rb.status_code, list(rb.headers.items()), rb.content, sums)
+            if endpoint == CARD and card_is_public(app, ruleset):  # 003: on every table
+                if req.method == "GET":  # a HEAD's Content-Length differs as the body does
+                    assert ra.status_code == rb.status_code == 200 and got_a != got_b, req.label()
+                continue
             assert got_a == got_b, f"{ruleset} {endpoint}: {req.label()}\nA: {got_a}\nB: {got_b}"
             assert ra.status_code < 500, (endpoint, req.label(), ra.text[:300])
 

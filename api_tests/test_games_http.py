@@ -286,6 +286,27 @@ def test_verify_json_turns(server, http):
     assert any("2 × Z" in d for d in devs), devs  # the Danish set has one Z
 
 
+def test_verify_json_turns_state_a_restart_with_a_note_003(server, http):
+    """003 Verloop van het spel: a JSON turn's `note` is the GCG `#note` after it, so a restart
+    after the first player's third exchange, with the jury named, starts the game again."""
+    ex = [
+        {"player": who, "type": "exchange", "tiles": tiles}
+        for who, tiles in [("Jan", "CQX"), ("Piet", "BDH"), ("Jan", "CWZ"), ("Piet", "LT")]
+    ]
+    last = {"player": "Jan", "type": "exchange", "tiles": "CQY"}
+    after = [{"player": "Piet", "type": "play", "move": "8F HOND", "score": 16}]
+    url = server.api("/rulesets/sbnl-punten/games/verify")
+    note = "restart; jury: Marieke de Vries"
+    body = {"players": ["Jan", "Piet"], "turns": [*ex, {**last, "note": note}, *after]}
+    out = http.post(url, json=body).json()
+    assert out["rule_deviations"] == 0 and out["score_disagreements"] == 0, out
+    assert out["restarts"][0]["jury"] == "Marieke de Vries"
+    assert out["restarts"][0]["turns_voided"] == 5
+    without_jury = {**body, "turns": [*ex, {**last, "note": "restart"}, *after]}
+    out = http.post(url, json=without_jury).json()
+    assert out["rule_deviations"] == 1 and out["restarts"][0]["allowed"] is False
+
+
 @pytest.mark.parametrize(
     "body, status, field",
     [

@@ -448,6 +448,12 @@ class Turn(Body):
     count: int | None = Field(None, ge=0, le=bounds.MAX_BAG, description="Exchange by count")
     score: Points = 0
     total: Points | None = Field(None, description="Optional; the running total")
+    note: str = Field(
+        None,
+        max_length=bounds.MAX_LINE_CHARS,
+        description="A note on the turn, as a GCG `#note` line after it: `restart; jury: NAME`"
+        " states a restart after this turn (003), `jury: …` a jury's finding",
+    )
 
     model_config = ConfigDict(json_schema_extra={"required": ["player", "type"]})
 

@@ -281,6 +281,8 @@ def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
                 raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
             ev.tiles = turn.tiles or ""
+        if turn.note:  # as a GCG `#note` line after the turn
+            ev.notes.append(turn.note)
         events.append(ev)
     return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
 

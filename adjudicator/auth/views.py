@@ -224,7 +224,10 @@ def logout():
 
 
 def _ruleset_choices() -> list[dict]:
-    return [{"id": r.id, "name": r.name} for _, r in sorted(rulesets().items())]
+    return [
+        {"id": r.id, "name": r.name, "card": r.card.two_letter}  # card: judge/card.py
+        for _, r in sorted(rulesets().items())
+    ]
 
 
 # The ruleset field's value for a tablet that may judge under any ruleset: chosen, never

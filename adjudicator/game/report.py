@@ -47,6 +47,10 @@ def print_rules(report: GameReport) -> None:
         print(f"{'end':>5}  ! {d}")
     if not count:
         print("       every exchange, pass, challenge, withdrawal and end line follows the rules")
+    for restart in report.restarts:  # allowed or not, the board and scores start again there
+        print(
+            f"  restarted after line {restart['line']}: {restart['turns_voided']} turn(s) left out"
+        )
     scores = ", ".join(f"{name} {total}" for name, total in report.final_scores.items())
     if report.ended:
         print(f"  game over: {report.ending_text}")

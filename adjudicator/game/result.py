@@ -39,6 +39,7 @@ class GameReport:
     lost_on_time: list[str]
     challenges: list[dict[str, Any]]
     deviations_at_end: list[str]
+    restarts: list[dict[str, Any]]  # restarts the record states (003 Verloop van het spel)
 
     @property
     def scores_ok(self) -> bool:
@@ -96,6 +97,7 @@ class GameReport:
             "players": self._players(),
             "turns": [t.to_dict() for t in self.turns],
             "challenges": self.challenges,
+            **({"restarts": self.restarts} if self.restarts else {}),  # only where one is stated
             "result": {
                 "ended": self.ended is not None,
                 "ending": self.ended,
@@ -139,4 +141,5 @@ def build_report(w: Walk) -> GameReport:
         [s.players[i] for i in sorted(s.lost_on_time)],
         s.challenges,
         at_end,
+        w.restarts,
     )

@@ -163,6 +163,21 @@ class ClockRule(Sourced):
     loss_min_spread: Count = Field(description="The spread a loss on time stands at, at least.")
 
 
+class RestartRule(Sourced):
+    """Starting a game again from an empty board (003 Verloop van het spel; docs/rules.md §8)."""
+
+    allowed: StrictBool = Field(
+        False, description="A game may be restarted; no: a game once begun is played on."
+    )
+    after_exchanges: Count = Field(
+        3,
+        description="… only when the first player has exchanged this many times, and nothing else.",
+    )
+    jury_consent: StrictBool = Field(
+        True, description="… only with the jury's consent: the record's note names the jury."
+    )
+
+
 class Consequence(Section):
     """What a challenge ruling costs: `kind`, and the `points` it moves."""
 
@@ -251,6 +266,7 @@ class Rules(Section):
     clock: ClockRule = Field(description="The clock, overtime and a loss on time.")
     draw: DrawRule = Field(description="Who starts (docs/rules.md §12).")
     overdraw: OverdrawRule = Field(description="Drawing too many tiles (docs/rules.md §13).")
+    restart: RestartRule = Field(description="Starting the game again (docs/rules.md §8).")
 
     _written: dict[str, tuple[str, ...]] = PrivateAttr(default_factory=dict)
 

@@ -35,6 +35,13 @@ from adjudicator.game.kinds import (
 )
 from adjudicator.game.model import GameState, tile_key
 from adjudicator.game.racks import RackError, check_within_set, parse_rack
+from adjudicator.game.restart import (
+    RestartNote,
+    is_restart_note,
+    read_note,
+    restart_verdict,
+    time_left,
+)
 from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
@@ -108,6 +115,12 @@ class Walk:
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
         self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
         self.boards: list[Board] | None = None  # the board after each event, when asked
+        # Since the game (last) started: who moved first, and the kinds of that player's turns,
+        # for a restart (003 Verloop van het spel); the restarts stated, for the report.
+        self.first_player: str | None = None
+        self.first_turns: list[str] = []
+        self.started_at = 0  # the index in `turns` of the first turn since the last start
+        self.restarts: list[dict[str, object]] = []
 
     @property
     def players(self) -> list[str]:
@@ -129,14 +142,65 @@ class Walk:
         else:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
+                self._first_turns(ev)
             HANDLERS[ev.kind](self, ev, p, turn)
         s.line_done(ev.kind, self.bonus_line)
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
         self._tally(ev, p, turn)
         self.turns.append(turn)
         self.previous = ev
+        restart = read_note(ev.notes)
+        if restart is not None:
+            self.restart(ev, turn, restart)
         if self.boards is not None:
             self.boards.append(self.board.copy())
+
+    def _first_turns(self, ev: Event) -> None:
+        if self.first_player is None:
+            self.first_player = ev.player
+        if ev.player == self.first_player:
+            self.first_turns.append(ev.kind)
+
+    def restart(self, ev: Event, turn: Turn, note: RestartNote) -> None:
+        """The record says the game starts again after this line (003 Verloop van het spel):
+        the board is emptied and the turns so far leave the score; the clock is not set back,
+        so a loss on time stands. Where the ruleset does not allow it here, the restart is a
+        rule deviation, and the record is still followed from an empty board."""
+        s, rules = self.state, self.rules
+        verdict = restart_verdict(rules, self.first_player, self.first_turns, not s.board, note)
+        voided = len(self.turns) - self.started_at
+        if verdict.allowed:
+            clock = rules.clock
+            spent = (
+                f"the time already used counts against the game's {clock.minutes} minutes"
+                if clock.shared and clock.minutes
+                else "the time already used is not given back"
+            )
+            if note.seconds_used is not None:
+                spent = time_left(rules, note.seconds_used) or spent
+            turn.notes.append(
+                f"the game starts again: {verdict.reason}; the {voided} turn(s) before are no"
+                f" part of the score, and {spent} ({verdict.source})"
+            )
+        else:
+            turn.deviations.append(f"restart not allowed: {verdict.reason} ({verdict.source})")
+        fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
+        fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
+        fresh.challenges = s.challenges  # rulings made before it stay on record
+        self.state, self.board = fresh, Board()
+        self.first_player, self.first_turns, self.started_at = None, [], len(self.turns)
+        self.previous = None
+        self.restarts.append(
+            {
+                "line": ev.line,
+                "jury": note.jury,
+                "allowed": verdict.allowed,
+                "code": verdict.code,
+                "turns_voided": voided,
+                "clock_reset": False,
+                "seconds_used": note.seconds_used,
+            }
+        )
 
     def _no_challenge_of_going_out(self, p: int) -> bool:
         """A pass right after another player went out: no turn, just no challenge."""
@@ -252,7 +316,7 @@ class Walk:
 def jury_ruled(ev: Event) -> bool:
     """Whether a `#note` on this line says the jury ruled on it (RECORDS.md): GCG has no line
     for a jury's finding that a player can no longer place (003 Einde van het spel)."""
-    return any("jury" in note.casefold() for note in ev.notes)
+    return any("jury" in note.casefold() for note in ev.notes if not is_restart_note(note))
 
 
 def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:

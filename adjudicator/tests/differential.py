@@ -220,7 +220,20 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "audit.rulings_json": _get,
     "audit.rulings_page": _get,
     "landing.landing": _get,
+    # Every two-letter word (SO in A, not in B): see CARD below.
+    "card.two_letter_card": lambda path: [Req("GET", path), Req("GET", path, query={"size": "a5"})],
 }
+
+# The two-letter card (adjudicator/judge/card.py) lists words by the ruleset's choice: where its
+# `[card]` is `public` (003: "een lijstje met tweeletterwoorden ligt op elke speeltafel") anyone
+# is meant to read them, so there the two lexicons' cards must differ; under every other
+# ruleset an anonymous caller must learn nothing, like from any other route.
+CARD = "card.two_letter_card"
+
+
+def card_is_public(app, ruleset_id: str) -> bool:
+    ruleset = app.extensions["rulesets"].get(ruleset_id)
+    return ruleset is not None and ruleset.card.two_letter and ruleset.card.public
 
 
 def requests_for(app, ruleset_ids: list[str]) -> tuple[list[tuple[str, str, Req]], list[str]]:

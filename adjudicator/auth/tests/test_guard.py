@@ -51,6 +51,9 @@ PUBLIC = {
     "auth.pair_form": "how a tablet gets a device token",
     "auth.pair": "how a tablet gets a device token",
     "auth.whoami": "says which credential the request carried",
+    # The view decides by the ruleset's [card]: a director's session is asked for otherwise
+    # (adjudicator/auth/tests/test_two_letter_card.py).
+    "card.two_letter_card": "the two-letter card, where the ruleset makes it public (003)",
 }
 
 

@@ -1,0 +1,122 @@
+"""A restarted game (003 Verloop van het spel; docs/rules.md §8).
+
+"Indien de eerste speler – na driemaal te hebben geruild – geen woord kan vormen, mag in overleg
+met de jury opnieuw worden gestart met het spel. De reeds verstreken tijd wordt evenwel niet
+ingehaald, maar gaat in mindering op de maximale speeltijd."
+
+GCG has no line for it, so a record states it with a note on the line the restart follows
+(adjudicator/game/RECORDS.md): `#note restart; jury: NAME` (a JSON turn's `note` the same), and
+`; clock: MM:SS` for the playing time used so far. The turns before it are no part of the game's
+score and the board starts empty again; the clock is not set back (`time_left`). Whether the ruleset allows it here is `restart_verdict`, one function of the
+ruleset data (`[restart]`) and the game so far.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.game.kinds import EXCHANGE
+from adjudicator.game.rules import Rules, Verdict
+
+_RESTART = re.compile(r"\s*restart\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+_JURY = re.compile(r"\bjury\s*:\s*(?P<name>[^;\n]*)", re.IGNORECASE)
+# The time the game had run when it restarted, as the clock showed it: `clock: 12:30`.
+_CLOCK = re.compile(r"\bclock\s*:\s*(?P<m>\d{1,3}):(?P<s>[0-5]\d)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RestartNote:
+    """A note saying the game starts again; `jury`: the jury member it names (None: none);
+    `seconds_used`: the playing time already used, where the note gives it (`clock: 12:30`)."""
+
+    jury: str | None
+    seconds_used: int | None = None
+
+
+def read_note(notes: list[str]) -> RestartNote | None:
+    """The restart a line's notes state, or None. `restart` must open the note, so a note that
+    merely mentions the word (`#note Jan wanted a restart`) is not one."""
+    for note in notes:
+        match = _RESTART.match(note)
+        if match:
+            jury = _JURY.search(match["rest"])
+            name = jury["name"].strip() if jury else ""
+            clock = _CLOCK.search(match["rest"])
+            used = int(clock["m"]) * 60 + int(clock["s"]) if clock else None
+            return RestartNote(name or None, used)
+    return None
+
+
+def is_restart_note(note: str) -> bool:
+    return _RESTART.match(note) is not None
+
+
+def restart_verdict(
+    rules: Rules,
+    first_player: str | None,
+    first_turns: list[str],
+    board_empty: bool,
+    note: RestartNote,
+) -> Verdict:
+    """May the game start again here (003 Verloop van het spel)? `first_turns`: the kinds of
+    the first player's turns since the game (last) started; `board_empty`: no tile stands on
+    the board. Only the ruleset's `[restart]` allows it, only once the first player has
+    exchanged `after_exchanges` times and done nothing else, with nothing on the board, and,
+    where the ruleset asks for it, with a jury member named."""
+    rule = rules.restart
+    if not rule.allowed:
+        return Verdict(
+            False,
+            "restart_not_allowed",
+            f"{rules.id} has no restart: a game once begun is played on",
+            rule.source,
+        )
+    need = rule.after_exchanges
+    who = first_player or "the first player"
+    if first_turns != [EXCHANGE] * need:
+        done = ", ".join(first_turns) or "nothing"
+        return Verdict(
+            False,
+            "restart_too_early" if len(first_turns) < need else "restart_too_late",
+            f"a restart only after the first player exchanged {need} times and could not form"
+            f" a word; {who} has: {done}",
+            rule.source,
+        )
+    if not board_empty:
+        return Verdict(
+            False,
+            "restart_board_not_empty",
+            "a restart only while no word stands on the board: the game has begun",
+            rule.source,
+        )
+    if rule.jury_consent and note.jury is None:
+        return Verdict(
+            False,
+            "restart_without_jury",
+            "a restart only with the jury's consent: name the jury (`#note restart; jury: NAME`)",
+            rule.source,
+        )
+    return Verdict(
+        True,
+        "restart",
+        f"restarted with the consent of the jury ({note.jury})" if note.jury else "restarted",
+        rule.source,
+    )
+
+
+def time_left(rules: Rules, seconds_used: int) -> str | None:
+    """What the clock account says after a restart (003: "gaat in mindering op de maximale
+    speeltijd"): the time used stays used. None where the ruleset has no game clock."""
+    total = rules.clock.minutes * 60
+    if not total:
+        return None
+    left = max(0, total - seconds_used)
+    return (
+        f"{_mmss(seconds_used)} of the game's {rules.clock.minutes} minutes are used and stay"
+        f" used: {_mmss(left)} remain"
+    )
+
+
+def _mmss(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
