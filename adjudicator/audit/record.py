@@ -85,7 +85,7 @@ class RulingWrite:
     charge: bookkeeping.Pending | None
     labels: Labels
     jury_limit: int | None
-    counts_jury: bool  # a jury query: the answer says `queries_remaining`
+    counts_jury: bool  # under a jury ruleset: the answer says `queries_remaining`
 
     @property
     def writes(self) -> bool:
@@ -116,7 +116,8 @@ class RulingWrite:
 
     def count_jury_query(self, conn: Connection) -> int | None:
         """The words left to this player in this game (refused past the limit); None when
-        the query is answered uncounted."""
+        the query is answered uncounted. Every word the answer lists was ruled on (a challenge's
+        words, the words a play forms; none for an illegal play), so each one counts."""
         if self.jury_limit is None:
             return None
         return jury.count(conn, self.labels, self.jury_limit, len(self.body["words"]))
@@ -140,7 +141,8 @@ def record_ruling(
     asked by `caller`, and return the answer: committed before it is returned. `charge` is the
     caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
     idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
-    the answer says `queries_remaining`."""
+    the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
+    jury, a validated move) is a query to the jury, and counts the words it rules on."""
     logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
     write = RulingWrite(
         body=body,
@@ -160,7 +162,7 @@ def record_ruling(
         charge=charge,
         labels=labels,
         jury_limit=jury_limit,
-        counts_jury=kind == "jury",
+        counts_jury=ruleset.challenge.mode == "jury",
     )
     if write.writes:
         done = current_app.extensions["group_commit"].submit(write)
