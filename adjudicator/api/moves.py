@@ -110,11 +110,6 @@ def validate(ruleset_id: str):
         "ruling": ruling,
         "lexicon": lexicon.identity(),
     }
-    consequence = {
-        "legal": result.legal,
-        "errors": [e.code for e in result.errors],
-        "score": result.score,
-    }
     caller = current_caller()  # the view says who asked, what they owe and the key it came with
     return record.record_ruling(
         body,
@@ -124,8 +119,5 @@ def validate(ruleset_id: str):
         kind="move",
         ruleset=ruleset,
         labels=labels,
-        verdict=ruling,
-        consequence=consequence,
-        play=result.notation,
         jury_limit=jury_limit,
     )

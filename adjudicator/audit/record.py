@@ -37,6 +37,28 @@ def ruling_kind(ruleset: Ruleset) -> str:
     return "jury" if ruleset.challenge.mode == "jury" else "challenge"
 
 
+def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
+    """What the entry says was ruled, read from the answer `body` itself and from nothing else,
+    so the log can never say more or other than the caller was told: the words as listed, the
+    ruling, and the consequence (a challenge's as answered; a move's legality, placement error
+    codes and score, as answered: no score for an illegal play)."""
+    if kind == "move":
+        consequence = {
+            "legal": body["legal"],
+            "errors": [error["code"] for error in body["errors"]],
+            "score": body["score"],
+        }
+        play = body["notation"]
+    else:
+        consequence, play = body["consequence"], None
+    return {
+        "words": body["words"],
+        "verdict": body["ruling"],
+        "consequence": consequence,
+        "play": play,
+    }
+
+
 def audit_entry(
     body: dict[str, Any],
     *,
@@ -44,12 +66,10 @@ def audit_entry(
     ruleset: Ruleset,
     caller: Caller,
     labels: Labels,
-    verdict: str | None,
-    consequence: dict[str, Any] | None,
-    play: str | None,
 ) -> dict[str, Any]:
     """The audit log's entry for the ruling `body` answers: what was asked, by whom, under which
-    ruleset and lexicon, and what was ruled (the chain adds its seq, time and hashes)."""
+    ruleset and lexicon, and what was ruled, as answered (`answered`; the chain adds its seq,
+    time and hashes)."""
     lexicon = body["lexicon"]
     return {
         "ruling_id": body["ruling_id"],
@@ -65,10 +85,7 @@ def audit_entry(
         "table_label": labels.table,
         "game": labels.game,
         "player": labels.player,
-        "words": body["words"],
-        "verdict": verdict,
-        "consequence": consequence,
-        "play": play,
+        **answered(body, kind),
     }
 
 
@@ -132,13 +149,10 @@ def record_ruling(
     kind: str,
     ruleset: Ruleset,
     labels: Labels,
-    verdict: str | None,
-    consequence: dict[str, Any] | None = None,
-    play: str | None = None,
     jury_limit: int | None = None,
 ) -> Response:
-    """Record the ruling `body` describes (its `ruling_id`, `lexicon` and `words` as answered),
-    asked by `caller`, and return the answer: committed before it is returned. `charge` is the
+    """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
+    consequence as answered: `answered`), asked by `caller`, and return the answer: committed before it is returned. `charge` is the
     caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
     idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
     the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
@@ -152,9 +166,6 @@ def record_ruling(
             ruleset=ruleset,
             caller=caller,
             labels=labels,
-            verdict=verdict,
-            consequence=consequence,
-            play=play,
         )
         if logged
         else None,
@@ -170,7 +181,7 @@ def record_ruling(
         done = write(None, None)  # type: ignore[arg-type]
     if isinstance(done, Response):
         return done  # a replay: counted in /metrics the first time
-    metrics.count_ruling(ruleset.id, METRICS_KIND[kind], verdict)
+    metrics.count_ruling(ruleset.id, METRICS_KIND[kind], body["ruling"])
     return current_app.response_class(done, mimetype="application/json")
 
 
