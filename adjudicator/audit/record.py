@@ -19,7 +19,7 @@ import orjson
 from flask import Flask, Response, current_app
 from sqlalchemy import Connection
 
-from adjudicator.audit import jury
+from adjudicator.audit import health, jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels
 from adjudicator.auth import bookkeeping
@@ -176,7 +176,15 @@ def record_ruling(
         counts_jury=ruleset.challenge.mode == "jury",
     )
     if write.writes:
-        done = current_app.extensions["group_commit"].submit(write)
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        try:
+            done = app.extensions["group_commit"].submit(write)
+        except Exception as exc:  # rolled back whole: nothing of it was written
+            refused = health.refusal(exc, app.extensions["store"])
+            if refused is None:
+                raise  # an outage (503 store_unavailable), a refusal such as the jury limit
+            raise health.answer(app, refused) from None
+        health.recorded(app)
     else:  # nothing to store: no transaction, no wait for the disk
         done = write(None, None)  # type: ignore[arg-type]
     if isinstance(done, Response):
