@@ -21,6 +21,10 @@ import pytest
 
 from testsupport.pgcluster import Cluster, PostgresUnavailable
 
+# No process outlives the run, and the run ends with its wall time and the machine's load;
+# the tests' own connections reach only loopback and the namespaces they make.
+pytest_plugins = ["testsupport.leftovers", "testsupport.netguard"]
+
 _names = itertools.count(1)
 
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # imported where used: the console script (adjudicator.process.entry) stays light
+    from flask import Flask
 
 
 def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Config from the declared settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
     environment variables, then `test_config`), each checked here, so a bad value stops the
     start naming its variable. Keys of `test_config` that are not settings (`TESTING`) pass."""
+    from flask import Flask
+
     from adjudicator import settings
 
     values = settings.read(overrides=test_config)

@@ -20,6 +20,7 @@ from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import (
+    DRAW_BLANKS,
     DRAW_NEAREST,
     ChallengeRule,
     Count,
@@ -29,7 +30,8 @@ from adjudicator.game.rules import (
     tables,
 )
 
-__all__ = ["DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]  # DRAW_NEAREST: api.games
+# DRAW_BLANKS, DRAW_NEAREST: for api.bodies, which reads the rules through this module only
+__all__ = ["DRAW_BLANKS", "DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]
 
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
 # landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.audit.jury.applies`).
@@ -68,6 +70,11 @@ class Challenge(ChallengeRule):
     free_challenge_text: Texts | None = Field(
         None, description="The free-challenge ruling's cost in words, when the option is offered."
     )
+    query_invalid_text: Texts | None = Field(
+        None,
+        description="Jury mode: what a word the jury rejects before it is placed costs, in words"
+        " (nothing: the penalty, `invalid`, falls on a word once placed; 003 Strafpuntenregel).",
+    )
     jury_submissions_per_player: Count | None = Field(
         None, description="Jury mode: words a player may put to the jury per game; none: no limit."
     )
@@ -95,8 +102,11 @@ class Ruleset(Rules):
 
     @model_validator(mode="after")
     def _texts_in_both_languages(self) -> Ruleset:
-        for key in ("valid_text", "invalid_text"):
-            text = getattr(self.challenge, key)
+        keys = ["valid_text", "invalid_text"]
+        if self.challenge.mode == "jury":  # a jury query's answer says what it costs: nothing
+            keys.append("query_invalid_text")
+        for key in keys:
+            text = getattr(self.challenge, key) or {}
             if "en" not in text or self.language not in text and self.language != "en":
                 raise rule_error(f"challenge.{key}", f"needs 'en' and {self.language!r}")
         return self
@@ -125,8 +135,14 @@ class Ruleset(Rules):
         the size of what the ruling moves for this many words. A challenge knows no turn score,
         so SBNL's "turn score + 20" shows its fixed part here.
         """
-        result = outcome(self, valid, words, free_challenge=free_challenge)
         challenge = self.challenge
+        if challenge.mode == "jury":
+            # A word put to the jury "ter goedkeuring" before it is placed (003 Verloop van het
+            # spel) costs nothing either way: the penalty falls on a word "nadat het definitief
+            # is geplaatst" (003 Strafpuntenregel), which is `if_placed`.
+            text = challenge.valid_text if valid else challenge.query_invalid_text or {}
+            return {"kind": "none", "points": 0, "text": dict(text)}
+        result = outcome(self, valid, words, free_challenge=free_challenge)
         text = challenge.valid_text if valid else challenge.invalid_text
         if free_challenge and valid and challenge.free_challenge_text is not None:
             text = challenge.free_challenge_text
@@ -134,6 +150,16 @@ class Ruleset(Rules):
             "kind": result.kind,
             "points": abs(result.player_points) or abs(result.challenger_points),
             "text": dict(text),
+        }
+
+    def if_placed(self) -> dict[str, Any]:
+        """Jury mode: what a word the jury rejected costs if it is placed all the same (003
+        Strafpuntenregel), in the fields of a consequence; its fixed part, as `consequence`."""
+        result = outcome(self, False)
+        return {
+            "kind": result.kind,
+            "points": abs(result.player_points),
+            "text": dict(self.challenge.invalid_text),
         }
 
 

@@ -18,6 +18,7 @@ import ipaddress
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -209,6 +210,63 @@ def access_log(value: str) -> str | None:
     return value
 
 
+# A host name as gunicorn resolves it: dot-separated labels of letters, digits and inner hyphens.
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+PORT_MAX = 65535
+
+
+def _bind_address(item: str) -> str | None:
+    """What is wrong with one address of `BIND` in gunicorn's syntax (`HOST:PORT`, `HOST`,
+    `[IPv6]:PORT`, `unix:PATH`, `fd://N`), or None."""
+    if not item:
+        return "an empty address"
+    if item.startswith("unix:"):
+        return None if item.removeprefix("unix:") else "unix: without a path"
+    if item.startswith("fd://"):
+        number = item.removeprefix("fd://")
+        return None if number.isascii() and number.isdigit() else "not fd://N"
+    host, port = item, None
+    if item.startswith("["):  # [IPv6] or [IPv6]:PORT
+        inside, closed, rest = item[1:].partition("]")
+        if not closed or (rest and not rest.startswith(":")):
+            return "an IPv6 address is written [::1]:8000"
+        host, port = inside, rest[1:] if rest else None
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"{host!r} is not an IPv6 address"
+    else:
+        if item.count(":") > 1:
+            return "an IPv6 address is written in brackets, [::1]:8000"
+        host, colon, after = item.partition(":")
+        port = after if colon else None
+        if not all(_HOST_LABEL.fullmatch(label) for label in host.split(".")):
+            return f"{host!r} is not a host name or IPv4 address"
+        if host.replace(".", "").isdigit():  # numbers only: an IPv4 address or nothing
+            try:
+                ipaddress.IPv4Address(host)
+            except ValueError:
+                return f"{host!r} is not an IPv4 address"
+    if port is not None and not (port.isascii() and port.isdigit() and int(port) <= PORT_MAX):
+        return f"the port must be a number from 0 to {PORT_MAX}, not {port!r}"
+    return None
+
+
+def bind(value: str) -> str:
+    """`BIND`: gunicorn's addresses, comma-separated, each checked here, so that a port past
+    65535 or a stray comma stops the start naming the variable, not a traceback from gunicorn
+    (`--check` says so too)."""
+    for item in value.split(","):
+        wrong = _bind_address(item.strip())
+        if wrong is not None:
+            where = f"{item.strip()!r}: " if "," in value else ""
+            raise ConfigError(
+                f"{PREFIX}BIND must be HOST:PORT, [IPv6]:PORT, unix:PATH or fd://N,"
+                f" comma-separated, not {value!r}: {where}{wrong}"
+            )
+    return value
+
+
 def _share(value: float) -> float:
     if value <= 0:
         raise ConfigError(f"{PREFIX}VERIFY_TIME_SHARE must be a number > 0 and ≤ 1, not {value!r}")
@@ -283,13 +341,16 @@ DECLARED: tuple[Setting, ...] = (
     S("CACHE_MAX_AGE", int, 60, "seconds `/lexicons`, `/rulesets` and `/openapi.json` may be "
       "cached", minimum=0),
     # gunicorn
-    S("BIND", str, "127.0.0.1:8000", "gunicorn bind address(es), comma-separated; "
+    S("BIND", str, "127.0.0.1:8000", "gunicorn bind address(es), comma-separated, each "
+      "`HOST:PORT` (port 0–65535), `[IPv6]:PORT`, `unix:PATH` or `fd://N`; "
       "`0.0.0.0:8000` serves the venue's network "
-      "([the judge's tablet](../how-to/judge-tablets.md#the-judges-tablet-judgeruleset))"),
-    S("WORKERS", int, default_workers, "gunicorn worker processes", minimum=1,
+      "([the judge's tablet](../how-to/judge-tablets.md#the-judges-tablet-judgeruleset))",
+      check=bind),
+    S("WORKERS", int, default_workers, "gunicorn worker processes", minimum=1, maximum=256,
       default_doc="2 × cores, at most 4"),
     S("THREADS", int, 8, "threads per worker (gthread), so that rulings answered at the same "
-      "moment share one commit of the audit log; `1` runs gunicorn's sync worker", minimum=1),
+      "moment share one commit of the audit log; `1` runs gunicorn's sync worker", minimum=1,
+      maximum=1024),
     S("ACCESS_LOG", str, "off", "gunicorn's access log: `off` (nginx in front logs every "
       "request; the line costs a worker 60-110 µs), `-` standard output, or a file",
       check=access_log),
@@ -348,10 +409,11 @@ DECLARED: tuple[Setting, ...] = (
     S("JURY_LIMIT", str, "ruleset", "`on`: this event counts jury words (a national tournament); "
       "`off`: it does not; `ruleset`: as the ruleset's `jury_limit_applies` says",
       choices=("ruleset", "on", "off")),
-    S("EVENT", str, "", "the event the jury counts belong to (at most 64 characters)",
+    S("EVENT", str, "", "the event (at most 64 characters): every ruling is recorded under it, "
+      "and the jury counts belong to it",
       check="adjudicator.audit.jury:checked_event", default_doc="empty"),
-    S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): the directors' "
-      "rulings page shows times in it (exports keep UTC)", check=time_zone,
+    S("TIME_ZONE", str, "", "the event's IANA time zone (`Europe/Copenhagen`): every page and "
+      "spreadsheet export shows times in it (the JSON export and API keep UTC)", check=time_zone,
       default_doc="the machine's zone"),
     # Set by the service itself
     S("METRICS_DIR_OWNER", str, None, "the gunicorn master that made the metrics folder",
@@ -360,6 +422,12 @@ DECLARED: tuple[Setting, ...] = (
 del S
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in DECLARED}
+
+
+def bounds(name: str) -> tuple[int, int]:
+    """A whole-number setting's (minimum, maximum), for a command's option that sets it."""
+    setting = next(s for s in DECLARED if s.name == name)
+    return int(setting.minimum or 0), int(setting.maximum or sys.maxsize)
 
 
 def read(
@@ -417,6 +485,14 @@ def set_for_children(**values: Any) -> None:
     """Settings the gunicorn master decides (its run directory, the metrics folder's owner),
     put in its environment: the app it builds and the workers it forks read them in `read`."""
     os.environ.update({SETTINGS[name].variable: str(v) for name, v in values.items()})
+
+
+def terminal_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's locale as POSIX chooses it (`LC_ALL`, else `LC_MESSAGES`, else `LANG`;
+    `da_DK.UTF-8`), empty when none is set: the language a command writes a report in when it
+    is not told (`adjudicator audit export`)."""
+    environ = os.environ if environ is None else environ
+    return next((environ[n] for n in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(n)), "")
 
 
 def multiprocess_metrics_dir() -> str | None:

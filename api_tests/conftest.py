@@ -12,9 +12,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import requests
+
+if TYPE_CHECKING:
+    from testsupport.netns import Venue
 
 ROOT = Path(__file__).resolve().parents[1]
 LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" / "lexicons"))
@@ -60,7 +64,7 @@ def listens(pid: int, port: int) -> bool:
     that answers on its port may be another test's that took the port first, while ours waits
     to bind it: only its own listening socket makes it ours."""
     inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    for table in (f"/proc/{pid}/net/tcp", f"/proc/{pid}/net/tcp6"):  # the process's namespace
         try:
             lines = Path(table).read_text().splitlines()[1:]
         except FileNotFoundError:
@@ -108,27 +112,32 @@ class Server:
                 self.process.wait()
 
 
-def start_server(log_dir: Path, **env: str) -> Server:
+def start_server(log_dir: Path, venue: Venue | None = None, **env: str) -> Server:
     """Start the service exactly as `make serve` does (`adjudicator serve`: gunicorn with the
-    shipped settings), on a free port, and wait until it answers."""
+    shipped settings), on a free port, and wait until it answers. With a `venue`
+    (testsupport.netns), in the venue laptop's network namespace: its loopback `url` is then
+    reached from `venue.on_laptop`."""
     if not any(LEXICON_DIR.glob("*.json")):
         pytest.fail(f"no compiled lexicons in {LEXICON_DIR}: run `make test`, which builds them")
     log_dir.mkdir(parents=True, exist_ok=True)
     if "ADJUDICATOR_BIND" in env:
         # The test binds elsewhere (ADJUDICATOR_BIND=0.0.0.0:PORT): the server is still reached
         # on loopback, at that port, which the test chose.
-        server = _start_server_on(int(env["ADJUDICATOR_BIND"].rpartition(":")[2]), log_dir, env)
+        port = int(env["ADJUDICATOR_BIND"].rpartition(":")[2])
+        server = _start_server_on(port, log_dir, env, venue)
         if server is None:
             pytest.fail(f"another process holds the port of {env['ADJUDICATOR_BIND']}")
         return server
     for _ in range(PORT_ATTEMPTS):
-        server = _start_server_on(free_port(), log_dir, env)
+        server = _start_server_on(free_port(), log_dir, env, venue)
         if server is not None:
             return server
     pytest.fail(f"gunicorn found no free port in {PORT_ATTEMPTS} attempts (see {log_dir})")
 
 
-def _start_server_on(port: int, log_dir: Path, env: dict[str, str]) -> Server | None:
+def _start_server_on(
+    port: int, log_dir: Path, env: dict[str, str], venue: Venue | None = None
+) -> Server | None:
     """The started server; None when another process holds `port`."""
     full_env = {
         **os.environ,
@@ -144,8 +153,9 @@ def _start_server_on(port: int, log_dir: Path, env: dict[str, str]) -> Server | 
     }
     log = log_dir / f"gunicorn-{port}.log"
     # `adjudicator serve` replaces itself with gunicorn: the process is gunicorn's master.
+    command = [str(Path(sys.executable).with_name("adjudicator")), "serve"]
     process = subprocess.Popen(
-        [str(Path(sys.executable).with_name("adjudicator")), "serve"],
+        venue.command(*command) if venue else command,
         cwd=ROOT,
         env=full_env,
         stdout=log.open("wb"),
@@ -159,7 +169,8 @@ def _start_server_on(port: int, log_dir: Path, env: dict[str, str]) -> Server | 
                 return None  # gunicorn gave up binding the port another process holds
             pytest.fail(f"gunicorn exited with {process.returncode}:\n{log.read_text()}")
         try:
-            answered = requests.get(server.api("/healthz"), timeout=1).status_code == 200
+            probe = lambda: requests.get(server.api("/healthz"), timeout=1)  # noqa: E731
+            answered = (venue.on_laptop(probe) if venue else probe()).status_code == 200
         except requests.ConnectionError:
             answered = False
         if answered and listens(process.pid, port):

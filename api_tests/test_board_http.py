@@ -16,7 +16,7 @@ GCG = "\n".join(
         ">Ann: ACTDEFG H7 CAT +10 10",
         ">Bo: SOXYZLM 10H SO +9 9",
         ">Bo: SOXYZLM -- -9 0",
-        ">Ann: DEFGSOL 10H sO +8 18",
+        ">Ann: DEFG?OL 10H sO +8 18",  # the blank s comes from the rack
         "",
     ]
 )

@@ -133,3 +133,32 @@ def test_a_refusal_stays_on_the_page_in_its_language(page, tournament_server):
     expect(page.locator("#check-error")).to_contain_text("Referatet kunne ikke kontrolleres")
     expect(page.locator("#check-record")).to_have_value("#player1 A A\n>B: ABC 8H ABC +10 10\n")
     assert serious_violations(page) == []
+
+
+def test_an_illegal_play_is_a_deviation_in_the_pages_language(page, tournament_server):
+    """A play touching no tile (docs/rules.md §5; DSF 2015 §4.2, SBNL Puntenscrabble "Verloop
+    van het spel"): counted, listed in the deviations panel in Danish, linked to its turn, and
+    not ruled "gyldig"."""
+    da = strings("da")
+    page.goto(f"{tournament_server.url}/director/login?lang=da")
+    page.fill('input[name="name"]', "anna")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('form.stack button[type="submit"]')
+    page.goto(f"{tournament_server.url}/director/games?lang=da")
+    page.select_option("#check-ruleset", "dsf-2015")
+    record = (
+        "#player1 ann Ann\n#player2 bob Bob\n"
+        ">ann: AEKRSTU 8G KAT +12 12\n>bob: AEHIJMN 1A HEJ +10 10\n"
+    )
+    page.fill("#check-record", record)
+    page.click('#check-form button[type="submit"]')
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#no-deviations")).to_have_count(0)
+    item = page.locator("#deviation-list li")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text(da["dir_check_placement_not_touching"])
+    expect(page.locator("#turn-2")).to_have_class(re.compile(r"\bdeviates\b"))
+    expect(page.locator("#turn-2")).not_to_contain_text(da["dir_verdict_valid"])
+    item.locator("a").click()
+    assert turn_shown(page) == 2
+    assert serious_violations(page) == []

@@ -91,9 +91,13 @@ def test_an_audit_export_into_a_closed_pipe_ends_quietly(tmp_path):
 def test_serve_refuses_bad_options_before_starting(tmp_path, capsys):
     from adjudicator.cli import main
 
-    assert main(["serve", "--workers", "0"]) == 2
-    assert "--workers must be at least 1" in capsys.readouterr().err
-    assert main(["serve", "--lexicon-dir", str(tmp_path / "nowhere")]) == 2
+    with pytest.raises(SystemExit) as exited:  # argparse: the option's bounds are the setting's
+        main(["serve", "--workers", "0"])
+    assert exited.value.code == 2
+    assert "--workers: 0 is not from 1 to 256" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--lexicon-dir", str(tmp_path / "nowhere")])
+    assert exited.value.code == 2
     assert "no such folder" in capsys.readouterr().err
 
 

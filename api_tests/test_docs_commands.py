@@ -12,7 +12,9 @@ so that `build/`, `rulings.csv` and the like land in a temporary directory. The 
 paths a page names for one box are rewritten to the test's own (REWRITES): the service
 (`127.0.0.1:8000`, `localhost:8000`, the unit's instance `127.0.0.1:8001`), a scratch nginx port
 (`127.0.0.1:8080`), the lexicon directory (`/srv/adjudicator/lexicons`, a copy the server reads)
-and the instance's run directory (`/run/adjudicator/8001`). A page in POSTGRES runs against a
+and the instance's run directory (`/run/adjudicator/8001`; `adjudicator reload` without
+`--run-dir` finds it through `ADJUDICATOR_RUN_DIR`, as it finds `make serve`'s in a checkout;
+`instance/lexicons` is the copy the server reads). A page in POSTGRES runs against a
 throwaway PostgreSQL cluster (`ADJUDICATOR_DATABASE_URL` set as on an app box); a page in NGINX
 needs Debian's nginx. The commands find `adjudicator` and `lexicon` on PATH, as after
 `source .venv/bin/activate`, and `$PASSWORD` is set, as a script's would be.
@@ -104,20 +106,6 @@ def _scratch_checkout(where: Path, lexicons: Path) -> Path:
     return where
 
 
-def _own_recipe(checkout: Path, env: dict[str, str], lexicons: Path) -> None:
-    """lexicon-update.md's `my-ro2012.toml`: the federation's licensed list, here the open Danish
-    one under the licensed list's id, built and installed once as the list being updated."""
-    danish = ROOT / "lexicon_sources" / "wdanish.toml"
-    recipe = danish.read_text("utf-8").replace("open/", f"{ROOT}/lexicon_sources/open/")
-    recipe = re.sub(r'^id = ".*"$', 'id = "ro2012-dsf"', recipe, count=1, flags=re.M)
-    (checkout / "my-ro2012.toml").write_text(recipe, "utf-8")
-    for command in (
-        ["lexicon", "build", "my-ro2012.toml", "--out", "build/"],
-        ["lexicon", "install", "build/ro2012-dsf.json", "--into", str(lexicons)],
-    ):
-        subprocess.run(command, cwd=checkout, env=env, check=True, capture_output=True)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "page",
@@ -127,45 +115,63 @@ def _own_recipe(checkout: Path, env: dict[str, str], lexicons: Path) -> None:
 def test_the_pages_commands_run(page, tmp_path, request):
     if page.name in NGINX:
         need_nginx()
-    settings: dict[str, str] = {}
-    for marker, script in blocks(page):
-        if marker == "<!-- serve -->":
-            settings |= _settings(script)
-    settings.pop("ADJUDICATOR_BIND", None)  # the test's own free port
+    pg_env: dict[str, str] = {}
+    rewrites: dict[str, str] = {}
     if page.name in POSTGRES:
-        database = request.getfixturevalue("postgres_cluster").create_database(
+        cluster = request.getfixturevalue("postgres_cluster")
+        database = cluster.create_database(
             re.sub(r"\W", "_", f"docs_{page.stem}_{tmp_path.name}")[:60]
         )
+        # The page's superuser commands (createuser, psql) reach the throwaway cluster, and its
+        # URLs' Debian socket folder is the cluster's.
+        pg_env = {"PGHOST": cluster.socket_dir, "PGPORT": "5432", "PGUSER": "postgres"}
+        rewrites["/var/run/postgresql"] = cluster.socket_dir
     else:
         database = f"sqlite:///{tmp_path / 'store.db'}"
     lexicons = tmp_path / "lexicons"
     shutil.copytree(LEXICON_DIR, lexicons)
     checkout = _scratch_checkout(tmp_path / "checkout", lexicons)
-    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": database, "PASSWORD": PASSWORD}
+    env = {**os.environ, "ADJUDICATOR_DATABASE_URL": database, "PASSWORD": PASSWORD, **pg_env}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env.pop("ADJUDICATOR_LEXICON_DIR", None)
-    if "my-ro2012.toml" in page.read_text("utf-8"):
-        _own_recipe(checkout, env, lexicons)
     subprocess.run(["adjudicator", "db", "upgrade"], env=env, check=True, capture_output=True)
-    server = start_server(
-        tmp_path / "server",
-        ADJUDICATOR_DATABASE_URL=database,
-        ADJUDICATOR_LEXICON_DIR=str(lexicons),
-        **settings,
-    )
-    address = server.url.removeprefix("http://")
-    rewrites = dict.fromkeys(SERVICE_ADDRESSES, address) | {
+    port = free_port()
+    rewrites |= dict.fromkeys(SERVICE_ADDRESSES, f"127.0.0.1:{port}") | {
         "127.0.0.1:8080": f"127.0.0.1:{free_port()}",
         "/srv/adjudicator/lexicons": str(lexicons),
         "/opt/adjudicator/bin/": f"{Path(sys.executable).parent}/",
-        "/run/adjudicator/8001": str(tmp_path / "server" / f"run-{address.rpartition(':')[2]}"),
+        "/run/adjudicator/8001": str(tmp_path / "server" / f"run-{port}"),
     }
+    # The service the page starts (`make serve`) is the test's: `adjudicator reload` without
+    # --run-dir finds its run directory, as it finds `make serve`'s in a checkout.
+    env["ADJUDICATOR_RUN_DIR"] = rewrites["/run/adjudicator/8001"]
+
+    def rewritten(script: str) -> str:
+        for old, new in rewrites.items():
+            script = script.replace(old, new)
+        return script
+
+    def serve(script: str = "") -> object:
+        """The page's server, started where its serve block stands (the blocks before it may
+        make what it needs: a database, a role), or before the first block."""
+        settings = _settings(rewritten(script)) if script else {}
+        settings.pop("ADJUDICATOR_BIND", None)  # the test's own port
+        own = {
+            "ADJUDICATOR_BIND": f"127.0.0.1:{port}",
+            "ADJUDICATOR_DATABASE_URL": database,
+            "ADJUDICATOR_LEXICON_DIR": str(lexicons),
+        }
+        return start_server(tmp_path / "server", **(own | settings))
+
+    has_serve = any(marker == "<!-- serve -->" for marker, _ in blocks(page))
+    server = None if has_serve else serve()
     try:
         for marker, script in blocks(page):
+            if marker == "<!-- serve -->" and server is None:
+                server = serve(script)
             if marker != "<!-- run -->":
                 continue
-            for old, new in rewrites.items():
-                script = script.replace(old, new)
+            script = rewritten(script)
             done = subprocess.run(
                 ["bash", "-eo", "pipefail", "-c", script],
                 env=env,
@@ -177,4 +183,5 @@ def test_the_pages_commands_run(page, tmp_path, request):
             )
             assert done.returncode == 0, f"{page.name}:\n{script}\n{done.stdout}\n{done.stderr}"
     finally:
-        server.stop()
+        if server is not None:
+            server.stop()

@@ -16,14 +16,20 @@ import orjson
 import pytest
 import requests
 
-from api_tests.conftest import MARK, exchange, start_server
-from api_tests.front import SlowClients, start_nginx
+from api_tests.conftest import MARK, exchange, free_port, start_server
+from api_tests.front import SlowClients, need_nginx, start_nginx
 from api_tests.load import MIX, Load, Request, summary, wait_for
 
 # Slow (nginx and gunicorn under load, workers killed): `make test-quick` leaves these out.
 pytestmark = pytest.mark.slow
 
 UNLIMITED = {"rate": 100000, "burst": 100000, "connections": 1000}  # every test client is 127.0.0.1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _nginx_before_any_server():
+    """Skip (fail under REQUIRE_NGINX=1) before a server starts, not after."""
+    need_nginx()
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +117,35 @@ def test_the_services_own_404_passes_through_unchanged(backend, tmp_path):
         front.stop()
 
 
+def test_no_instance_answering_is_the_documented_503_problem(tmp_path):
+    """Issue 35 (break 11): with no instance up, nginx answered 502 (with the 503 document), and
+    with an `Idempotency-Key`, which the tablet always sends, its own HTML page. Every request,
+    on every location, gets the documented 503 `service_unavailable` problem."""
+    nobody = f"127.0.0.1:{free_port()}"  # nothing listens there
+    front = start_nginx(tmp_path / "nginx", [nobody])
+    requests_sent = [
+        ("GET", "/healthz"),
+        ("GET", "/rulesets/ssf-1999"),
+        ("POST", "/rulesets/ssf-1999/challenge"),
+        ("POST", "/rulesets/ssf-1999/moves/validate"),
+        ("POST", "/rulesets/ssf-1999/games/verify"),
+    ]
+    try:
+        for method, path in requests_sent:
+            for headers in ({}, {"Idempotency-Key": "k-" + method + path}):
+                r = requests.request(
+                    method, front.api(path), json={"words": ["hej"]}, headers=headers, timeout=30
+                )
+                where = (method, path, headers)
+                assert r.status_code == 503, (where, r.status_code, r.text[:80])
+                assert r.headers["content-type"] == "application/problem+json", where
+                assert r.headers["Retry-After"] == "1", where
+                problem = r.json()
+                assert (problem["status"], problem["code"]) == (503, "service_unavailable"), where
+    finally:
+        front.stop()
+
+
 def test_per_client_rate_limit_answers_429(backend, tmp_path):
     front = start_nginx(tmp_path / "nginx", [_upstream(backend)], rate=5, burst=5)
     try:
@@ -142,8 +177,9 @@ def test_slow_clients_do_not_starve_others(backend, tmp_path):
 
 def test_a_worker_killed_under_load_loses_no_request(tmp_path):
     server = start_server(tmp_path, ADJUDICATOR_WORKERS="2")
-    front = start_nginx(tmp_path / "nginx", [_upstream(server)], **UNLIMITED)
+    front = None
     try:
+        front = start_nginx(tmp_path / "nginx", [_upstream(server)], **UNLIMITED)
         with Load(front.url, threads=3, max_requests=3000, max_seconds=20) as load:
             for _ in range(2):
                 time.sleep(1)
@@ -157,7 +193,8 @@ def test_a_worker_killed_under_load_loses_no_request(tmp_path):
         r = requests.get(server.api("/readyz"))
         assert r.status_code == 503 and r.json()["workers"]["abnormal_exits"] == 3
     finally:
-        front.stop()
+        if front is not None:
+            front.stop()
         server.stop()
 
 
@@ -172,15 +209,19 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
     )
     assert migrated.returncode == 0, migrated.stderr
     shared = {"ADJUDICATOR_WORKERS": "1", "ADJUDICATOR_DATABASE_URL": postgres_url}
-    one = start_server(tmp_path / "one", **shared)
-    two = start_server(tmp_path / "two", **shared)
-    for server in (one, two):  # each instance keeps its own control socket and pidfile
-        ctl = server.run_dir / "gunicorn.ctl"
-        wait_for(ctl.is_socket, 10, f"{ctl}")
-        assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
-    front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
-    mix = [*MIX, Request("GET", "/api/v1/readyz")]
+    started = []
+    front = None
     try:
+        one = start_server(tmp_path / "one", **shared)
+        started.append(one)
+        two = start_server(tmp_path / "two", **shared)
+        started.append(two)
+        for server in (one, two):  # each instance keeps its own control socket and pidfile
+            ctl = server.run_dir / "gunicorn.ctl"
+            wait_for(ctl.is_socket, 10, f"{ctl}")
+            assert (server.run_dir / "gunicorn.pid").read_text().strip() == str(server.process.pid)
+        front = start_nginx(tmp_path / "nginx", [_upstream(one), _upstream(two)], **UNLIMITED)
+        mix = [*MIX, Request("GET", "/api/v1/readyz")]
         with Load(front.url, mix=mix, threads=3, max_requests=3000, max_seconds=20) as load:
             time.sleep(1)
             one.process.send_signal(signal.SIGTERM)
@@ -191,6 +232,7 @@ def test_stopping_one_instance_under_load_loses_no_request(tmp_path, postgres_ur
         r = requests.get(front.api("/rulesets/ssf-1999"))
         assert r.status_code == 200
     finally:
-        front.stop()
-        one.stop()
-        two.stop()
+        if front is not None:
+            front.stop()
+        for server in started:
+            server.stop()

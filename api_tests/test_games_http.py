@@ -201,6 +201,19 @@ def test_draw_order_home_reading_per_request_004_forberedelse(server, http):
     assert http.post(url, json=blank).json()["starts"] == "Bo"
 
 
+def test_draw_order_a_blank_per_request_where_the_source_is_silent_000_3_3a(server, http):
+    """000 §3.3a names letters only: a drawn blank "not counted" is an inference, the default;
+    a request may ask for the other reading, a blank beating every letter (as 004)."""
+    url = server.api("/rulesets/dsf-2015/games/draw-order")
+    draws = [{"Ann": "?", "Bo": "A"}]
+    default = http.post(url, json={"players": ["Ann", "Bo"], "draws": draws})
+    assert default.status_code == 200, default.text
+    assert not default.json()["decided"] and default.json()["blank"] == "not_counted"
+    beats = http.post(url, json={"players": ["Ann", "Bo"], "draws": draws, "blank": "beats_all"})
+    assert beats.status_code == 200, beats.text
+    assert beats.json()["starts"] == "Ann" and beats.json()["blank"] == "beats_all"
+
+
 def test_draw_order_ssf_takes_a_given_winner_002(server, http):
     """002 names no draw method: the winner of the players' own draw chooses."""
     url = server.api("/rulesets/ssf-1999/games/draw-order")
@@ -216,6 +229,11 @@ def test_draw_order_ssf_takes_a_given_winner_002(server, http):
     [
         ("dsf-2015", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": "end"},
          422, "inconsistent_input", "nearest"),  # 000 §3.3a: nearest A, outright
+        ("sbnl-punten", {"players": ["A", "B"], "draws": [{"A": "?", "B": "C"}],
+                         "blank": "beats_all"},
+         422, "inconsistent_input", "blank"),  # 003: "De blanco blokjes tellen ... niet mee"
+        ("dsf-2015", {"players": ["A", "B"], "draws": [{"A": "?", "B": "C"}], "blank": "all"},
+         400, "wrong_shape", "blank"),
         ("dk-home", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": "Å"},
          400, "wrong_shape", "nearest"),
         ("dk-home", {"players": ["A", "B"], "draws": [{"A": "E", "B": "C"}], "nearest": None},

@@ -606,6 +606,8 @@ def test_jury_mode(browser_context, judge_server, viewport):
     page.keyboard.type(BOGUS)
     page.click("#judge")
     expect(page.locator(".verdict-word")).to_have_text("AFGEKEURD")
+    # 003: the jury answers each word; the query costs nothing, the penalty is if it is placed
+    expect(page.locator(".result-words li").nth(0)).to_have_class("word-invalid")
     consequence = page.locator(".consequence")
     expect(consequence).to_contain_text("Leg het woord niet")
     expect(consequence).to_contain_text(

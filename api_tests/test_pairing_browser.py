@@ -279,9 +279,11 @@ def test_the_directors_screen_asks_for_a_ruleset_follows_the_tablets_and_asks_be
     page, tournament_server
 ):
     """Issue 29, item 8: the form has no default ruleset (the browser asks for one); the list
-    shows a tablet as soon as it pairs, with the pairing code still on screen; "Revoke" asks,
-    naming the tablet, and only "Yes, revoke" revokes. Bound to loopback, as the tests are, the
-    screen says beside the code that no tablet can reach it (item 1). No serious axe violation."""
+    shows a tablet as soon as it pairs; "Revoke" asks, naming the tablet, and only "Yes, revoke"
+    revokes. Issue 36, item 6: once the tablet has paired, its code and QR code leave the screen
+    and "paired as Bord 5" shows; the revoke is confirmed by name. Bound to loopback, as the
+    tests are, the screen says beside the code that no tablet can reach it (item 1). No serious
+    axe violation."""
     en = strings("en")
     page.goto(f"{tournament_server.url}/director/login?lang=en")
     page.fill('input[name="name"]', "anna")
@@ -307,7 +309,11 @@ def test_the_directors_screen_asks_for_a_ruleset_follows_the_tablets_and_asks_be
     assert paired.status_code == 303
     row = page.locator("#devices tr", has_text="Bord 5")
     expect(row).to_have_attribute("data-state", "active", timeout=10_000)  # no reload
-    expect(page.locator("#pairing-code")).to_have_text(code)  # the screen stayed put
+    said = fill(en["dir_home_paired_as"], name="Bord 5")
+    expect(page.locator("#pairing-status")).to_have_text(said, timeout=10_000)
+    expect(page.locator("#pairing-code")).to_have_count(0)  # used up: off the screen
+    expect(page.locator("#pairing img.qr")).to_have_count(0)
+    shot(page, "32-director-paired")
 
     row.locator("summary").click()
     question = fill(en["dir_home_revoke_confirm"], name="Bord 5")
@@ -319,3 +325,46 @@ def test_the_directors_screen_asks_for_a_ruleset_follows_the_tablets_and_asks_be
     expect(page.locator("#devices tr", has_text="Bord 5")).to_have_attribute(
         "data-state", "revoked"
     )
+    expect(page.locator("#revoked")).to_have_text(fill(en["dir_home_revoked"], name="Bord 5"))
+    assert page.locator("#revoked").get_attribute("role") == "status"
+    assert serious_violations(page) == []
+
+
+def test_a_tablet_scanning_the_code_leaves_paired_as_on_the_danish_screen(
+    browser_context, tournament_server
+):
+    """Issue 36, item 6, as at a Danish event: the director shows a code for "Bord 2"; a tablet
+    opens the QR code's address; the director's screen, without a reload, takes the code and the
+    QR code away and says "Parret som »Bord 2«". Its times are in the page's locale through the
+    one formatter (never "UTC" beside a clock time), the zone named once."""
+    da = strings("da")
+    desk = browser_context({"width": 1280, "height": 800})
+    desk.goto(f"{tournament_server.url}/director/login?lang=da")
+    desk.fill('input[name="name"]', "anna")
+    desk.fill('input[name="password"]', PASSWORD)
+    desk.click('form.stack button[type="submit"]')
+    form = desk.locator('section[aria-labelledby="pair-title"]')
+    form.locator('input[name="name"]').fill("Bord 2")
+    desk.select_option('select[name="ruleset"]', "dsf-2015")
+    form.locator('button[type="submit"]').click()
+    code = desk.locator("#pairing-code").inner_text()
+    expect(desk.locator("#pairing img.qr")).to_be_visible()
+
+    tablet = browser_context({"width": 800, "height": 1280})
+    tablet.goto(f"{tournament_server.url}/judge/pair#code={code}")  # what the QR code holds
+    expect(tablet).to_have_url(f"{tournament_server.url}/judge/dsf-2015")
+
+    said = fill(da["dir_home_paired_as"], name="Bord 2")
+    expect(desk.locator("#pairing-status")).to_have_text(said, timeout=10_000)
+    expect(desk.locator("#pairing-code")).to_have_count(0)
+    expect(desk.locator("#pairing img.qr")).to_have_count(0)
+    row = desk.locator("#devices tr", has_text="Bord 2")
+    expect(row).to_have_attribute("data-state", "active", timeout=10_000)
+    shot(desk, "33-director-paired-da")
+    assert serious_violations(desk) == []
+
+    # The list's times: Danish CLDR dates (`4. dec. 2026 19.05.09`), on the event's clock.
+    paired_cell = row.locator("td").nth(3).inner_text()
+    assert "UTC" not in paired_cell
+    assert re.search(r"\d{1,2}\. \w+\.? \d{4} \d{2}\.\d{2}\.\d{2}", paired_cell), paired_cell
+    expect(desk.locator("#times-zone")).to_be_visible()

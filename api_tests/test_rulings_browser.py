@@ -100,9 +100,10 @@ def test_the_rulings_page_at_an_event(browser_context, tournament_server, logged
     first = page.locator("#rulings tbody tr time").first
     stamp = datetime.fromisoformat(first.get_attribute("datetime").removesuffix("Z"))
     at = stamp.replace(tzinfo=UTC)
-    local = at.astimezone(ZoneInfo(ZONE)).strftime("%Y-%m-%d %H:%M:%S")
-    assert first.inner_text() == local
-    assert local[11:13] != at.strftime("%H")
+    there = at.astimezone(ZoneInfo(ZONE))
+    # CLDR's medium form in the page's locale (en_GB), through the one formatter (pages.times)
+    assert first.inner_text() == f"{there.day} {there:%b %Y}, {there:%H:%M:%S}"
+    assert there.hour != at.hour
     expect(page.locator("#rulings thead th").nth(1)).to_have_text(f"Time ({ZONE})")  # not UTC
 
     # The table column is the tablet's name (the request named no table).
@@ -122,3 +123,69 @@ def test_the_rulings_page_at_an_event(browser_context, tournament_server, logged
     page.click('form[role="search"] button[type="submit"]')
     expect(rows).to_have_count(1)
     assert shown_ids(page) == [rid]
+
+
+def test_the_download_is_what_the_filter_shows(browser_context, tournament_server, logged):
+    """Issue 36, item 3: on the Danish page, the search for BLÅBÆR, downloaded as CSV and as
+    xlsx, holds that ruling and only it, as a Danish spreadsheet reads it: `;` between the
+    fields (sniffed), Danish headings and verdicts, the tablet's name as the table, the time
+    on the event's clock with its offset."""
+    import csv
+    import io
+    import json
+    from pathlib import Path
+
+    da = json.loads(
+        (Path(__file__).resolve().parents[1] / "adjudicator/i18n/da.json").read_text("utf-8")
+    )
+    page = browser_context(LAPTOP)
+    login(page, tournament_server)
+    page.goto(f"{tournament_server.url}/director/rulings?lang=da")
+    page.fill('input[name="q"]', "blåbær")
+    page.click('form[role="search"] button[type="submit"]')
+    expect(page.locator("#rulings tbody tr")).to_have_count(1)
+    expect(page.locator("#downloads")).to_be_visible()
+    assert serious_violations(page) == []
+    shot(page, "41-director-rulings-download")
+
+    with page.expect_download() as csv_download:
+        page.click("#download-csv")
+    text = Path(csv_download.value.path()).read_bytes().decode("utf-8-sig")
+    assert csv_download.value.suggested_filename.endswith(".csv")
+    dialect = csv.Sniffer().sniff(text.split("\r\n", 1)[0])
+    assert dialect.delimiter == ";"
+    heading, *rows = list(csv.reader(io.StringIO(text, newline=""), dialect))
+    assert len(rows) == 1  # what the filter shows, not the whole log
+    row = dict(zip(heading, rows[0], strict=True))
+    assert row[da["export_col_ruling_id"]] == logged["ruling_id"]
+    assert row[da["export_col_table"]] == TABLET
+    assert row[da["export_col_verdict"]] in (da["dir_verdict_valid"], da["dir_verdict_invalid"])
+    assert row[da["export_col_utc_offset"]] in ("UTC+01:00", "UTC+02:00")  # Copenhagen's
+
+    openpyxl = pytest.importorskip("openpyxl")
+    with page.expect_download() as xlsx_download:
+        page.click("#download-xlsx")
+    book = openpyxl.load_workbook(io.BytesIO(Path(xlsx_download.value.path()).read_bytes()))
+    heading, *rows = list(book.active.iter_rows(values_only=True))
+    assert len(rows) == 1 and heading[0] == da["export_col_seq"]
+    cells = dict(zip(heading, rows[0], strict=True))
+    assert cells[da["export_col_ruling_id"]] == logged["ruling_id"]
+    assert isinstance(cells[da["export_col_time"]], datetime)
+
+
+@pytest.mark.parametrize("lang", ["sv", "nl"])
+def test_the_download_links_on_a_tablet_held_upright(
+    browser_context, tournament_server, logged, lang
+):
+    """The download links in Swedish and Dutch at 800×1280 (touch): on screen, in the page's
+    language, and axe-core finds nothing serious."""
+    from adjudicator.pages.strings import strings
+
+    t = strings(lang)
+    page = browser_context({"width": 800, "height": 1280})
+    login(page, tournament_server)
+    page.goto(f"{tournament_server.url}/director/rulings?lang={lang}")
+    expect(page.locator("#download-csv")).to_have_text(t["dir_rulings_download_csv"])
+    expect(page.locator("#download-xlsx")).to_be_in_viewport()
+    assert serious_violations(page) == []
+    shot(page, f"42-director-rulings-download-{lang}")

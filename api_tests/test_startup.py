@@ -45,4 +45,4 @@ def test_the_start_up_log_says_where_to_point_the_tablets(server):
     port = server.url.rsplit(":", 1)[1]
     log = server.log.read_text(encoding="utf-8")
     assert f"judge tablets: this service listens on http://127.0.0.1:{port}/ only" in log
-    assert "ADJUDICATOR_BIND=0.0.0.0:8000" in log
+    assert f"set ADJUDICATOR_BIND=0.0.0.0:{port} " in log  # the port it serves on, not 8000

@@ -1,7 +1,11 @@
 """The "Run a tournament" how-to (docs/how-to/run-a-tournament.md), step by step, against a
-real `adjudicator serve` bound to the venue's network (ADJUDICATOR_BIND=0.0.0.0:PORT) and
-reached at this machine's own non-loopback address, as a laptop at an event is: so the
-walk-through stays true."""
+real `adjudicator serve` bound to the venue's network (ADJUDICATOR_BIND=0.0.0.0:PORT), as a
+laptop at an event is: so the walk-through stays true.
+
+The venue is a LAN of the test's own (testsupport.netns): the server runs in a laptop's network
+namespace, reached at the address the test gave it over a veth pair, from a tablet's namespace
+at the other end; the director's steps on the laptop itself use its loopback. The test never
+sends a packet to this machine's own network address. Without root (or `ip`) it skips."""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from adjudicator.web.netaddrs import interface_addresses, is_loopback
 from api_tests.conftest import csrf_token, free_port, start_server, store_cli
+from testsupport.netns import LAPTOP_ADDRESS, NamespacesUnavailable, Venue
 
 pytestmark = pytest.mark.slow  # a server (and a browser): left out of `make test-quick`
 
@@ -21,16 +25,18 @@ PASSWORD = "correct horse battery"
 ADJUDICATOR = str(Path(sys.executable).with_name("adjudicator"))
 
 
-def lan_address() -> str:
-    """An IPv4 address of this machine that is not loopback (the laptop's, on the Wi-Fi)."""
-    found = [a for a in interface_addresses() if ":" not in a and not is_loopback(a)]
-    if not found:
-        pytest.skip("this machine has no non-loopback IPv4 address")
-    return found[0]
+@pytest.fixture(scope="module")
+def venue():
+    try:
+        made = Venue().start()
+    except NamespacesUnavailable as exc:
+        pytest.skip(f"the venue's own network cannot be made here: {exc}")
+    yield made
+    made.stop()
 
 
 @pytest.fixture(scope="module")
-def event(tmp_path_factory):
+def event(tmp_path_factory, venue):
     folder = tmp_path_factory.mktemp("walkthrough")
     database = f"sqlite:///{folder / 'adjudicator.db'}"
     assert store_cli(database, "db", "upgrade").returncode == 0  # `adjudicator db upgrade`
@@ -39,11 +45,12 @@ def event(tmp_path_factory):
     port = free_port()
     server = start_server(
         folder,
+        venue,
         ADJUDICATOR_DATABASE_URL=database,
         ADJUDICATOR_MODE="tournament",
         ADJUDICATOR_BIND=f"0.0.0.0:{port}",
     )
-    yield server, database, f"http://{lan_address()}:{port}"
+    yield server, database, f"http://{LAPTOP_ADDRESS}:{port}"
     server.stop()
 
 
@@ -57,7 +64,13 @@ def test_the_walkthrough_page_serves_the_venue_network_as_this_test_does():
     assert "http://SERVER:8000/judge/pair" in section
 
 
-def test_the_walkthrough_on_the_venue_network(event, tmp_path):
+def test_the_walkthrough_on_the_venue_network(event, venue, tmp_path):
+    """Every request from the tablet's namespace, across the veth pair, but those the
+    director makes on the laptop itself (its loopback, in the laptop's namespace)."""
+    venue.on_tablet(lambda: walk_through(event, venue, tmp_path))
+
+
+def walk_through(event, venue, tmp_path):
     server, database, lan = event
     # The start-up log names the address to open on the network.
     assert f"judge tablets: open {lan}/" in server.log.read_text()
@@ -79,14 +92,18 @@ def test_the_walkthrough_on_the_venue_network(event, tmp_path):
     code = re.search(r'id="pairing-code">([^<]+)<', shown).group(1)
     assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
     assert f"{lan}/judge/pair" in shown and "pairing-unreachable" not in shown
+
     # On the laptop itself (127.0.0.1) the pairing names the network address too.
-    local = requests.Session()
-    local.post(f"{server.url}/director/login", data={"name": "bo", "password": PASSWORD})
-    on_laptop = local.post(
-        f"{server.url}/director/pairings",
-        data={"csrf": csrf_token(local.get(f"{server.url}/director/").text), "name": "Table 13",
-              "ruleset": "ssf-1999"},
-    ).text  # fmt: skip
+    def pair_on_the_laptop() -> str:
+        local = requests.Session()
+        local.post(f"{server.url}/director/login", data={"name": "bo", "password": PASSWORD})
+        return local.post(
+            f"{server.url}/director/pairings",
+            data={"csrf": csrf_token(local.get(f"{server.url}/director/").text),
+                  "name": "Table 13", "ruleset": "ssf-1999"},
+        ).text  # fmt: skip
+
+    on_laptop = venue.on_laptop(pair_on_the_laptop)
     assert f"{lan}/judge/pair" in on_laptop and "pairing-unreachable" not in on_laptop
 
     # 3. The tablet opens /judge/pair and types the code: its kiosk, its ruleset only.

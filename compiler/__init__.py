@@ -1,3 +1,8 @@
-"""Lexicon compiler: source word lists → normalised, checked, memory-mapped marisa-tries."""
+"""Lexicon compiler: source word lists → normalised, checked, memory-mapped marisa-trie lexicons.
 
-__version__ = "0.1.0"
+The compiler has no version of its own: a manifest's `compiler.version` is the distribution's
+(`lexicon.__version__`), the one `lexicon --version` prints."""
+
+from lexicon import __version__
+
+__all__ = ["__version__"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -21,7 +22,7 @@ from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION
 from lexicon.errors import LexiconError
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS
-from lexicon.normalise import Normaliser, Rejection
+from lexicon.normalise import Normaliser, Rejection, is_folded
 
 PROGRESS_BYTES = 8 << 20  # sources smaller than this compile too fast to need a bar
 DELTA_ABSENT = "delta-remove-absent"  # a removal of a word that was not there: a warning
@@ -37,6 +38,17 @@ class Rejected:
 
 
 @dataclass
+class Folded:
+    """An entry kept as a different word than it spells: a letter folded (café → CAFE) or a
+    joiner dropped (auto's → AUTOS)."""
+
+    file: str
+    line: int
+    entry: str
+    word: str
+
+
+@dataclass
 class BuildResult:
     recipe: Recipe
     profile: LanguageProfile
@@ -44,7 +56,12 @@ class BuildResult:
     sources: list[dict[str, Any]]
     rejected_counts: Counter
     rejected: list[Rejected] = field(default_factory=list)
+    folded: int = 0  # entries kept as a different word than they spell (`Folded`)
+    folded_entries: list[Folded] = field(default_factory=list)  # with `keep_rejected`
     needs_blank: int = 0
+    # Words that need more blanks than the tile set has: kept, as the source lists them (the
+    # federation's list says they are words), but no game can play them; reported and flagged.
+    unplayable: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -69,6 +86,8 @@ class BuildResult:
             "compiler": {"name": "scrabble-adjudicator lexicon", "version": __version__},
             "word_count": self.word_count,
             "needs_blank": self.needs_blank,
+            "unplayable": len(self.unplayable),
+            "folded": self.folded,
             "sources": self.sources,
             "rejected": dict(sorted(self.rejected_counts.items())),
             "profile": self.profile.to_dict(),
@@ -83,9 +102,10 @@ def _read_entries(
     rejected: list[Rejected] | None,
     file: str,
     tick: Callable[[int], object] | None = None,
+    folded: list[Folded] | None = None,
 ) -> dict[str, int]:
     """The line-by-line reader: every entry in order, `+` adds and `-` removes."""
-    read = kept = added = removed = 0
+    read = kept = added = removed = changed = 0
     last_line = 0
     for number, text, op in entries:
         read += 1
@@ -96,12 +116,12 @@ def _read_entries(
         if result.__class__ is Rejection:
             counts[result.reason] += 1
             if rejected is not None:
-                rejected.append(
-                    Rejected(
-                        file, number, text, result.reason, repr(result.char) if result.char else ""
-                    )
-                )
+                rejected.append(Rejected(file, number, text, result.reason, result.detail))
             continue
+        if is_folded(text, result):
+            changed += 1
+            if folded is not None:
+                folded.append(Folded(file, number, text, result))
         result = result.encode("utf-8")
         if op == "+":
             kept += 1
@@ -116,7 +136,7 @@ def _read_entries(
             counts[DELTA_ABSENT] += 1
             if rejected is not None:
                 rejected.append(Rejected(file, number, text, DELTA_ABSENT))
-    return {"entries": read, "kept": kept, "added": added, "removed": removed}
+    return {"entries": read, "kept": kept, "added": added, "removed": removed, "folded": changed}
 
 
 def compile_recipe(
@@ -145,6 +165,8 @@ def compile_recipe(
     words: set[bytes] = set()
     counts: Counter = Counter()
     rejected: list[Rejected] = []
+    folded_entries: list[Folded] = []
+    folded = 0
     source_reports = []
     for source in recipe.sources:
         if not source.path.is_file():
@@ -167,11 +189,16 @@ def compile_recipe(
         tick = bar.update if bar is not None else None
         try:
             if plain_reader is not None and source.format == "plain":
-                new, new_counts, read = plain_reader.read(decoded.text, tick)
+                new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
                 counts.update(new_counts)
                 before = len(words)
                 words.update(new)
-                stats = {"entries": read, "kept": len(new), "added": len(words) - before}
+                stats = {
+                    "entries": read,
+                    "kept": len(new),
+                    "added": len(words) - before,
+                    "folded": changed,
+                }
             else:
                 entries = READERS[source.format](decoded.text, str(source.path))
                 stats = _read_entries(
@@ -182,10 +209,12 @@ def compile_recipe(
                     rejected if keep_rejected else None,
                     source.declared_path,
                     tick,
+                    folded_entries if keep_rejected else None,
                 )
         finally:
             if bar is not None:
                 bar.close()
+        folded += stats["folded"]
         report = {
             "path": source.declared_path,
             "sha256": decoded.sha256,
@@ -201,9 +230,7 @@ def compile_recipe(
         source_reports.append(report)
     if not words:
         raise LexiconError("the recipe produced no words at all", file=str(recipe.file))
-    needs_blank = (
-        profile.count_needing_blanks_utf8(b"\n".join(words), MAX_LETTERS) if count_blanks else 0
-    )
+    needs_blank, unplayable = blank_report(profile, b"\n".join(words)) if count_blanks else (0, [])
     return BuildResult(
         recipe=recipe,
         profile=profile,
@@ -211,42 +238,56 @@ def compile_recipe(
         sources=source_reports,
         rejected_counts=counts,
         rejected=rejected,
+        folded=folded,
+        folded_entries=folded_entries,
         needs_blank=needs_blank,
+        unplayable=unplayable,
         seconds=time.perf_counter() - started,
     )
 
 
-def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], int]:
-    """Count the words needing a blank in a forked child; call the result to collect it.
+def blank_report(profile: LanguageProfile, words: bytes) -> tuple[int, list[str]]:
+    """(how many words need a blank, the sorted words that need more than the set has) for
+    UTF-8 words one a line. Only the words that need a blank at all are counted one by one."""
+    needing = profile.words_needing_blanks_utf8(words, MAX_LETTERS)
+    unplayable = sorted(w for w in needing if profile.blanks_needed(w) > profile.blanks)
+    return len(needing), unplayable
+
+
+def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], tuple[int, list[str]]]:
+    """`blank_report` in a forked child; call the result to collect it.
 
     Counting and building the trie are a build's two big single-threaded steps, and neither
     needs the other: on two cores they overlap. Without fork the count runs here and now.
     """
     if not hasattr(os, "fork"):
-        n = profile.count_needing_blanks_utf8(words, MAX_LETTERS)
-        return lambda: n
+        report = blank_report(profile, words)
+        return lambda: report
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: count, report, leave without running the parent's exit hooks
         try:
             os.close(read_end)
-            answer = str(profile.count_needing_blanks_utf8(words, MAX_LETTERS))
+            answer = json.dumps(blank_report(profile, words))
         except BaseException as exc:  # reported to the parent, which raises it as its own
             answer = f"error: {type(exc).__name__}: {exc}"
         finally:
-            os.write(write_end, answer.encode())
+            data = answer.encode()
+            while data:  # a long list of unplayable words is more than one pipe buffer
+                data = data[os.write(write_end, data) :]
             os._exit(0)
     os.close(write_end)
 
-    def collect() -> int:
+    def collect() -> tuple[int, list[str]]:
         with os.fdopen(read_end, "rb") as pipe:
             answer = pipe.read().decode()
         os.waitpid(pid, 0)
-        if not answer.isdigit():
+        if not answer.startswith("["):
             raise LexiconError(
                 f"counting the words that need a blank failed: {answer or 'no answer'}"
             )
-        return int(answer)
+        count, unplayable = json.loads(answer)
+        return count, unplayable
 
     return collect
 
@@ -259,7 +300,8 @@ def build(recipe: Recipe, out_dir: Path, *, progress: bool = False) -> tuple[Bui
     try:
         image = artifact.trie_image(result.keys)
     finally:
-        result.needs_blank = collect()  # always reap the child, even when the trie failed
+        # always reap the child, even when the trie failed
+        result.needs_blank, result.unplayable = collect()
     manifest_path = artifact.write_artifact(out_dir, recipe.id, image, result.manifest())
     result.seconds = time.perf_counter() - started
     return result, manifest_path

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from lexicon.normalise import Normaliser, Rejection
+from lexicon.normalise import Normaliser, Rejection, is_folded
 
 # Every line break `str.splitlines` knows; "\r\n" counts once, as it does there.
 LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -59,12 +59,13 @@ class PlainReader:
 
     def read(
         self, text: str, progress: Callable[[int], object] | None = None
-    ) -> tuple[list[bytes], Counter, int]:
-        """(UTF-8 words, possibly repeated; rejection counts; entries read) for a whole source."""
+    ) -> tuple[list[bytes], Counter, int, int]:
+        """(UTF-8 words, possibly repeated; rejection counts; entries read; entries folded, as
+        `build.is_folded` counts them) for a whole source."""
         entry = self.normaliser.entry
         words: list[bytes] = []
         counts: Counter = Counter()
-        read = 0
+        read = folded = 0
         for chunk in chunks(normalise_line_breaks(text)):
             parts = self._plain.split(chunk)
             plain = parts[1::2]
@@ -93,7 +94,8 @@ class PlainReader:
                 if result.__class__ is Rejection:
                     counts[result.reason] += 1
                 else:
+                    folded += is_folded(line, result)
                     words.append(result.encode("utf-8"))
             if progress is not None:
                 progress(len(chunk) - 1)
-        return words, counts, read
+        return words, counts, read, folded

@@ -31,14 +31,14 @@ def summary_table(results: Sequence[BuildResult]) -> str:
     seen = {reason for r in results for reason in r.rejected_counts}
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
-    head += [f"rej:{r}" for r in reasons] + ["need-blank", "seconds"]
+    head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
     rows = [head]
     for r in results:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
         row = [r.recipe.id, str(entries), str(kept), str(r.word_count)]
         row += [str(r.rejected_counts.get(reason, 0)) for reason in reasons]
-        row += [str(r.needs_blank), f"{r.seconds:.2f}"]
+        row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
     return _table(rows)
 
@@ -61,8 +61,25 @@ def cmd_build(args: argparse.Namespace) -> int:
                 f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
                 file=sys.stderr,
             )
+        if result.unplayable:  # said even with --quiet: a list no game can play is news
+            print(unplayable_note(result), file=sys.stderr)
     print(summary_table(results))
     return 0
+
+
+SHOWN_UNPLAYABLE = 20  # the note names this many; `lexicon lookup` flags any of them
+
+
+def unplayable_note(result: BuildResult) -> str:
+    """The words kept that need more blanks than the tile set has, each with how many."""
+    profile, words = result.profile, result.unplayable
+    shown = ", ".join(f"{w} ({profile.blanks_needed(w)})" for w in words[:SHOWN_UNPLAYABLE])
+    more = f" and {len(words) - SHOWN_UNPLAYABLE} more" if len(words) > SHOWN_UNPLAYABLE else ""
+    return (
+        f"{result.recipe.id}: {len(words)} {'word needs' if len(words) == 1 else 'words need'} more blanks "
+        f"than the tile set's {profile.blanks} and cannot be played (kept, as the source lists "
+        f"them; `lexicon lookup` flags them): {shown}{more}"
+    )
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
@@ -79,6 +96,24 @@ def cmd_rejected(args: argparse.Namespace) -> int:
             out.close()
     if to_file:
         print(f"{len(result.rejected)} dropped entries written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def cmd_folded(args: argparse.Namespace) -> int:
+    result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
+    to_file = args.out not in (None, "-")
+    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
+    try:
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(["file", "line", "entry", "word"])
+        for f in result.folded_entries:
+            writer.writerow([f.file, f.line, f.entry, f.word])
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if to_file:
+        n = len(result.folded_entries)
+        print(f"{n} folded entries written to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -117,6 +152,11 @@ def cmd_lookup(args: argparse.Namespace) -> int:
         all_valid &= valid
         blanks = lex.profile.blanks_needed(norm)
         extra = f" (needs {blanks} blank{'s' if blanks > 1 else ''})" if blanks else ""
+        if blanks > lex.profile.blanks:
+            extra = (
+                f" (needs {blanks} blanks; the tile set has {lex.profile.blanks}: "
+                "it cannot be played)"
+            )
         print(f"{word}\t{norm}\t{'valid' if valid else 'invalid'}{extra}")
     return 0 if all_valid else EXIT_SOME_INVALID
 
@@ -161,15 +201,27 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build)
     r = sub.add_parser(
         "rejected",
-        help="TSV of every dropped entry: file, line, entry, reason",
-        description="Write every entry the recipe's build would drop, with the file, line and "
-        "reason, as TSV.",
+        help="TSV of every dropped entry: file, line, entry, reason, detail",
+        description="Write every entry the recipe's build would drop, with the file, line, "
+        "reason and detail (the character at fault, or the length against the limit), as TSV.",
     )
     r.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
     r.add_argument(
         "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
     )
     r.set_defaults(func=cmd_rejected)
+    f = sub.add_parser(
+        "folded",
+        help="TSV of every entry kept as a different word: file, line, entry, word",
+        description="Write every entry the recipe's build keeps as a word it does not spell "
+        "(a letter folded: café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line "
+        "and the word, as TSV.",
+    )
+    f.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
+    f.add_argument(
+        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
+    )
+    f.set_defaults(func=cmd_folded)
     d = sub.add_parser(
         "diff",
         help="words added and removed between two builds",

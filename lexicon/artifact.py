@@ -95,6 +95,8 @@ def resolve_manifest(path: Path | str) -> Path:
     """Accept `<id>.json`, `<id>.marisa` or the bare stem. Any other file is refused by its
     own name (a word list or a recipe given by mistake), not as a missing `<file>.json`."""
     path = Path(path)
+    if not path.name or path.is_dir():  # `""`, `/`, `..`, a folder: no file to read
+        raise LexiconError("not a compiled lexicon: give its manifest (<id>.json)", file=str(path))
     if path.suffix not in (".json", ".marisa") and path.is_file():
         raise LexiconError(
             "not a compiled lexicon: give its manifest (<id>.json, from `lexicon build`)",

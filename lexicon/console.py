@@ -1,12 +1,14 @@
-"""What both command lines (`lexicon`, `adjudicator`) share: `--version`, and a quiet exit when
-the reader of standard output goes away (`adjudicator replay --json | head`)."""
+"""What both command lines (`lexicon`, `adjudicator`) share: `--version`, a quiet exit when
+the reader of standard output goes away (`adjudicator replay --json | head`), and a Ctrl-C that
+is never lost nor answered with a traceback (`run_command`)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from lexicon import __version__
 
@@ -36,3 +38,109 @@ def closed_pipe_safe(run: Callable[[], int]) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_CLOSED_PIPE
+
+
+def die_by_sigint() -> None:
+    """End the process as a Ctrl-C does, so that a shell (or a supervisor) sees it so (status
+    130): with the default disposition restored, the signal is delivered before `kill` returns."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+    os._exit(130)  # not reached, but never return into the code that was interrupted
+
+
+def stop_on_interrupt(say: str, cleanup: Callable[[], None] | None = None) -> None:
+    """While a program loads (imports, the app's lexicons), make a Ctrl-C end it at once with
+    the line `say` instead of raising KeyboardInterrupt.
+
+    A KeyboardInterrupt raised during imports can be lost: code that catches broad exceptions
+    (pydantic-core wraps it in a SchemaError while it builds a schema), or a destructor or GC
+    callback it lands in ("Exception ignored in ..."), swallows it and the start goes on, deaf
+    to that Ctrl-C. A handler that ends the process itself cannot be swallowed. Nothing is
+    half-written yet at that point; `cleanup` removes what was made (a metrics folder)."""
+
+    def handler(signum: int, frame: object) -> None:
+        if cleanup is not None:
+            try:
+                cleanup()
+            except Exception:  # noqa: BLE001 - best effort; the stop must still happen
+                pass
+        os.write(2, f"{say}\n".encode())
+        die_by_sigint()
+
+    signal.signal(signal.SIGINT, handler)
+
+
+def run_command(
+    prog: str, load: Callable[[], Callable[[Sequence[str] | None], int]], argv=None
+) -> int:
+    """A console script's entry: `load` imports the command line proper and returns its `main`,
+    with a Ctrl-C ending it quietly meanwhile (`stop_on_interrupt`); then it runs with Python's usual
+    KeyboardInterrupt, so its `finally` blocks remove temporary files; a Ctrl-C then ends it
+    with one line as well, never a traceback, and by SIGINT as a shell expects."""
+    stop_on_interrupt(f"{prog}: interrupted")
+    main = load()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        sys.stderr.flush()
+        die_by_sigint()
+        return 130  # not reached
+# --- argument types: odd input is refused by argparse, naming the option, with exit status 2 --
+
+
+def whole_number(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `minimum` to `maximum` (a database id, a count),
+    so a huge one never reaches SQLite's 64-bit integers or a fork loop."""
+
+    def parse(value: str) -> int:
+        text = value.strip()
+        if not (text.lstrip("-").isascii() and text.lstrip("-").isdigit()) or len(text) > 40:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number")
+        number = int(text)
+        if not minimum <= number <= maximum:
+            raise argparse.ArgumentTypeError(f"{number} is not from {minimum} to {maximum}")
+        return number
+
+    parse.__name__ = "whole number"  # what argparse calls it in a message
+    return parse
+
+
+def seconds(maximum: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 and at most `maximum` (not nan, not inf)."""
+
+    def parse(value: str) -> float:
+        try:
+            number = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+        if not 0 < number <= maximum:  # nan compares false
+            raise argparse.ArgumentTypeError(f"{value!r}: from 0 to {maximum:g} seconds")
+        return number
+
+    parse.__name__ = "seconds"
+    return parse
+
+
+def text(value: str) -> str:
+    """An argparse type for a name (not a path): text a store can hold, so no byte that was not
+    UTF-8 (Python keeps those as lone surrogates) and no control character."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not UTF-8 text") from None
+    if not value.isprintable():
+        raise argparse.ArgumentTypeError(f"{value!r} holds a control character")
+    return value
+
+
+def folder(value: str) -> str:
+    """An argparse type: an existing folder, as an absolute path."""
+    try:
+        found = bool(value) and os.path.isdir(value)
+    except (OSError, ValueError):  # a name too long, a NUL
+        found = False
+    if not found:
+        raise argparse.ArgumentTypeError(f"{value!r}: no such folder")
+    return os.path.abspath(value)

@@ -100,9 +100,29 @@ class LanguageProfile:
             return self._count_latin1(data, max_len)
         return self.count_needing_blanks_in(data.decode("utf-8"), max_len)
 
-    def _count_latin1(self, data: bytes, max_len: int | None) -> int:
+    def words_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> list[str]:
+        """The words of `data` (UTF-8, one a line) that need at least one blank."""
         if not data:
-            return 0
+            return []
+        if data.isascii():
+            hits = self._hits_latin1(data, max_len)
+            lines = data.split(b"\n")
+            return [lines[i].decode("ascii") for i in sorted(hits)]
+        text = data.decode("utf-8")
+        words = text.split("\n")
+        try:
+            hits = self._hits_latin1(text.encode("latin-1"), max_len)
+        except UnicodeEncodeError:  # an alphabet beyond Latin-1: word by word
+            return [w for w in words if w and self.blanks_needed(w)]
+        return [words[i] for i in sorted(hits)]
+
+    def _count_latin1(self, data: bytes, max_len: int | None) -> int:
+        return len(self._hits_latin1(data, max_len))
+
+    def _hits_latin1(self, data: bytes, max_len: int | None) -> set[int]:
+        """The line numbers (word indices) of the words of `data` that need a blank."""
+        if not data:
+            return set()
         groups: dict[int, list[str]] = {}
         for letter in self.alphabet:
             have = self.tiles[letter].count if letter in self.tiles else 0
@@ -135,7 +155,7 @@ class LanguageProfile:
                 # Cut down to one letter, a word with too many of it holds them side by side.
                 single = only(group, [letter]) if len(letters) > 1 else group
                 mark(single, letter.encode("latin-1") * (have + 1))
-        return len(hits)
+        return hits
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -19,16 +19,34 @@ from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 
 class Rejection(NamedTuple):
-    """Why an entry gives no word. `reason` is the coarse count key; `char` the culprit.
+    """Why an entry gives no word. `reason` is the coarse count key; `char` the culprit;
+    `letters` the word's length when that is what is wrong (too short, too long).
 
     A named tuple, not a dataclass: a big list drops 100,000 entries, and this is cheaper.
     """
 
     reason: str
     char: str = ""
+    letters: int = 0
+
+    @property
+    def detail(self) -> str:
+        """What a report shows beside the reason: the character at fault, quoted, or the
+        length against the limit it breaks."""
+        if self.char:
+            return repr(self.char)
+        if self.reason == TOO_LONG:
+            return f"{self.letters} letters; at most {MAX_LETTERS}"
+        if self.reason == TOO_SHORT:
+            return (
+                f"{self.letters} letter{'' if self.letters == 1 else 's'}; at least {MIN_LETTERS}"
+            )
+        return ""
 
     def __str__(self) -> str:
-        return f"{self.reason} {self.char!r}" if self.char else self.reason
+        if self.char:
+            return f"{self.reason} {self.char!r}"
+        return f"{self.reason} ({self.detail})" if self.detail else self.reason
 
 
 # Rejection reasons, in the order they are tested.
@@ -182,10 +200,16 @@ class Normaliser:
                 out.append(folded)
             word = "".join(out)
         if len(word) < MIN_LETTERS:
-            return Rejection(TOO_SHORT)
+            return Rejection(TOO_SHORT, letters=len(word))
         if len(word) > MAX_LETTERS:
-            return Rejection(TOO_LONG)
+            return Rejection(TOO_LONG, letters=len(word))
         return word
+
+
+def is_folded(entry: str, word: str) -> bool:
+    """Whether the word an entry gave differs from the entry in capitals: a letter folded
+    (café → CAFE) or a joiner dropped (auto's → AUTOS). Build reports count these."""
+    return word != unicodedata.normalize("NFC", entry.strip()).upper()
 
 
 def query_characters(profile: LanguageProfile) -> frozenset[str]:

@@ -10,6 +10,7 @@ to the site as `reference/openapi.json` for the offline Swagger UI.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -21,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the hook runs from mkdocs, whose path may lack the checkout
     sys.path.insert(0, str(ROOT))
 MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.M)
-OPENAPI = ROOT / "adjudicator" / "openapi.json"
 
 
 def _parsers(parser: argparse.ArgumentParser, name: str):
@@ -68,6 +68,42 @@ def rulesets() -> str:
     return markdown_reference()
 
 
+def _who(security: list[dict] | None) -> str:
+    if not security:
+        return "anyone"
+    names = [next(iter(s), None) for s in security]
+    if names == ["directorSession"]:
+        return "a director"
+    optional = None in names
+    return "anyone (open mode); a credential in tournament mode" if optional else "a credential"
+
+
+def swagger_ui() -> str:
+    """Swagger UI with the document inline, as a `data:` URL: a page opened from files may not
+    fetch another file, so `src="openapi.json"` drew nothing there."""
+    import base64
+
+    encoded = base64.b64encode(site_openapi().encode()).decode()
+    return f'<swagger-ui src="data:application/json;base64,{encoded}"/>'
+
+
+def http_operations() -> str:
+    """The API's operations from the OpenAPI document (its paths, summaries and `security`), so
+    that the table lists every route the document does, and no other."""
+    from adjudicator.api.meta import openapi_document
+
+    doc = openapi_document()
+    rows = ["| method and path | what it does | who may call |", "|---|---|---|"]
+    for path, operations in doc["paths"].items():
+        for method, op in operations.items():
+            if not isinstance(op, dict) or "operationId" not in op:
+                continue
+            rows.append(
+                f"| `{method.upper()} {path}` | {op['summary']} | {_who(op.get('security'))} |"
+            )
+    return "\n".join(rows)
+
+
 def benchmark(name: str) -> Callable[[], str]:
     def run() -> str:
         text = (ROOT / "benchmarks" / f"{name}.out.txt").read_text("utf-8").rstrip()
@@ -81,22 +117,60 @@ def changelog() -> str:
     return re.sub(r"^# .*\n", "", text, count=1).replace("\n## ", "\n### ")
 
 
+# What each section of the nav is for, said on the home page before its pages.
+SECTION_PURPOSE = {
+    "Tutorial": "start here, in this order",
+    "How-to guides": "tasks, step by step",
+    "Reference": "the facts, generated from the code where they can be",
+    "Explanation": "why it is the way it is",
+}
+_nav: list = []
+
+
+def nav_index() -> str:
+    """The home page's list of every page, from mkdocs.yml's nav: one list, so that a page added
+    to the nav is on the home page too (it listed 6 of 11 how-tos)."""
+    lines = []
+    for section in _nav:
+        ((title, pages),) = section.items()
+        if not isinstance(pages, list):
+            continue  # Home itself
+        links = ", ".join(f"[{name}]({path})" for entry in pages for name, path in entry.items())
+        purpose = SECTION_PURPOSE[title]
+        lines.append(f"- **{title}** ({purpose}): {links}.")
+    return "\n".join(lines)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "cli": cli_reference,
     "problem-codes": problem_codes,
     "settings": settings,
     "rulesets": rulesets,
     "changelog": changelog,
+    "http-operations": http_operations,
+    "swagger-ui": swagger_ui,
+    "nav-index": nav_index,
 } | {
     f"benchmark-{p.name.removesuffix('.out.txt')}": benchmark(p.name.removesuffix(".out.txt"))
     for p in (ROOT / "benchmarks").glob("*.out.txt")
 }
 
 
+def site_openapi() -> str:
+    """The document as the service serves it (its `info.version` filled from the package's one
+    version: the committed file leaves it out), less `servers`, which only a live service knows."""
+    from adjudicator.api.meta import openapi_document
+
+    return json.dumps(openapi_document(), indent=2, ensure_ascii=False) + "\n"
+
+
+def on_config(config):
+    _nav[:] = config["nav"]
+    return config
+
+
 def on_files(files: Files, config) -> Files:
-    files.append(
-        File.generated(config, "reference/openapi.json", content=OPENAPI.read_text("utf-8"))
-    )
+    files.append(File.generated(config, "reference/openapi.json", content=site_openapi()))
     return files
 
 

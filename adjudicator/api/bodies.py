@@ -38,7 +38,7 @@ from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import Labels, check_label
 from adjudicator.problems import Problem
-from adjudicator.rulesets import DRAW_NEAREST
+from adjudicator.rulesets import DRAW_BLANKS, DRAW_NEAREST
 from adjudicator.store.models import LABEL_MAX
 from adjudicator.web.errors import ApiError
 from lexicon.limits import BOARD_SIZE
@@ -194,7 +194,11 @@ class Labelled(Body):
     """The labels a ruling may carry: absent is none; `null` is no label text and refused."""
 
     event: Annotated[Any, _label("event"), LABEL] = Field(
-        None, description="The event (tournament), e.g. NM 2027"
+        None,
+        description="The event (tournament), e.g. NM 2027. Where the service runs an event"
+        " (`ADJUDICATOR_EVENT`) every ruling is recorded under it: this may name it (in any"
+        " spelling of its canonical form) or be left out; another event is refused (400"
+        " `out_of_range`).",
     )
     round: Annotated[Any, _label("round"), LABEL] = Field(None, description="The round, e.g. 7")
     table: Annotated[Any, _label("table"), LABEL] = Field(
@@ -685,6 +689,19 @@ class DrawOrderRequest(Body):
             description="Which end of the alphabet wins the draw: `start` (nearest A) or `end`"
             " (nearest the last letter, Å in Danish). Only dk-home offers the other reading than"
             " its own (`start`, 004); elsewhere another is a 422"
+        ),
+    ] = None  # type: ignore[assignment]
+    blank: Annotated[
+        Literal[DRAW_BLANKS],  # type: ignore[valid-type]
+        refusing(
+            each(shape(f"'blank' must be one of {', '.join(DRAW_BLANKS)}: what a drawn blank does"))
+        ),
+        Field(
+            description="What a drawn blank does: `not_counted` (drawn again) or `beats_all`."
+            " dsf-2015 and ssf-1999, whose sources are silent on it (000 §3.3a names letters"
+            " only; 002 names no draw method), take `not_counted` by default, an inference, and"
+            " offer `beats_all` (the ruleset's `draw.blank_option`); sbnl-punten (003) and"
+            " dk-home (004) say it outright, and another is a 422"
         ),
     ] = None  # type: ignore[assignment]
     winner: Annotated[

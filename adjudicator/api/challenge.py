@@ -101,6 +101,8 @@ def challenge(ruleset_id: str):
         "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
+    if ruleset.rules.challenge.mode == "jury":  # a query before placement; the penalty is later
+        body["if_placed"] = None if ruling == "valid" else ruleset.if_placed()
     caller = current_caller()  # the view says who asked, what they owe and the key it came with
     return record.record_ruling(
         body,

@@ -214,7 +214,7 @@ def draw_order_route(ruleset_id: str):
         )
     if len(set(names)) != len(names):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
-    nearest, winner, draws = asked.nearest, asked.winner, asked.draws
+    nearest, winner, draws, blank = asked.nearest, asked.winner, asked.draws, asked.blank
     if draws is None and winner is None:
         raise ApiError(
             Problem.WRONG_SHAPE,
@@ -224,7 +224,7 @@ def draw_order_route(ruleset_id: str):
         )
     draws = draws or []  # a given winner needs no tiles
     try:
-        result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner)
+        result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
     except GameInputError as exc:
         raise _game_error(exc) from None
     return jsonify(result.to_dict(rules))

@@ -1,8 +1,8 @@
 """The hash chain: each entry carries the hash of the one before, so any later edit shows.
 
-An entry's hash is the SHA-256 of its canonical form: every column except `hash` itself (so
-`seq` and `prev_hash` too), as JSON with keys sorted, no whitespace, UTF-8 text unescaped, and
-`created_at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC). The first entry's `prev_hash` is 64 zeros.
+An entry's hash is the SHA-256 of its canonical form (`adjudicator.store.entryform`): every
+column except `hash` itself, as sorted JSON, `created_at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC).
+The first entry's `prev_hash` is 64 zeros.
 
 Appends take turns: the writer locks the one `audit_head` row first (`SELECT … FOR UPDATE` on
 PostgreSQL; on SQLite `BEGIN IMMEDIATE` has already locked the whole database), so workers and
@@ -14,15 +14,16 @@ linked to the one before in memory, then all are inserted in one statement.
 
 Verifying reads every row there is, however it was written: a row below the chain or past its
 head, or a value the schema does not allow (SQLite keeps any value in any column), is named, and
-verification goes on to the end.
+verification goes on to the end. It reads one snapshot (`Store.snapshot`): rulings appended
+meanwhile are not half seen. A pruned log starts after the newest checkpoint, which counts only
+with the chained entry its prune appended (`adjudicator.audit.prune`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +32,12 @@ from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, colu
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import driver, utcnow
+from adjudicator.store.entryform import COLUMNS as COLUMNS
+from adjudicator.store.entryform import HASHED as HASHED
+from adjudicator.store.entryform import PRUNE_FIELDS, PRUNE_KEY, PRUNE_KIND
+from adjudicator.store.entryform import canonical as canonical
+from adjudicator.store.entryform import entry_hash as entry_hash
+from adjudicator.store.entryform import timestamp as timestamp
 from adjudicator.store.labelforms import canonical_columns
 from adjudicator.store.models import (
     GENESIS_HASH,
@@ -45,27 +52,8 @@ HEAD = AuditHead.__table__
 CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicator.audit.prune`)
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
-COLUMNS = tuple(c.name for c in RULINGS.columns)
-HASHED = tuple(name for name in COLUMNS if name != "hash")
 
 _insert = RULINGS.insert()
-
-
-def timestamp(value: datetime) -> str:
-    """`YYYY-MM-DDTHH:MM:SS.ffffffZ` from the naive UTC value as stored (any zone ignored).
-
-    `isoformat` rather than `strftime`, which rewrites its `%f` format on every call."""
-    return value.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
-
-
-def canonical(row: Mapping[str, Any]) -> bytes:
-    content = {name: row[name] for name in HASHED}
-    content["created_at"] = timestamp(row["created_at"])
-    return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
-
-
-def entry_hash(row: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical(row)).hexdigest()
 
 
 @dataclass
@@ -160,6 +148,28 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     cursor.close()
 
 
+@dataclass(frozen=True)
+class Prune:
+    """A prune as its chained entry records it (`adjudicator.audit.prune`)."""
+
+    seq: int  # the prune's own entry
+    at: str  # when, as `timestamp` writes it
+    before: str
+    entries: int
+    first_seq: int
+    last_seq: int
+    last_hash: str
+    adopted: bool  # recorded by migration 0011 for a checkpoint made before prunes were chained
+    pruned_at: Any  # the prune's time: the entry's own, or an adopted checkpoint's as recorded
+
+    def describe(self) -> str:
+        adopted = " (recorded at the upgrade, migration 0011)" if self.adopted else ""
+        return (
+            f"the prune at seq {self.seq} ({self.at}) removed {self.entries} entries,"
+            f" seq {self.first_seq}..{self.last_seq}, made before {self.before}{adopted}"
+        )
+
+
 @dataclass
 class Verification:
     entries: int
@@ -167,6 +177,7 @@ class Verification:
     head_hash: str
     problems: list[str]
     pruned: int = 0  # the log starts after this seq (a prune's checkpoint); 0: never pruned
+    prunes: list[Prune] = field(default_factory=list)  # the prune entries in the log, in order
 
     @property
     def ok(self) -> bool:
@@ -320,6 +331,23 @@ def describe(row: Mapping[str, Any]) -> str:
     return f"entry seq {row['seq']} (ruling {ruling}, {when})"
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A row of `audit_checkpoints`: where a prune cut the log."""
+
+    seq: int
+    hash: str
+    before: Any  # a naive UTC datetime, or a value written around the service
+    entries: Any
+    pruned_at: Any
+
+
+def checkpoints(conn: Connection) -> list[Checkpoint]:
+    """Every prune's checkpoint, lowest seq first (a handful: one per prune)."""
+    found = conn.execute(select(*CHECKPOINTS.c).order_by(CHECKPOINTS.c.seq)).all()
+    return [Checkpoint(r.seq, r.hash, r.before, r.entries, _as_time(r.pruned_at)) for r in found]
+
+
 def checkpoint(conn: Connection) -> Head:
     """Where the log starts: the newest prune's checkpoint (the last entry it removed), or
     (0, genesis) when it was never pruned."""
@@ -329,14 +357,144 @@ def checkpoint(conn: Connection) -> Head:
     return Head(0, GENESIS_HASH) if found is None else Head(found.seq, found.hash)
 
 
-def verify(conn: Connection) -> Verification:
+def parse_head(text: str) -> Head:
+    """`SEQ:HASH` as `audit head` prints it; ValueError naming what is wrong."""
+    seq, sep, hash_ = text.strip().partition(":")
+    if not sep or not seq.isascii() or not seq.isdigit() or len(seq) > 19:
+        raise ValueError(f"{text!r} is not SEQ:HASH (a seq, a colon, 64 hex digits)")
+    hash_ = hash_.lower()
+    if (
+        len(hash_) != len(GENESIS_HASH)
+        or not hash_.isascii()
+        or not all(c in "0123456789abcdef" for c in hash_)
+    ):
+        raise ValueError(f"{text!r}: the hash after the colon is not 64 hex digits")
+    return Head(int(seq), hash_)
+
+
+def _prune_of(row: Mapping[str, Any]) -> Prune | None:
+    """The prune a `prune` entry records; None when its record is not of that shape."""
+    record = row["consequence"]
+    pruned = record.get(PRUNE_KEY) if isinstance(record, dict) else None
+    if not isinstance(pruned, dict) or not isinstance(row["created_at"], datetime):
+        return None
+    values = [pruned.get(name) for name in PRUNE_FIELDS]
+    before, entries, first_seq, last_seq, last_hash = values
+    if not (
+        isinstance(before, str)
+        and isinstance(last_hash, str)
+        and all(type(n) is int for n in (entries, first_seq, last_seq))
+    ):
+        return None
+    return Prune(
+        row["seq"],
+        timestamp(row["created_at"]),
+        before,
+        entries,
+        first_seq,
+        last_seq,
+        last_hash,
+        "adopted" in pruned,
+        pruned.get("pruned_at") if "adopted" in pruned else timestamp(row["created_at"]),
+    )
+
+
+def _prune_problems(
+    marks: list[Checkpoint], prunes: list[Prune], bad: list[str], times: dict[int, Any]
+) -> list[str]:
+    """A checkpoint counts only with the entry its prune appended, which must name it exactly
+    (seq, hash, date, count, time), count the entries from the checkpoint before it, prune no
+    entry made after its date, nor a date after its own time. `times`: each checkpoint's first
+    entry kept (seq + 1), by seq, where the log still holds it."""
+    problems = [f"{where}: a prune entry whose record is malformed" for where in bad]
+    by_seq = {mark.seq: (mark, index) for index, mark in enumerate(marks)}
+    recorded = set()
+    for prune in prunes:
+        where = f"entry seq {prune.seq} (a prune, {prune.at})"
+        if prune.last_seq not in by_seq:
+            problems.append(f"{where}: names a checkpoint at seq {prune.last_seq} that is missing")
+            continue
+        mark, index = by_seq[prune.last_seq]
+        recorded.add(mark.seq)
+        differs = [
+            name
+            for name, kept, told in (
+                ("hash", mark.hash, prune.last_hash),
+                ("date", _stored_time(mark.before), prune.before),
+                ("count", mark.entries, prune.entries),
+                ("time", _stored_time(mark.pruned_at), prune.pruned_at),
+            )
+            if kept != told
+        ]
+        if differs:
+            problems.append(
+                f"{where}: the checkpoint at seq {mark.seq} differs from it in its"
+                f" {', '.join(differs)} (the checkpoint was written around the service)"
+            )
+        floor = marks[index - 1].seq if index else 0
+        if prune.first_seq != floor + 1 or prune.entries != prune.last_seq - floor:
+            problems.append(
+                f"{where}: counts {prune.entries} entries from seq {prune.first_seq}, but the"
+                f" log before it ended at seq {floor} and it cut at seq {prune.last_seq}"
+            )
+        if isinstance(prune.pruned_at, str) and prune.before > prune.pruned_at:
+            problems.append(f"{where}: prunes up to {prune.before}, after its own time")
+        kept = times.get(mark.seq)
+        if isinstance(kept, datetime) and timestamp(kept) < prune.before:
+            problems.append(
+                f"{where}: entry seq {mark.seq + 1}, kept, was made before {prune.before},"
+                " so it would have been pruned (the entries removed are not those it removed)"
+            )
+    if marks and marks[-1].seq not in recorded:
+        mark = marks[-1]
+        problems.append(
+            f"the checkpoint at seq {mark.seq} ({mark.entries!r} entries made before"
+            f" {_stored_time(mark.before)}) has no prune entry in the chain: the entries up to"
+            " it were removed around `audit prune`"
+        )
+    return problems
+
+
+def _stored_time(value: Any) -> str:
+    return timestamp(value) if isinstance(value, datetime) else repr(value)
+
+
+def _noted_problems(noted: Head, start: Head, found: str | None, last: int) -> list[str]:
+    """Whether the log still extends the head a director noted: its entry is there with that
+    hash (`found`), or it is the checkpoint of a prune."""
+    where = f"the noted head seq {noted.seq}"
+    if noted.seq > last:
+        return [f"{where} is past the end of the log (seq {last}): entries were removed"]
+    if noted.seq <= start.seq:
+        if noted.seq == start.seq and noted.hash == start.hash:
+            return []  # the last entry pruned: its checkpoint keeps its hash
+        return [
+            f"{where} was pruned (the log starts after seq {start.seq}): it can no longer be"
+            " checked; note the head again after each prune"
+        ]
+    if found is None:
+        return [f"{where} is missing from the log"]
+    if found != noted.hash:
+        return [f"{where}: the entry there has another hash, so the log does not extend it"]
+    return []
+
+
+def verify(conn: Connection, noted: Head | None = None) -> Verification:
     """Walk every row: each is in the chain (after the last prune's checkpoint, else from seq 1,
     to the head), holds values of its columns' kinds, its hash matches its content, its
     `prev_hash` the entry before (the first kept: the checkpoint's), the sequence has no gap,
-    and the head row names the last entry. Every row at fault is named."""
+    and the head row names the last entry. The checkpoint counts only with its prune's entry
+    (`_prune_problems`). With `noted`, the log must still extend that head. Every row at fault
+    is named. `conn` should read one snapshot (`Store.snapshot`), as `audit verify` does."""
     problems: list[str] = []
-    start = checkpoint(conn)
+    marks = checkpoints(conn)
+    start = Head(marks[-1].seq, marks[-1].hash) if marks else Head(0, GENESIS_HASH)
     previous, expected, count = start.hash, start.seq + 1, 0
+    prunes: list[Prune] = []
+    bad_prunes: list[str] = []
+    after_marks = {mark.seq + 1: mark.seq for mark in marks}
+    times: dict[int, Any] = {}
+    noted_found: str | None = None
     for found in stored(conn):
         row = found.row
         count += 1
@@ -358,12 +516,25 @@ def verify(conn: Connection) -> Verification:
             problems.extend(f"{where}: {fault}" for fault in found.faults)
         elif entry_hash(row) != row["hash"]:
             problems.append(f"{where}: its content does not match its hash (it was edited)")
+        if row["kind"] == PRUNE_KIND:
+            prune = _prune_of(row)
+            if prune is None:
+                bad_prunes.append(where)
+            else:
+                prunes.append(prune)
+        if row["seq"] in after_marks:
+            times[after_marks[row["seq"]]] = row["created_at"]
+        if noted is not None and row["seq"] == noted.seq:
+            noted_found = row["hash"]
         previous, expected = row["hash"], row["seq"] + 1
     last = expected - 1
+    problems.extend(_prune_problems(marks, prunes, bad_prunes, times))
+    if noted is not None:
+        problems.extend(_noted_problems(noted, start, noted_found, last))
     head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
     if head is None:
         problems.append("the chain head row is missing (it was deleted)")
-        return Verification(count, 0, "", problems, start.seq)
+        return Verification(count, 0, "", problems, start.seq, prunes)
     if last > head.seq:
         first = head.seq + 1
         span = f"entry seq {last} is" if last == first else f"entries seq {first}..{last} are"
@@ -376,4 +547,4 @@ def verify(conn: Connection) -> Verification:
             f"the chain head names entry seq {head.seq}, but the log ends at seq {last}"
             " (entries were removed from the end, or the head was changed)"
         )
-    return Verification(count, head.seq, head.hash, problems, start.seq)
+    return Verification(count, head.seq, head.hash, problems, start.seq, prunes)

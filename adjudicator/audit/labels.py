@@ -11,7 +11,7 @@ another label, made to start a count afresh.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.problems import Problem
@@ -40,6 +40,25 @@ class Labels:
 
 
 NONE = Labels()
+
+
+def under_event(labels: Labels, event: str) -> Labels:
+    """The labels a ruling is recorded with where the service runs an event
+    (`ADJUDICATOR_EVENT`, empty: none): its event is the service's, as typed in the setting, so
+    every ruling of the event carries it and the directors' event filter finds them all. A
+    request naming the same event (in any spelling of its canonical form) is recorded under the
+    setting's spelling; one naming another event is refused, never recorded under the wrong one.
+    """
+    if not event:
+        return labels
+    if labels.event is not None and canonical(labels.event) != canonical(event):
+        raise ApiError(
+            Problem.OUT_OF_RANGE,
+            f"this service records the rulings of the event {event!r}: 'event' must name it or"
+            f" be left out, not {labels.event!r}",
+            "event",
+        )
+    return replace(labels, event=event)
 
 
 def check_label(name: str, value: Any) -> str:

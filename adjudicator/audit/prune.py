@@ -3,12 +3,17 @@ and keeps what is left verifiable.
 
 A prune removes the longest run of entries from the start of the log that were all made before
 DATE (an entry made on or after DATE is never removed, even if a clock that went back put an
-older one after it), with their searched labels, and appends a checkpoint (`audit_checkpoints`)
-naming the last one removed by seq and hash: `chain.verify` then starts from it, so the first
-entry kept must follow it exactly as it followed the entry removed. The head is untouched, so a
-head hash noted before still checks. A chain that does not verify is not pruned: the broken
-entries are the evidence. The prune runs under the append lock, in one transaction, and takes
-the log's no-delete trigger off only inside it.
+older one after it), with their searched labels; appends a checkpoint (`audit_checkpoints`)
+naming the last one removed by seq and hash, so `chain.verify` starts from it (the first entry
+kept must follow it exactly as it followed the entry removed); and records itself as an entry of
+the chain at its head, of kind `prune`: when, the date, how many entries, from which seq to
+which, and the last one's hash. A checkpoint counts only with that entry, so rows deleted
+behind the service's back and a checkpoint inserted to cover them show, and the head moves: a
+head noted before still checks (`audit verify --head`), and the log names every prune since.
+A chain that does not verify is not pruned: the broken entries are the evidence. The prune runs
+under the append lock, in one transaction, and takes the log's no-delete trigger off only
+inside it. Holding the lock, it reads the log as it stands: no ruling can be appended meanwhile,
+so its statements all see the same log (one snapshot, at PostgreSQL's READ COMMITTED too).
 """
 
 from __future__ import annotations
@@ -16,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, func, insert, select, text
+from sqlalchemy import Connection, delete, insert, select, text
 
 from adjudicator.audit import chain
-from adjudicator.store import utcnow
+from adjudicator.store import entryform, utcnow
 
 CHECKPOINTS = chain.CHECKPOINTS
 # 0001's trigger, taken off and put back in the prune's own transaction (DDL is transactional
@@ -37,12 +42,19 @@ class Pruned:
     entries: int  # removed by this prune
     seq: int  # the checkpoint: the last entry removed (0 when none was)
     hash: str
+    entry: chain.Head | None = None  # the prune's own entry, the new head (None: nothing removed)
 
 
-def prune(conn: Connection, before: datetime) -> Pruned:
-    """Remove the entries made before `before` (naive UTC) from the start of the log, in `conn`'s
-    write transaction; refuse (`PruneRefused`) when the chain does not verify."""
+def prune(conn: Connection, before: datetime, by: str = "adjudicator audit prune") -> Pruned:
+    """Remove the entries made before `before` (naive UTC, not after now) from the start of the
+    log, in `conn`'s write transaction, and record the prune at the head, asked by `by`;
+    refuse (`PruneRefused`) when the chain does not verify."""
     head = chain.lock_head(conn)  # first: no ruling is appended meanwhile
+    if before > utcnow():
+        raise PruneRefused(
+            f"{entryform.timestamp(before)} is in the future: a prune removes entries made"
+            " before a date that has passed"
+        )
     checked = chain.verify(conn)
     if not checked.ok:
         raise PruneRefused(
@@ -59,15 +71,19 @@ def prune(conn: Connection, before: datetime) -> Pruned:
     if last <= floor.seq:
         return Pruned(0, floor.seq, floor.hash)
     last_hash = conn.execute(select(rulings.c.hash).where(rulings.c.seq == last)).scalar_one()
-    count = (
-        checked.entries
-        - conn.execute(
-            select(func.count()).select_from(rulings).where(rulings.c.seq > last)
-        ).scalar_one()
+    count = last - floor.seq  # the chain verified: no gap, nothing outside it
+    record = entryform.prune_entry(
+        before=before,
+        entries=count,
+        first_seq=floor.seq + 1,
+        last_seq=last,
+        last_hash=last_hash,
+        by=by,
     )
+    row = chain.link(head, record | {"ruling_id": entryform.prune_id(head.seq + 1)})
     conn.execute(
         insert(CHECKPOINTS).values(
-            seq=last, hash=last_hash, before=before, entries=count, pruned_at=utcnow()
+            seq=last, hash=last_hash, before=before, entries=count, pruned_at=row["created_at"]
         )
     )
     conn.execute(delete(chain.LABELS).where(chain.LABELS.c.seq <= last))
@@ -79,4 +95,5 @@ def prune(conn: Connection, before: datetime) -> Pruned:
         conn.execute(text("ALTER TABLE rulings DISABLE TRIGGER rulings_no_change"))
         conn.execute(delete(rulings).where(rulings.c.seq <= last))
         conn.execute(text("ALTER TABLE rulings ENABLE TRIGGER rulings_no_change"))
-    return Pruned(count, last, last_hash)
+    chain.write(conn, head, [row])  # at the head, which moves to it
+    return Pruned(count, last, last_hash, chain.Head(row["seq"], row["hash"]))

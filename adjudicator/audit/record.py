@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 
 from adjudicator.audit import health, jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
-from adjudicator.audit.labels import Labels
+from adjudicator.audit.labels import Labels, under_event
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.settings import settings
@@ -152,12 +152,15 @@ def record_ruling(
     jury_limit: int | None = None,
 ) -> Response:
     """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
-    consequence as answered: `answered`), asked by `caller`, and return the answer: committed before it is returned. `charge` is the
-    caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
-    idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
-    the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
-    jury, a validated move) is a query to the jury, and counts the words it rules on."""
+    consequence as answered: `answered`), asked by `caller`, and return the answer: committed
+    before it is returned. `charge` is the caller's deferred rate count and last use
+    (`bookkeeping.pending`), `key` the request's idempotency key (`idempotency.from_request`).
+    With `jury_limit`, the query is counted and the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
+    jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
+    service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
+    (`labels.under_event`)."""
     logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    labels = under_event(labels, current_app.config.get("EVENT", ""))  # the service's event
     write = RulingWrite(
         body=body,
         entry=audit_entry(

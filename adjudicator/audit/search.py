@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, Select, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored_time
 from adjudicator.audit.record import KINDS
@@ -110,9 +110,8 @@ def item(row: Mapping[str, Any], malformed: list[str] | None = None) -> dict[str
     }
 
 
-def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
-    """A page of matching entries, newest first, and the `before` of the next page (None when
-    this is the last)."""
+def _matching(query: Query) -> Select:
+    """The entries `query`'s filters and text match (its `before` and `limit` aside)."""
     stmt = RAW
     for name, value in query.exact:
         if name in CANONICAL:  # the labels as searched, beside the chain (`ruling_labels`)
@@ -130,9 +129,31 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
         canonically = (LABELS.c[name].contains(key, autoescape=True) for name in SEARCHED_CANONICAL)
         found.append(RULINGS.c.seq.in_(select(LABELS.c.seq).where(or_(*canonically))))
         stmt = stmt.where(or_(*found))
+    return stmt
+
+
+def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of matching entries, newest first, and the `before` of the next page (None when
+    this is the last)."""
+    stmt = _matching(query)
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))
     kept = found[: query.limit]
     items = [item(each.row, faults(each)) for each in kept]
     return items, (kept[-1].row["seq"] if len(found) > query.limit else None)
+
+
+def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    """Every entry `query` matches, on every page (its `before` and `limit` aside), in chain
+    order: what an export of the page's filter holds. Read in batches, never held whole."""
+    stmt = _matching(query)
+    last: int | None = None
+    while True:
+        page = stmt if last is None else stmt.where(RULINGS.c.seq > last)
+        found = read(conn, page.order_by(RULINGS.c.seq).limit(batch))
+        if not found:
+            return
+        for each in found:
+            yield item(each.row, faults(each))
+        last = found[-1].row["seq"]

@@ -1,4 +1,5 @@
-"""The audit log for directors: a page listing and searching rulings, and the same as JSON.
+"""The audit log for directors: a page listing and searching rulings, the same as JSON, and
+the page's download of what its filter finds as a spreadsheet (`sheet`).
 
 Directors only (`directors_only`, enforced by the auth layer's one check): players and devices
 never see other tables' rulings. The page speaks the director's language as the other director
@@ -7,23 +8,28 @@ pages do; `lang` is the page's own parameter, never a search filter, and the JSO
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+import io
+from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 
 from adjudicator import store
+from adjudicator.audit import sheet
 from adjudicator.audit.chain import HEAD
-from adjudicator.audit.search import PARAMETERS, Query, read_query, search
+from adjudicator.audit.reading import consequence_text, shown_table
+from adjudicator.audit.search import PARAMETERS, Query, every, read_query, search
 from adjudicator.auth.guard import caller
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.headers import form_page_headers as security_headers
-from adjudicator.pages.page_language import kept_language
+from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
+from adjudicator.pages.strings import strings
+from adjudicator.pages.times import event_zone, shown_time, zone_name
+from adjudicator.problems import Problem
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only
-from adjudicator.web.errors import error_pages
+from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.requests import query_args
 
 bp = Blueprint("audit", __name__, template_folder="templates")
@@ -38,39 +44,18 @@ def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | Non
     return query, items, next_before, {"seq": head.seq, "hash": head.hash}
 
 
-def event_zone(app: Flask) -> tzinfo | None:
-    """ADJUDICATOR_TIME_ZONE, an IANA name (`Europe/Copenhagen`), checked once at start-up: the
-    zone the page shows times in, where the event is. Unset or empty: the machine's own zone
-    (None: `astimezone()` follows its daylight-saving rules). The name was checked when the
-    app was configured (adjudicator.settings.time_zone)."""
-    name = app.config["TIME_ZONE"]
-    return ZoneInfo(name) if name else None
-
-
-def local_time(created_at: str) -> str:
-    """A stored UTC time (`YYYY-MM-DDTHH:MM:SS.ffffffZ`) as the event's clock shows it, to the
-    second; a malformed one (a row written around the service) as stored."""
-    try:
-        when = datetime.fromisoformat(created_at.removesuffix("Z")).replace(tzinfo=UTC)
-    except ValueError:
-        return created_at
-    return when.astimezone(current_app.extensions["time_zone"]).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def zone_name() -> str:
-    """The zone the page's times are in, for its heading: the configured IANA name, or the
-    machine's own zone's abbreviation (`CET`) when none is set."""
-    zone = current_app.extensions["time_zone"]
-    return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
-
-
-def shown(item: dict[str, Any]) -> dict[str, Any]:
-    """An entry as the page shows it: its time in the event's zone, and a paired tablet's name
-    as the table where the request named none (the tablet stands at one table)."""
-    table = item["table"]
-    if table is None and item["caller"]["kind"] == "device":
-        table = item["caller"]["name"]
-    return item | {"local_time": local_time(item["created_at"]), "shown_table": table}
+def shown(item: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An entry as the page shows it: its time on the event's clock in the page's locale, the
+    table (a paired tablet's name where the request named none), and what it costs in words
+    (`reading`, as the export says it)."""
+    t = strings(lang)
+    consequence, consequence_lang = consequence_text(item["consequence"], lang, t)
+    return item | {
+        "local_time": shown_time(item["created_at"], lang),
+        "shown_table": shown_table(item),
+        "consequence_text": consequence,
+        "consequence_lang": consequence_lang,
+    }
 
 
 @bp.get(f"{API_PREFIX}/audit/rulings")
@@ -86,17 +71,23 @@ def rulings_page() -> Response:
     # The form sends every field, an unset one empty ("any"): an empty field is no filter.
     args = {k: v for k, v in query_args((*PARAMETERS, "lang")).items() if k != "lang" and v}
     _, items, next_before, head = _found(args)
+    kept = {k: v for k, v in args.items() if k != "before"}  # the filter, on every page
     older = None
     if next_before is not None:
-        kept = {k: v for k, v in args.items() if k != "before"}
         older = url_for("audit.rulings_page", **kept, before=next_before, **kept_language())
+    lang = request_language()
+    downloads = {
+        fmt: url_for("audit.rulings_export", **kept, format=fmt, **kept_language())
+        for fmt in sheet.FORMATS
+    }
     return page(
         "director_rulings.html",
         switch="audit.rulings_page",
         switch_args=args,
         director=caller(),
-        items=[shown(r) for r in items],
+        items=[shown(r, lang) for r in items],
         zone=zone_name(),
+        downloads=downloads,
         head=head,
         args=args,
         older=older,
@@ -104,7 +95,39 @@ def rulings_page() -> Response:
     )
 
 
+@bp.get("/director/rulings/export")
+@directors_only
+def rulings_export() -> Response:
+    """What the rulings page's filter shows, on every page, as a spreadsheet file (`format`:
+    csv or xlsx) in the page's language and locale, times on the event's clock (`sheet`). A
+    download (GET, nothing changes): the director's session is all it needs, as the page."""
+    args = {k: v for k, v in query_args((*PARAMETERS, "lang", "format")).items() if v}
+    fmt = args.pop("format", "csv")
+    if fmt not in sheet.FORMATS:
+        raise ApiError(
+            Problem.OUT_OF_RANGE, f"'format' must be {' or '.join(sheet.FORMATS)}", "format"
+        )
+    args.pop("lang", None)
+    args.pop("before", None)  # every page of the filter
+    query = read_query(args)
+    lang = request_language()
+    zone = event_zone()
+    with store.connection() as conn:
+        found = every(conn, query)
+        if fmt == "csv":
+            text = io.StringIO(newline="")
+            sheet.write_csv(found, text, lang, zone)
+            data = text.getvalue().encode("utf-8")
+        else:
+            binary = io.BytesIO()
+            sheet.write_xlsx(found, binary, lang, zone)
+            data = binary.getvalue()
+    day = datetime.now(UTC).astimezone(zone).strftime("%Y-%m-%d")
+    response = current_app.response_class(data, mimetype=sheet.MEDIA_TYPES[fmt])
+    response.headers["Content-Disposition"] = f'attachment; filename="rulings-{day}.{fmt}"'
+    return response
+
+
 def init_app(app: Flask) -> None:
-    app.extensions["time_zone"] = event_zone(app)
     app.register_blueprint(bp)
     error_pages(app, [bp.name], API_PREFIX, error_page)

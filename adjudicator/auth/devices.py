@@ -28,6 +28,7 @@ from adjudicator.store.credentials import Device, Director, PairingCode
 class Pairing:
     code: str
     expires_at: datetime
+    id: int  # what the director's screen asks after (`pairing_state`), never the code
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def new_pairing(
     conn.execute(sa.delete(PairingCode).where(PairingCode.expires_at <= now))
     code = new_pairing_code()
     expires = now + timedelta(seconds=seconds)
-    conn.execute(
+    made = conn.execute(
         sa.insert(PairingCode).values(
             code_hash=digest(code),
             name=name,
@@ -59,7 +60,22 @@ def new_pairing(
             expires_at=expires,
         )
     )
-    return Pairing(code, expires)
+    return Pairing(code, expires, made.inserted_primary_key[0])
+
+
+PAIRING_STATES = ("waiting", "paired", "expired")
+
+
+def pairing_state(conn: sa.Connection, pairing_id: int, now: datetime) -> str:
+    """Where a pairing code the director is showing stands: `waiting` for a tablet, `paired`
+    (a tablet redeemed it), or `expired` (ran out unused, or cleared away since)."""
+    p = PairingCode
+    row = conn.execute(sa.select(p.used_at, p.expires_at).where(p.id == pairing_id)).first()
+    if row is not None and row.used_at is not None:
+        return "paired"
+    if row is None or row.expires_at <= now:
+        return "expired"
+    return "waiting"
 
 
 def redeem(conn: sa.Connection, text: str, device_seconds: int, now: datetime) -> Paired | None:

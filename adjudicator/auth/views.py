@@ -45,13 +45,15 @@ from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
 from adjudicator.pages.strings import fill, fill_markup, say, strings
+from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.errors import ApiError, error_pages
-from adjudicator.web.netaddrs import client_id, tablet_bases
+from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
+from lexicon.limits import RACK_SIZE
 
 bp = Blueprint(
     "auth",
@@ -86,7 +88,9 @@ def delete_cookie(response: Response, name: str) -> None:
 
 
 def when(at: datetime | None) -> str:
-    return "—" if at is None else at.strftime("%Y-%m-%d %H:%M UTC")
+    """A stored time as these pages show it: the one formatter (`pages.times`), in the page's
+    locale, on the event's clock."""
+    return shown_time(at, request_language())
 
 
 # --- the forms used before there is a session (login, pairing) -------------------------------
@@ -233,12 +237,24 @@ def devices_state(listed: list[dict]) -> str:
     return hashlib.sha256(shown.encode()).hexdigest()[:16]
 
 
+def _revoked_name(listed: list[dict]) -> str | None:
+    """The tablet a revoke just ended (`?revoked=<id>`, where the revoke leads): the screen
+    confirms it by name. None for any other value, or a device not revoked."""
+    asked = request.args.get("revoked", "")
+    for device in listed:
+        if asked == str(device["id"]) and device["state"] == "revoked":
+            return device["name"]
+    return None
+
+
 def _home(status: int = 200, **extra) -> Response:
     at = store_time.now()
     with store.connection() as conn:
         listed = _devices(conn, at)
         key_rows = keys.listed(conn)
     context = {
+        "revoked": _revoked_name(listed),
+        "zone": zone_name(),
         "director": caller(),
         "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
@@ -291,8 +307,22 @@ def new_pairing():
         "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
         "loopback": loopback,
+        "venue_bind": configured_venue_bind(),
+        "poll": url_for("auth.pairing_state_json", pairing_id=pairing.id),
     }
     return _home(pairing=shown)
+
+
+@bp.get("/director/pairings/<int:pairing_id>/state")
+@directors_only
+def pairing_state_json(pairing_id: int):
+    """Where the pairing code on the director's screen stands (`devices.pairing_state`),
+    polled by the screen: once a tablet has paired, its code and QR code leave the screen."""
+    with store.connection() as conn:
+        state = devices.pairing_state(conn, pairing_id, store_time.now())
+    response = jsonify(state=state)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/director/devices/state")
@@ -313,7 +343,7 @@ def revoke_device(device_id: int):
         done = devices.revoke(conn, device_id, store_time.now())
     if not done:
         return _home(404, error=say("dir_home_no_device", id=device_id))
-    return redirect(url_for("auth.home", **kept_language()), 303)
+    return redirect(url_for("auth.home", revoked=device_id, **kept_language()), 303)
 
 
 # --- directors: check a game -------------------------------------------------------------------
@@ -357,8 +387,28 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
         turn["caption"] = fill(
             t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
         )
+        turn["shown_deviations"] = _shown_deviations(turn, t)
     svg = picture.game_svg(profile_for(ruleset), checked.boards, title=t["dir_check_board"])
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
+
+
+def placement_text(error: dict[str, Any], t: dict[str, str]) -> str:
+    """An engine placement error (its code, square and letter) in the page's language."""
+    key = "dir_check_placement_" + error["code"].replace("-", "_")
+    return fill(
+        t[key], square=error["square"] or "—", letter=error["letter"] or "—", most=RACK_SIZE
+    )
+
+
+def _shown_deviations(turn: dict[str, Any], t: dict[str, str]) -> list[dict[str, str | None]]:
+    """A turn's rule deviations as the page shows them: the placement errors (the first of
+    `deviations`) in the page's language, the ruleset's own in English (`lang`)."""
+    placement = turn["placement_errors"]
+    shown: list[dict[str, str | None]] = [
+        {"text": placement_text(e, t), "lang": None} for e in placement
+    ]
+    shown += [{"text": d, "lang": "en"} for d in turn["deviations"][len(placement) :]]
+    return shown
 
 
 def _check_page(status: int = 200, **extra: Any) -> Response:

@@ -9,7 +9,8 @@ from datetime import datetime
 
 from adjudicator import settings
 from adjudicator.auth import devices, directors, keys, store_time
-from adjudicator.cli.common import EXIT_OK, UsageError, add_database_option, open_store
+from adjudicator.cli.common import EXIT_OK, ID_MAX, UsageError, add_database_option, open_store
+from lexicon.console import text, whole_number
 
 
 def _store(args: argparse.Namespace):
@@ -131,7 +132,7 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
         description="Add a director. The password is asked for twice on a terminal, or read "
         "from standard input with --password-stdin.",
     )
-    add.add_argument("name", help="the director's name: letters, digits, . _ @ -")
+    add.add_argument("name", type=text, help="the director's name: letters, digits, . _ @ -")
     add.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input"
     )
@@ -140,7 +141,7 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
         help="change a director's password (asks twice) and end their sessions",
         description="Change a director's password and end every session they have open.",
     )
-    passwd.add_argument("name", help="the director whose password to change")
+    passwd.add_argument("name", type=text, help="the director whose password to change")
     passwd.add_argument(
         "--password-stdin", action="store_true", help="read the new password from standard input"
     )
@@ -154,13 +155,13 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
         help="remove a director and end their sessions",
         description="Remove a director, end their sessions and void any pairing code they made.",
     )
-    remove.add_argument("name", help="the director to remove")
+    remove.add_argument("name", type=text, help="the director to remove")
     unlock = actions.add_parser(
         "unlock",
         help="forget an account's failed logins",
         description="Forget a director's failed logins, so a locked account may sign in again.",
     )
-    unlock.add_argument("name", help="the director whose failed logins to forget")
+    unlock.add_argument("name", type=text, help="the director whose failed logins to forget")
     for action in actions.choices.values():
         add_database_option(action)
     p.set_defaults(handler=run_directors)
@@ -216,7 +217,9 @@ def add_devices(sub: argparse._SubParsersAction) -> None:
         help="revoke a device at once",
         description="Revoke a device: its next request is refused, on every box.",
     )
-    revoke.add_argument("id", type=int, help="the device's id, from `devices list`")
+    revoke.add_argument(
+        "id", type=whole_number(1, ID_MAX), help="the device's id, from `devices list`"
+    )
     for action in actions.choices.values():
         add_database_option(action)
     p.set_defaults(handler=run_devices)
@@ -284,7 +287,9 @@ def add_keys(sub: argparse._SubParsersAction) -> None:
     create.add_argument(
         "--role", default=keys.ROLES[0], choices=keys.ROLES, help="what the key is for (app)"
     )
-    create.add_argument("--name", required=True, help="a name for lists and the audit log")
+    create.add_argument(
+        "--name", required=True, type=text, help="a name for lists and the audit log"
+    )
     create.add_argument(
         "--scope",
         action="append",
@@ -301,7 +306,7 @@ def add_keys(sub: argparse._SubParsersAction) -> None:
         help="revoke a key by name (or id)",
         description="Revoke a key by its name or id: its next request is refused.",
     )
-    revoke.add_argument("name", help="the key's name (or its id)")
+    revoke.add_argument("name", type=text, help="the key's name (or its id)")
     for action in actions.choices.values():
         add_database_option(action)
     p.set_defaults(handler=run_keys)

@@ -17,6 +17,7 @@ EXIT_DISAGREE = 1
 
 
 EXIT_BAD_INPUT = 2
+ID_MAX = 2**63 - 1  # the stores' ids are 64-bit (PostgreSQL BIGINT, SQLite INTEGER)
 
 
 class UsageError(Exception):

@@ -5,7 +5,9 @@ Each player draws one tile; the letter nearest the start of the language's alpha
 reads either way: `dk-home` takes nearest A as the default and offers nearest the alphabet's end
 (Å) as an option (`draw.nearest`, `draw.nearest_option`). What a blank does is ruleset data: it
 beats every letter, in either reading (004: "blanke slår alt"), or does not count and is drawn
-again (003: "De blanco blokjes tellen in dit geval niet mee"). Equal letters draw again, among
+again (003: "De blanco blokjes tellen in dit geval niet mee"). Where the sources say nothing of a
+blank (000 §3.3a names letters only; 002 names no draw method) the ruleset's reading is an
+inference, and a request may take the other (`draw.blank_option`). Equal letters draw again, among
 the tied players only (000 §3.3c). Under SSF the winner does not start but chooses: to start, or
 how the board faces (002); 002 names no draw method, so the winner of a draw the players made
 their own way may be given instead of tiles (`draw.given_winner_option`).
@@ -34,6 +36,7 @@ class DrawResult:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     nearest: str = "start"  # the end of the alphabet that won: "start" (A) or "end"
     settled_by: str = "tiles"  # or "given": the players' own draw, its winner named (002)
+    blank: str = "beats_all"  # what a drawn blank did: "beats_all" or "not_counted"
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         d = rules.draw
@@ -48,7 +51,7 @@ class DrawResult:
             "rounds": self.rounds,
             "settled_by": self.settled_by,
             "nearest": self.nearest,
-            "blank": d.blank,
+            "blank": self.blank,
             "tiles_go_back": d.tiles_go_back,
             "source": d.source,
         }
@@ -61,6 +64,7 @@ def draw_order(
     rounds: list[Mapping[str, str]],
     nearest: str | None = None,
     winner: str | None = None,
+    blank: str | None = None,
 ) -> DrawResult:
     """Settle the draw from `rounds`: each maps the players who drew in that round to the tile
     drawn (a letter, `?` for a blank). Raises GameInputError naming `draws[i]` for a round that
@@ -69,13 +73,16 @@ def draw_order(
     `nearest` ("start" or "end") is the end of the alphabet that wins: the ruleset's own unless
     it offers the other (`draw.nearest_option`). `winner` is the winner of a draw the players
     made their own way, where the ruleset takes one (`draw.given_winner_option`); tiles drawn
-    as well must then make the same player the winner."""
+    as well must then make the same player the winner. `blank` ("beats_all" or "not_counted")
+    is what a drawn blank does: the ruleset's own unless it offers the other
+    (`draw.blank_option`)."""
     reading = _reading(rules, nearest)
+    blanks = _blank_reading(rules, blank)
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
-            return DrawResult(rules.id, True, winner, [], [], reading, "given")
-    result = _settle(rules, profile, players, rounds, reading)
+            return DrawResult(rules.id, True, winner, [], [], reading, "given", blanks)
+    result = _settle(rules, profile, players, rounds, reading, blanks)
     if winner is not None and (not result.decided or result.winner != winner):
         found = (
             f"make {result.winner} the winner"
@@ -101,6 +108,21 @@ def _reading(rules: Rules, nearest: str | None) -> str:
     return nearest
 
 
+def _blank_reading(rules: Rules, blank: str | None) -> str:
+    """What a drawn blank does in this draw; the other reading only where the ruleset offers
+    it, since its sources are silent (000 §3.3a, 002). 003 and 004 say it outright."""
+    own = rules.draw.blank
+    if blank is None or blank == own:
+        return own
+    if not rules.draw.blank_option:
+        raise GameInputError(
+            f"{rules.id} has one reading of a drawn blank: {own.replace('_', ' ')}"
+            f" ({rules.draw.source})",
+            "blank",
+        )
+    return blank
+
+
 def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
     if not rules.draw.given_winner_option:
         raise GameInputError(
@@ -118,6 +140,7 @@ def _settle(
     players: list[str],
     rounds: list[Mapping[str, str]],
     nearest: str,
+    blank: str,
 ) -> DrawResult:
     """The draw as the tiles settle it, round by round."""
     alphabet = profile.alphabet if nearest == "start" else profile.alphabet[::-1]
@@ -125,7 +148,7 @@ def _settle(
     standing: dict[str, int] = {}  # each contender's counted draw: the letter's place, −1 blank
     contenders = list(players)
     due = list(players)  # who draws in the next round
-    result = DrawResult(rules.id, False, None, due, nearest=nearest)
+    result = DrawResult(rules.id, False, None, due, nearest=nearest, blank=blank)
     for i, drawn in enumerate(rounds):
         where = f"draws[{i}]"
         if not due:
@@ -140,7 +163,7 @@ def _settle(
         check_within_set(profile, [(f"{where}.{p}", Counter([t])) for p, t in tiles.items()])
         again = []
         for p, t in tiles.items():
-            if t == BLANK and rules.draw.blank == "not_counted":
+            if t == BLANK and blank == "not_counted":
                 again.append(p)
                 standing.pop(p, None)
             else:

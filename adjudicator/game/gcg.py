@@ -260,6 +260,8 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
             last_note[-1] += "\n" + stripped
             continue
         raise GcgError(f"unrecognised line {stripped[:40]!r} (expected '#' or '>')", file, number)
+    if not players and not record.events:  # an empty file, /dev/null, notes only
+        raise GcgError("not a game record: no #player lines and no moves", file)
     record.players = [players[k] for k in sorted(players)]
     if sorted(players) != list(range(1, len(players) + 1)):
         missing = min(set(range(1, max(players) + 1)) - set(players))

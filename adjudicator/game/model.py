@@ -229,26 +229,28 @@ class GameState:
 
     def _stuck(self, q: int, jury: bool) -> bool:
         """003 Einde van het spel: a player may sit out only with no way to move: passing is not
-        allowed and the bag can no longer feed an exchange (SBNL: fewer than 16 in it), or the
-        jury found so. An exchange barred only by this turn's history (the previous turn put
-        nothing down) is no such end: the next turn may exchange again. Whether the letters
-        fit, the record shows."""
+        allowed and no exchange is (003 Ruilregel: fewer than 16 in the bag, or the player's
+        previous turn put nothing down), or the jury found so. An exchange barred by the
+        history stays barred: sitting out is no turn, so the previous turn stays the one that
+        put nothing down, and the letters may not be used again even where a later play makes
+        room ("ook al zou dit ... mogelijk zijn geworden"). Whether the letters fit, the record
+        shows."""
         if end_rules.pass_allowed(self.rules).allowed:
             return False
         if jury:
             return True
-        return not self.may_exchange(q, bag_only=True).allowed
+        return not self.may_exchange(q).allowed
 
-    def may_exchange(self, p: int, bag_only: bool = False) -> Verdict:
-        """May p exchange now (docs/rules.md §7): the bag, and under SBNL p's own turns.
-        `bag_only`: the history at its most lenient, so only the bag is asked. A record that
-        put down more tiles than the set holds leaves an empty bag, not a negative one."""
+    def may_exchange(self, p: int) -> Verdict:
+        """May p exchange now (docs/rules.md §7): the bag, and under SBNL p's own turns. A
+        record that put down more tiles than the set holds leaves an empty bag, not a negative
+        one."""
         return exchange_allowed(
             self.rules,
             max(0, self.bag),
             turn=self.turns_taken[p] + 1,
-            previous_placed=True if bag_only else self.previous_placed[p],
-            exchanges_in_a_row=0 if bag_only else self.exchanges_in_a_row[p],
+            previous_placed=self.previous_placed[p],
+            exchanges_in_a_row=self.exchanges_in_a_row[p],
         )
 
     # --- challenges and penalties ------------------------------------------------------------

@@ -19,7 +19,7 @@ def print_scores(report: GameReport, end: str = "\n\n") -> None:
         )
         if not t.total_ok:
             print("       ! the recorded total is not the previous total plus this score")
-        for e in t.errors:
+        for e in t.placement_lines + t.errors:
             print(f"       ! {e}")
         for i in t.info:
             print(f"       i {i}")
@@ -39,7 +39,7 @@ def print_rules(report: GameReport) -> None:
     print(f"  rules ({report.ruleset}):")
     count = 0
     for turn in report.turns:
-        for d in turn.deviations:
+        for d in turn.rule_deviations:
             count += 1
             print(f"{turn.line:>5}  {turn.player[:12]:<12} {turn.text[:40]:<40} ! {d}")
     for d in report.deviations_at_end:

@@ -50,7 +50,7 @@ class GameReport:
 
     @property
     def rule_deviations(self) -> int:
-        return sum(len(t.deviations) for t in self.turns) + len(self.deviations_at_end)
+        return sum(len(t.rule_deviations) for t in self.turns) + len(self.deviations_at_end)
 
     @property
     def ok(self) -> bool:
@@ -79,7 +79,7 @@ class GameReport:
                 "file": self.file,
                 "language": self.language,
                 "lexicon": self.lexicon,
-                "ok": self.scores_ok,
+                "ok": self.scores_ok and not any(t.placement for t in self.turns),
                 "players": self._players(),
                 "turns": [t.to_dict(rules=False) for t in self.turns],
                 "board": self.board.to_rows(),

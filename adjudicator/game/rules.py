@@ -190,6 +190,11 @@ class DrawRule(Sourced):
         "beats_all",
         description="A blank drawn: `beats_all` (004) or `not_counted`, drawn again (003).",
     )
+    blank_option: StrictBool = Field(
+        False,
+        description="A request may take the other reading of `blank`, where the sources do not"
+        " say what a drawn blank does (000 §3.3a, 002).",
+    )
     nearest: Literal[DRAW_NEAREST] = Field(  # type: ignore[valid-type]
         "start",
         description="`start`: the tile nearest A wins (000 §3.3a, 003); `end`: nearest the last letter.",
@@ -234,6 +239,9 @@ class Rules(Section):
     language: StrictStr = Field(description="The ruleset's language (a language profile's code).")
     max_players: Count = Field(
         2, description="Players a game may have; tournament rules are for two (000 §1a)."
+    )
+    players_source: StrictStr = Field(
+        "", description="Where `max_players` comes from, when not the default two."
     )
     challenge: ChallengeRule = Field(description="A challenge and what its ruling costs.")
     exchange: ExchangeRule = Field(description="Exchanging tiles.")

@@ -201,6 +201,8 @@ class Walk:
         tiles than the player has."""
         if ev.rack is None or ev.kind in (CHALLENGE, TIME, END_RACK, WITHDRAWN):
             return  # a withdrawal repeats the rack of the play it takes back
+        if ev.kind == PLAY and read_rack(ev.rack, self.profile)[1]:
+            return  # a character that is no tile: the engine's `bad-rack`, said once
         try:
             # more than 7 is read, to say what an overdraw calls for
             tiles = parse_rack(self.profile, ev.rack, most=self.profile.tile_total)
@@ -244,8 +246,10 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.computed_score = result.score
     turn.notation = result.notation
     turn.words = [sw.word.display for sw in result.words]
-    turn.errors.extend(f"{e.code}: {e.message}" for e in result.errors)
-    if w.lexicon is not None:
+    # Every placement error is a rule deviation (docs/rules.md §5), and a play that cannot be
+    # made gets no word ruling, as moves/validate gives none.
+    turn.placement.extend(result.errors)
+    if w.lexicon is not None and result.legal:
         verdicts = check_words(w.lexicon, [sw.word for sw in result.words])  # every word
         turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
     s = w.state

@@ -19,7 +19,7 @@ from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.qr import qr_svg
 from adjudicator.pages.strings import strings
 from adjudicator.web.access import public_blueprint
-from adjudicator.web.netaddrs import tablet_bases
+from adjudicator.web.netaddrs import configured_venue_bind, tablet_bases
 
 # What runs here and where the kiosks are: no word, so public in every mode.
 bp = public_blueprint(Blueprint("landing", __name__))
@@ -42,6 +42,7 @@ def landing():
         languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
         bases=bases,
         loopback=loopback,
+        venue_bind=configured_venue_bind(),
         kiosks=kiosks,
         setup_url=f"{base}/judge/",
         tournament=current_app.config.get("MODE") == "tournament",

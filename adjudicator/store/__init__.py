@@ -259,6 +259,21 @@ class Store:
             yield conn
 
     @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read-only transaction whose every statement sees the database as its first did:
+        for a reader of many statements that must agree (the audit log's rows and its head,
+        read in batches). SQLite's read transaction is one snapshot already (WAL, from its
+        first read); PostgreSQL's default, READ COMMITTED, takes a new one per statement, so
+        this one is REPEATABLE READ. It never waits for a writer, nor makes one wait."""
+        engine = self.engine
+        if not self.is_sqlite:
+            engine = engine.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        with engine.begin() as conn:
+            yield conn
+
+    @contextmanager
     def reading(self) -> Iterator[Connection]:
         """A Core connection for a few reads that need no snapshot in common (a credential
         looked up by its hash), without a transaction around them: each statement is its own

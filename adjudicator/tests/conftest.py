@@ -15,7 +15,7 @@ TEST_WORDS = {
     ("wdanish", "da"): ["hej", "café", "elguitar", "ord", "spil", "brik", "kat", "hund"],
     ("wswedish", "sv"): ["hej", "ord", "spel", "bricka", "allé", "müsli", "ögon", "tbc", "katt"],
     ("wdutch", "nl"): ["hallo", "woord", "spel", "coördinatie", "kat", "hond"],
-    ("wamerican", "en"): ["hello", "word", "game", "cat", "dog", "tile"],
+    ("wamerican-huge", "en"): ["hello", "word", "game", "cat", "dog", "tile"],
 }
 
 

@@ -25,7 +25,7 @@ from adjudicator.judge.pin import KIOSK_COOKIE
 from adjudicator.tests.conftest import build_lexicon
 
 # Bundled lexicon ids, so the bundled rulesets resolve to them.
-LEXICON_IDS = {"da": "wdanish", "sv": "wswedish", "nl": "wdutch", "en": "wamerican"}
+LEXICON_IDS = {"da": "wdanish", "sv": "wswedish", "nl": "wdutch", "en": "wamerican-huge"}
 COMMON = ["cat", "dog", "hej", "ord", "tile", "spel"]
 MISSING_IN_A = "cats"  # the cross-word of 10H SO after H7 CAT
 MISSING_IN_B = "so"  # its main word

@@ -170,7 +170,7 @@ def test_rulesets_and_lexicons_never_list_words(client):
     body = client.get("/api/v1/rulesets/dsf-2015").get_data(as_text=True)
     assert "ELGUITAR" not in body and "elguitar" not in body
     lexicons = client.get("/api/v1/lexicons").json["lexicons"]
-    assert {lex["id"] for lex in lexicons} == {"wdanish", "wswedish", "wdutch", "wamerican"}
+    assert {lex["id"] for lex in lexicons} == {"wdanish", "wswedish", "wdutch", "wamerican-huge"}
     assert all(set(lex) >= {"sha256", "word_count", "stand_in", "title"} for lex in lexicons)
 
 
@@ -212,3 +212,27 @@ def test_verify_takes_the_free_challenge_variant_004(client):
     assert client.post(url, json=body).json["rule_deviations"] == 1
     wrong = client.post(url.replace("dk-home", "naspa"), json=body | {"free_challenge": True})
     assert wrong.status_code == 422
+
+
+def test_the_jury_answers_each_word_under_sbnl_003(client):
+    """003 "Verloop van het spel": a player puts a word to the jury "ter goedkeuring", and the
+    limit counts words; unlike 002, 003 says nothing to limit what the jury tells. So a query
+    under sbnl-punten says which word the jury rejects."""
+    r = challenge(client, "sbnl-punten", ["xyzzy", "woord"])
+    assert r.status_code == 200 and r.json["policy"] == "word"
+    assert r.json["ruling"] == "invalid"
+    assert {w["word"]: w["valid"] for w in r.json["words"]} == {"XYZZY": False, "WOORD": True}
+
+
+def test_a_jury_query_before_placement_costs_nothing_003(client):
+    """003 Strafpuntenregel: the penalty falls on a word "nadat het definitief is geplaatst".
+    A word the jury rejects before it is placed costs nothing: the answer's consequence is
+    none, and the penalty is named only as what placing it anyway would cost (`if_placed`)."""
+    bad = challenge(client, "sbnl-punten", ["xyzzy"]).json
+    assert bad["consequence"]["kind"] == "none" and bad["consequence"]["points"] == 0
+    assert "20" not in bad["consequence"]["text"]["nl"] + bad["consequence"]["text"]["en"]
+    assert bad["if_placed"]["kind"] == "turn_score_plus_penalty"
+    assert bad["if_placed"]["points"] == 20 and "20 strafpunten" in bad["if_placed"]["text"]["nl"]
+    good = challenge(client, "sbnl-punten", ["woord"]).json
+    assert good["consequence"]["kind"] == "none" and good["if_placed"] is None
+    assert "if_placed" not in challenge(client, "dsf-2015", ["qqq"]).json  # a challenge: no query

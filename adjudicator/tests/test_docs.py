@@ -75,3 +75,17 @@ def test_rules_are_cited_from_the_documents_own_home():
         assert not old.search(text), (
             f"{path.relative_to(REPO)} cites the old digest, not docs/rules.md"
         )
+
+
+def test_the_first_plays_two_letters_are_not_cited_to_dsf_3_3d():
+    """DSF 2015 §3.3d says only that the first word covers the centre square ("så et af
+    bogstaverne rammer det midterste felt"); the two letters are SBNL's ("Verloop van het spel":
+    "twee of meer letters"). docs/rules.md §5 cites each claim to its own source."""
+    text = RULES.read_text("utf-8")
+    bullet = re.search(r"^- The first play covers.*?(?=^- )", text, re.S | re.M).group(0)
+    bullet = " ".join(bullet.split())
+    centre, letters = bullet.split(" and has at least two letters ", 1)
+    assert "§3.3d" in centre
+    cited = letters.split(")", 1)[0]
+    assert cited.startswith('(SBNL Puntenscrabble, "Verloop van het spel"'), cited
+    assert "§3.3d asks only that the centre square be covered" in letters

@@ -388,9 +388,9 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
 LOOKED_UP = {
     "dir_mode_": ("open", "tournament"),
     "dir_state_": ("active", "revoked", "expired"),
-    "dir_kind_": ("challenge", "jury", "move"),
+    "dir_kind_": ("challenge", "jury", "move", "prune"),
     "dir_verdict_": ("valid", "invalid"),
-    "dir_caller_": ("anonymous", "director", "device", "app"),
+    "dir_caller_": ("anonymous", "director", "device", "app", "operator"),
 }
 
 

@@ -42,6 +42,8 @@ LAYERS: list[tuple[str, ...]] = [
     # the assembly: the app factory, the command line, the processes that run it
     ("__init__",),
     ("cli", "process"),
+    # the console script's entry: light, it loads the command line once a Ctrl-C is handled
+    ("process.entry",),
 ]
 RANK = {part: rank for rank, layer in enumerate(LAYERS) for part in layer}
 

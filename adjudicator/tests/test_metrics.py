@@ -199,7 +199,12 @@ def test_lexicon_and_ruleset_identity_as_labels(metrics_client):
         for s in family.samples
         if s.name == "adjudicator_lexicon_info"
     ]
-    assert {labels["lexicon"] for labels in found} == {"wdanish", "wswedish", "wdutch", "wamerican"}
+    assert {labels["lexicon"] for labels in found} == {
+        "wdanish",
+        "wswedish",
+        "wdutch",
+        "wamerican-huge",
+    }
     assert all(len(labels["sha256"]) == 64 and labels["stand_in"] == "true" for labels in found)
     assert value(text, "adjudicator_ruleset_available", ruleset="ssf-1999", lexicon="wswedish") == 1
 

@@ -188,3 +188,70 @@ def test_problem_code_enum_is_the_declared_enum():
 
     enum = openapi_document()["components"]["schemas"]["Problem"]["properties"]["code"]["enum"]
     assert enum == sorted(p.value for p in Problem)
+
+
+def _security_for(access: str) -> list[list[dict]] | None:
+    """The `security` an operation must declare for its access marker (adjudicator.web.access,
+    enforced by adjudicator.auth.guard): None for a public one, which may also declare the
+    optional list (whoami reads a credential when one comes)."""
+    from adjudicator.web.access import DIRECTORS_ONLY, PUBLIC
+
+    anyone = [{}, {"appKey": []}, {"deviceToken": []}, {"deviceCookie": []},
+              {"directorSession": []}]  # fmt: skip
+    return {PUBLIC: [None, anyone], DIRECTORS_ONLY: [[{"directorSession": []}]]}.get(
+        access, [anyone]
+    )
+
+
+def test_each_operations_security_is_its_routes_access_marker(app):
+    """Issue 37 item 3: games/board took credentials in tournament mode but declared none, so a
+    generated client sent none."""
+    from adjudicator.auth.guard import LEXICON_DEPENDENT, access_of
+
+    doc = openapi_document()
+    wrong = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule.removeprefix("/api/v1"))
+        access = access_of(app, rule.endpoint) or LEXICON_DEPENDENT
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            declared = doc["paths"][path][method.lower()].get("security")
+            if declared not in _security_for(access):
+                wrong[f"{method} {path}"] = (access, declared)
+    assert wrong == {}
+
+
+def test_both_copies_of_the_document_validate(client):
+    """The served document and the documentation site's copy (tools/docs_hooks.py): the site's
+    once had no `info.version`, and generators refused it."""
+    from openapi_spec_validator import validate
+
+    from tools.docs_hooks import site_openapi
+
+    served = client.get("/api/v1/openapi.json").json
+    site = json.loads(site_openapi())
+    for document in (served, site):
+        validate(document)
+    assert site["info"]["version"] == served["info"]["version"] == __version__
+
+
+def test_every_array_schema_says_what_it_holds():
+    """`AuditEntry.words` was an array of anything: a generated client typed it `list[Any]`."""
+    untyped = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            if node.get("type") == "array" or (
+                isinstance(node.get("type"), list) and "array" in node["type"]
+            ):
+                if "items" not in node and "prefixItems" not in node:
+                    untyped.append(where)
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}/{i}")
+
+    walk(openapi_document(), "#")
+    assert untyped == []

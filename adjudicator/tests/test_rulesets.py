@@ -41,8 +41,10 @@ def test_consequences_follow_rules_md_section_5():
         "points": 15,
         "text": {"en": "The player who made the play gets 5 points for each word challenged."},
     }
-    assert r["sbnl-punten"].consequence(False, 1)["kind"] == "turn_score_plus_penalty"
-    assert r["sbnl-punten"].consequence(False, 1)["points"] == 20
+    # 003: a jury query before placement costs nothing; the penalty is for a word placed
+    assert r["sbnl-punten"].consequence(False, 1)["kind"] == "none"
+    assert r["sbnl-punten"].if_placed()["kind"] == "turn_score_plus_penalty"
+    assert r["sbnl-punten"].if_placed()["points"] == 20
     assert r["dsf-2015"].consequence(True, 1)["kind"] == "challenger_loses_turn"
 
 
@@ -73,7 +75,7 @@ def test_config_directory_overrides_and_adds(tmp_path):
         ("min_bag = 7", "min_bag = -1", "exchange.min_bag"),
         ("min_bag = 7", "min_bag = 7\nmax_bag = 3", "exchange.max_bag"),
         ('kind = "play_withdrawn"', 'kind = "explode"', "challenge.invalid.kind"),
-        ('lexicon = "wamerican"\n', "", "lexicon"),
+        ('lexicon = "wamerican-huge"\n', "", "lexicon"),
     ],
 )
 def test_invalid_ruleset_names_file_and_field(tmp_path, old, new, field):
@@ -170,3 +172,15 @@ def test_no_profile_cites_dsf_for_proper_names():
         for line in path.read_text("utf-8").splitlines():
             if "proper name" in line.casefold():
                 assert not any(n == "000" and c for n, c in citations(line)), (path.name, line)
+
+
+def test_dk_home_player_count_cites_what_004_says_and_no_more():
+    """004 Pointgivning ("den, der gik ud, lægger summen af alle andres rester til") speaks of
+    more than two players and names no maximum: the four of `dk-home` is the project's limit,
+    and its source says so instead of citing 004 for four."""
+    home = load_rulesets()["dk-home"]
+    assert home.max_players == 4
+    assert home.players_source.startswith("004 Pointgivning")
+    assert "no maximum" in home.players_source and "project" in home.players_source
+    assert [c for c in citations(home.players_source) if problem(*c)] == []
+    assert all(r.players_source == "" for r in load_rulesets().values() if r.max_players == 2)

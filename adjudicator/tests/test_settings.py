@@ -117,6 +117,66 @@ def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
     assert f"ADJUDICATOR_{name}" in done.stderr and "Traceback" not in done.stderr
 
 
+BAD_BINDS = [
+    "127.0.0.1:99999",
+    "127.0.0.1:-1",
+    "127.0.0.1:",
+    "127.0.0.1:8000,",
+    ",127.0.0.1:8000",
+    "::1:8000",
+    "[::1:8000",
+    "[::g]:8000",
+    "[::1]8000",
+    "999.1.1.1:80",
+    "host_name:80",
+    "127.0.0.1:٣",
+    "unix:",
+    "fd://x",
+    " ",
+]
+GOOD_BINDS = [
+    "127.0.0.1:8000",
+    "[::1]:8000",
+    "localhost",
+    "0.0.0.0:80, [::]:80",
+    "unix:/run/a.sock",
+    "fd://3",
+]
+
+
+@pytest.mark.parametrize("value", BAD_BINDS)
+def test_a_bind_gunicorn_cannot_take_fails_the_check(monkeypatch, capsys, value):
+    """Issue 35 (break 7): `--check` said ok to a port past 65535, and gunicorn then ended in a
+    traceback. Every address is checked with the other settings."""
+    monkeypatch.setenv("ADJUDICATOR_BIND", value)
+    assert settings.main(["--check"]) == 2
+    err = capsys.readouterr().err
+    assert "ADJUDICATOR_BIND must be" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", GOOD_BINDS)
+def test_every_form_of_bind_gunicorn_takes_is_accepted(monkeypatch, value):
+    monkeypatch.setenv("ADJUDICATOR_BIND", value)
+    assert settings.read()["BIND"] == value
+
+
+@pytest.mark.parametrize("how", ["environment", "option"])
+def test_serve_with_a_port_past_65535_exits_2_naming_it(tmp_path, how):
+    bad = "127.0.0.1:99999"
+    env = clean_env(
+        RUN_DIR=str(tmp_path / "run"), **({"BIND": bad} if how == "environment" else {})
+    )
+    done = subprocess.run(
+        [*ADJUDICATOR, "serve", *(["--bind", bad] if how == "option" else [])],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "ADJUDICATOR_BIND must be" in done.stderr and "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize(
     "module", ["adjudicator.process.gunicorn_conf", "adjudicator.process.wsgi"]
 )

@@ -16,10 +16,14 @@ from setuptools import find_packages
 ROOT = Path(__file__).resolve().parents[2]
 # Where the service starts: the console scripts, the WSGI app, gunicorn's settings and its
 # entry point, and the Alembic migrations (loaded from their files, by path).
+# The console scripts are read from pyproject.toml, where they are declared.
+CONSOLE_SCRIPTS = tuple(
+    target.partition(":")[0]
+    for target in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"].values()
+)
 ENTRY_POINTS = (
-    "adjudicator.cli",
+    *CONSOLE_SCRIPTS,
     "adjudicator.cli.__main__",  # python -m adjudicator.cli
-    "compiler.cli",
     "adjudicator.process.wsgi",
     "adjudicator.process.gunicorn_conf",
     "adjudicator.process.gunicorn_main",

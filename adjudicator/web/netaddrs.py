@@ -22,6 +22,7 @@ from flask import current_app, request
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
 _SIOCGIFADDR = 0x8915
 ANY = {"0.0.0.0", "::", ""}
+DEFAULT_PORT = 8000  # gunicorn's, for a bind address given without one
 
 
 def interface_addresses() -> list[str]:
@@ -71,7 +72,7 @@ def parse_bind(spec: str) -> list[tuple[str, int]]:
             continue
         host, _, port = item.rpartition(":")
         if not port.isdigit():
-            host, port = item, "8000"
+            host, port = item, str(DEFAULT_PORT)
         pairs.append((host.strip("[]"), int(port)))
     return pairs
 
@@ -96,14 +97,21 @@ def loopback_only(bound: list[tuple[str, int]]) -> bool:
     return bool(bound) and all(is_loopback(host) for host, _ in bound)
 
 
+def venue_bind(bound: list[tuple[str, int]]) -> str:
+    """The `ADJUDICATOR_BIND` that serves the venue's network on the port already in use (the
+    first one bound), which is what the loopback warnings suggest."""
+    port = bound[0][1] if bound else DEFAULT_PORT
+    return f"0.0.0.0:{port}"
+
+
 def startup_lines(bound: list[tuple[str, int]], interfaces: list[str] | None = None) -> list[str]:
     """What the start-up log says: where to point the tablets, or why they cannot reach it."""
     local = [f"http://{h}:{p}/" for h, p in bound if is_loopback(h)]
     if loopback_only(bound):
         return [
             f"judge tablets: this service listens on {', '.join(local)} only, which no tablet "
-            "can reach; set ADJUDICATOR_BIND=0.0.0.0:8000 (or use the nginx front in deploy/) "
-            "to serve the venue's network"
+            f"can reach; set ADJUDICATOR_BIND={venue_bind(bound)} (or use the nginx front in "
+            "deploy/) to serve the venue's network"
         ]
     urls = tablet_urls(bound, interfaces)
     if not urls:
@@ -126,6 +134,11 @@ def device_network(address: str) -> str | None:
     if not isinstance(parsed, ipaddress.IPv6Address) or parsed.ipv4_mapped is not None:
         return None
     return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+
+
+def configured_venue_bind() -> str:
+    """`venue_bind` for this app's `ADJUDICATOR_BIND`, for the pages' loopback warning."""
+    return venue_bind(parse_bind(str(current_app.config.get("BIND") or "")))
 
 
 def tablet_bases() -> tuple[list[str], str | None]:

@@ -213,7 +213,7 @@ def test_failed_blank_count_in_the_child_keeps_the_old_artifact(tmp_path, monkey
     def boom(self, data, max_len=None):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(LanguageProfile, "count_needing_blanks_utf8", boom)
+    monkeypatch.setattr(LanguageProfile, "words_needing_blanks_utf8", boom)
     (tmp_path / "w.txt").write_text("hus\nord\nbil\n", encoding="utf-8")
     with pytest.raises(LexiconError, match="need a blank"):
         build(load_recipe(recipe), out)

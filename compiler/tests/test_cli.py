@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from compiler.cli import main
@@ -160,3 +162,70 @@ def test_diff_warns_when_the_builds_are_different_languages(tmp_path, capsys):
     assert "warning" in err and "Swedish (sv)" in err and "Danish (da)" in err, err
     main(["diff", str(out / "sv.json"), str(out / "sv.json")])
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_manifest_names_the_compiler_version_that_lexicon_version_prints(tmp_path, capsys):
+    """One version: the manifest's `compiler.version` is what `lexicon --version` says."""
+    recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": "hus\n"}])
+    main(["build", "-q", str(recipe), "--out", str(tmp_path / "out")])
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    printed = capsys.readouterr().out.split()[-1]
+    manifest = json.loads((tmp_path / "out" / "t.json").read_text("utf-8"))
+    assert manifest["compiler"]["version"] == printed
+
+
+@pytest.fixture
+def danish(tmp_path):
+    """A Danish list with folded entries, lengths out of range and a word no tile set plays:
+    W is blank-only in Danish, so WOWWOW needs 4 blanks of the set's 2."""
+    text = "café\ncrème\nnaïv\nhus\nwowwow\nå\n" + "a" * 16 + "\n"
+    return write_recipe(tmp_path, [{"name": "a.txt", "text": text}], language="da")
+
+
+def test_the_build_report_counts_what_it_folded_and_what_cannot_be_played(tmp_path, danish, capsys):
+    out = tmp_path / "out"
+    assert main(["build", str(danish), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    head, row = (line.split() for line in captured.out.splitlines())
+    row = dict(zip(head, row, strict=True))
+    assert (row["words"], row["folded"], row["unplayable"]) == ("5", "3", "1")
+    assert (row["rej:too-short"], row["rej:too-long"]) == ("1", "1")
+    assert "t: 1 word needs more blanks than the tile set's 2 and cannot be played" in captured.err
+    assert ": WOWWOW (4)" in captured.err
+    manifest = json.loads((out / "t.json").read_text("utf-8"))
+    assert (manifest["folded"], manifest["unplayable"]) == (3, 1)
+    main(["build", "-q", str(danish), "--out", str(out)])
+    assert "WOWWOW (4)" in capsys.readouterr().err  # said even when quiet
+
+
+def test_folded_lists_each_folded_entry_with_the_word_it_became(tmp_path, danish, capsys):
+    assert main(["folded", str(danish)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "file\tline\tentry\tword",
+        "a.txt\t1\tcafé\tCAFE",
+        "a.txt\t2\tcrème\tCREME",
+        "a.txt\t3\tnaïv\tNAIV",
+    ]
+    tsv = tmp_path / "folded.tsv"
+    assert main(["folded", str(danish), "--out", str(tsv)]) == 0
+    assert len(tsv.read_text("utf-8").splitlines()) == 4
+    assert "3 folded entries written to" in capsys.readouterr().err
+
+
+def test_rejected_rows_give_the_length_of_too_short_and_too_long_entries(danish, capsys):
+    assert main(["rejected", str(danish)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "a.txt\t6\tå\ttoo-short\t1 letter; at least 2",
+        "a.txt\t7\t" + "a" * 16 + "\ttoo-long\t16 letters; at most 15",
+    ]
+
+
+def test_lookup_flags_a_word_that_needs_more_blanks_than_the_set_has(tmp_path, danish, capsys):
+    main(["build", "-q", str(danish), "--out", str(tmp_path / "out")])
+    capsys.readouterr()
+    assert main(["lookup", str(tmp_path / "out" / "t.json"), "wowwow", "café"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "wowwow\tWOWWOW\tvalid (needs 4 blanks; the tile set has 2: it cannot be played)",
+        "café\tCAFE\tvalid",
+    ]

@@ -118,15 +118,18 @@ def test_blank_count_matches_word_by_word(code, word_list):
     assert profile.count_needing_blanks(word_list) == expected
     assert profile.count_needing_blanks_utf8("\n".join(word_list).encode()) == expected
     assert profile.count_needing_blanks(word_list, 15) == expected
+    data = "\n".join(word_list).encode()
+    needing = [w for w in word_list if profile.blanks_needed(w)]
+    assert profile.words_needing_blanks_utf8(data, 15) == needing
 
 
-def _reference(code: str, text: str) -> tuple[Counter, Counter, int]:
+def _reference(code: str, text: str) -> tuple[Counter, Counter, int, int]:
     words: set[bytes] = set()
     counts: Counter = Counter()
     stats = _read_entries(
         plain_entries(text, "f"), NORMALISERS[code].entry, words, counts, None, "f"
     )
-    return Counter(words), counts, stats["entries"]
+    return Counter(words), counts, stats["entries"], stats["folded"]
 
 
 line_chars = st.sampled_from(
@@ -144,11 +147,11 @@ texts = st.lists(
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(LANGS), texts)
 def test_bulk_reader_matches_line_by_line(code, text):
-    words, counts, read = READERS[code].read(text)
-    ref_words, ref_counts, ref_read = _reference(code, text)
+    words, counts, read, folded = READERS[code].read(text)
+    ref_words, ref_counts, ref_read, ref_folded = _reference(code, text)
     assert set(words) == set(ref_words)
     assert +counts == +ref_counts
-    assert read == ref_read
+    assert read == ref_read and folded == ref_folded
 
 
 @pytest.mark.parametrize("code", LANGS)
@@ -159,9 +162,10 @@ def test_bulk_reader_on_tricky_lines(code):
         + "\nc/o\nsuper-8\nEKG-x\ncafé\ncoördinatie\nkreti och pleti\n\t\n"
         + "ord\r\nord\rord\u2028sol\n"
     )
-    words, counts, read = READERS[code].read(text)
-    ref_words, ref_counts, ref_read = _reference(code, text)
+    words, counts, read, folded = READERS[code].read(text)
+    ref_words, ref_counts, ref_read, ref_folded = _reference(code, text)
     assert set(words) == set(ref_words) and +counts == +ref_counts and read == ref_read
+    assert folded == ref_folded and folded >= 1  # café, coördinatie
 
 
 def _general_lane(n: Normaliser, text: str, capitals: bool) -> str | Rejection:
@@ -194,8 +198,8 @@ def _general_lane(n: Normaliser, text: str, capitals: bool) -> str | Rejection:
         out.append(folded)
     word = "".join(out)
     if len(word) < 2:
-        return Rejection("too-short")
-    return Rejection("too-long") if len(word) > 15 else word
+        return Rejection("too-short", letters=len(word))
+    return Rejection("too-long", letters=len(word)) if len(word) > 15 else word
 
 
 @settings(max_examples=500, deadline=None)

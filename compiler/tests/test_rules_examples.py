@@ -160,8 +160,10 @@ def test_unidecode_mistakes_are_avoided():
 
 
 def test_length_limits(sv):
-    assert sv.entry("a") == Rejection("too-short")
-    assert sv.entry("a" * 16) == Rejection("too-long")
+    assert sv.entry("a") == Rejection("too-short", letters=1)
+    assert sv.entry("a" * 16) == Rejection("too-long", letters=16)
+    assert str(sv.entry("a" * 16)) == "too-long (16 letters; at most 15)"
+    assert str(sv.entry("a")) == "too-short (1 letter; at least 2)"
     assert sv.entry("a" * 15) == "A" * 15
 
 

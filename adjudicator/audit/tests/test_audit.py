@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -159,10 +160,13 @@ def test_verify_and_export_cli(app, client, capsys):
     assert [e["kind"] for e in exported] == ["challenge", "jury"]
     assert exported[0]["words"][1] == {"input": "qzx", "word": "QZX", "valid": False}
     assert all(e["hash"] == chain.entry_hash(_parsed(e)) for e in exported)
-    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert [r["table_label"] for r in rows] == ["5", ""]
-    assert json.loads(rows[1]["consequence"])["kind"] == "none"
+    args = ["audit", "export", "--format", "csv", "--lang", "en", "--database-url", url]
+    assert main(args) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.removeprefix("\ufeff"))))
+    assert [r["Table"] for r in rows] == ["5", ""]
+    with app.app_context():  # the consequence in words, the ruleset's own, not its JSON
+        said = rulesets()["sbnl-punten"].consequence(True, 1)["text"]["en"]
+    assert rows[1]["Consequence"] == said
 
 
 def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
@@ -171,15 +175,45 @@ def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
     labels = {"player": '=HYPERLINK("http://x.example","?")', "event": "+1", "round": "-2"}
     client.post(JURY, json={"words": ["woord"], "game": "@g", **labels})
     url = app.extensions["store"].url.render_as_string(hide_password=False)
-    assert main(["audit", "export", "--format", "csv", "--database-url", url]) == 0
-    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
-    assert row["player"] == '\'=HYPERLINK("http://x.example","?")'
-    assert (row["event"], row["round"], row["game"]) == ("'+1", "'-2", "'@g")
-    assert row["ruleset"] == "sbnl-punten" and row["kind"] == "jury"  # others as they are
+    args = ["audit", "export", "--format", "csv", "--lang", "en", "--database-url", url]
+    assert main(args) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out.removeprefix("\ufeff")))
+    assert row["Player"] == '\'=HYPERLINK("http://x.example","?")'
+    assert (row["Event"], row["Round"], row["Game"]) == ("'+1", "'-2", "'@g")
+    assert row["Ruleset"] == "sbnl-punten" and row["Kind"] == "jury"  # others as they are
     assert main(["audit", "export", "--format", "json", "--database-url", url]) == 0
     (entry,) = json.loads(capsys.readouterr().out)
     assert (entry["player"], entry["game"]) == (labels["player"], "@g")
     assert entry["hash"] == chain.entry_hash(_parsed(entry))
+
+
+def _formula_starts() -> list[str]:
+    """Every character Unicode folds (NFKC) to text that starts with a formula's first
+    character: derived, never listed by hand."""
+    from adjudicator.audit.export import FORMULA_STARTS
+
+    every = (chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    return [ch for ch in every if unicodedata.normalize("NFKC", ch).startswith(FORMULA_STARTS)]
+
+
+def test_csv_export_defuses_every_form_of_a_formula_start():
+    """Issue 35 (break 9): a fullwidth `＝` (and `＋ － ＠`, the small and superscript forms,
+    …) starts a formula as the ASCII one does, and gets the same apostrophe."""
+    from adjudicator.audit.export import write_csv
+
+    starts = _formula_starts()
+    assert {"=", "＝", "＋", "－", "＠", "﹦", "⁼", "\t", "\r"} <= set(starts)
+    base = {name: None for name in chain.COLUMNS} | {"created_at": datetime(2027, 1, 1)}
+    rows = [base | {"seq": i, "player": f"{ch}1+1", "words": []} for i, ch in enumerate(starts)]
+    out = io.StringIO()
+    assert write_csv(rows, out) == len(starts)
+    out.seek(1)  # past the BOM
+    players = [row["player"] for row in csv.DictReader(out)]
+    assert players == [f"'{ch}1+1" for ch in starts]
+    out = io.StringIO()  # and nothing else: a letter, a digit, a dash that folds to no `-`
+    write_csv([base | {"seq": 1, "player": p, "words": []} for p in ("A=1", "1-1", "−1")], out)
+    out.seek(1)
+    assert [row["player"] for row in csv.DictReader(out)] == ["A=1", "1-1", "−1"]
 
 
 def _parsed(item: dict) -> dict:
@@ -514,13 +548,15 @@ def test_the_csv_export_opens_right_in_a_spreadsheet(app, client, tmp_path, lang
     out = tmp_path / "rulings.csv"
     args = ["audit", "export", "--lang", lang, "--out", str(out), "--database-url", url]
     assert main(args) == 0
-    assert out.read_bytes().startswith(b"\xef\xbb\xbfseq" + delimiter.encode())
+    strings = json.loads((Path(adjudicator.__file__).parent / "i18n" / f"{lang}.json").read_text())
+    first = "\ufeff" + strings["export_col_seq"] + delimiter
+    assert out.read_bytes().startswith(first.encode())
     with out.open(encoding="utf-8-sig", newline="") as f:
         (row,) = csv.DictReader(f, delimiter=delimiter)
-    strings = json.loads((Path(adjudicator.__file__).parent / "i18n" / f"{lang}.json").read_text())
     verdicts = [strings["word_valid" if w["valid"] else "word_invalid"] for w in ruled["words"]]
-    assert row["words"] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
-    assert row["ruleset"] == "dsf-2015" and row["kind"] == "challenge"
+    assert row[strings["export_col_words"]] == f"KAT ({verdicts[0]}), BLÅBÆR ({verdicts[1]})"
+    assert row[strings["export_col_ruleset"]] == "dsf-2015"
+    assert row[strings["export_col_kind"]] == strings["dir_kind_challenge"]
 
 
 # --- what open mode records (issue 30) --------------------------------------------------------
@@ -559,3 +595,76 @@ def test_open_mode_can_record_nothing_and_tournament_mode_still_records(make_app
 def test_an_unknown_open_mode_audit_setting_stops_the_start(make_app):
     with pytest.raises(ConfigError, match="ADJUDICATOR_OPEN_MODE_AUDIT"):
         make_app(OPEN_MODE_AUDIT="some")
+
+
+# --- the event every ruling is recorded under (issue 36, item 1) -------------------------------
+
+
+@pytest.mark.parametrize("mode", ["open", "tournament"])
+def test_every_ruling_is_recorded_under_the_services_event(make_app, mode):
+    """`ADJUDICATOR_EVENT` is the event of every ruling given under it, as the setting spells
+    it; a request may name it in any spelling of its canonical form, or not at all."""
+    app = make_app(EVENT="DM 2026", MODE=mode)
+    headers = {}
+    if mode == "tournament":
+        with app.app_context(), store.connection(write=True) as conn:
+            key = keys.create(conn, "scorer", "app", [], set(rulesets()), store_time.now()).key
+        headers = {"Authorization": f"Bearer {key}"}
+    client = app.test_client()
+    for labels in ({}, {"event": "dm  2026"}, {"event": "DM 2026", "table": "4"}):
+        answer = client.post(
+            CHALLENGE.format("dsf-2015"), json={"words": ["kat"], **labels}, headers=headers
+        )
+        assert answer.status_code == 200, answer.json
+    moved = client.post(
+        "/api/v1/rulesets/dsf-2015/moves/validate", json={"play": "8H KAT"}, headers=headers
+    )
+    assert moved.status_code == 200
+    assert [e["event"] for e in entries(app)] == ["DM 2026"] * 4
+
+
+def test_a_ruling_naming_another_event_is_refused_and_not_recorded(make_app):
+    app = make_app(EVENT="DM 2026")
+    refused = app.test_client().post(
+        CHALLENGE.format("dsf-2015"), json={"words": ["kat"], "event": "NM 2027"}
+    )
+    assert refused.status_code == 400
+    assert (refused.json["code"], refused.json["field"]) == ("out_of_range", "event")
+    assert "DM 2026" in refused.json["detail"]
+    assert entries(app) == []
+
+
+def test_without_an_event_setting_the_requests_event_is_recorded(app, client):
+    client.post(CHALLENGE.format("dsf-2015"), json={"words": ["kat"], "event": "Klubaften"})
+    client.post(CHALLENGE.format("dsf-2015"), json={"words": ["kat"]})
+    assert [e["event"] for e in entries(app)] == ["Klubaften", None]
+
+
+# --- the spreadsheet export (issue 36, item 3) -------------------------------------------------
+
+
+def test_the_csv_delimiter_follows_the_locales_decimal_sign():
+    """From CLDR (Babel), not a hand-made table: a comma where the decimal sign is a point."""
+    from babel.numbers import format_decimal
+
+    from adjudicator.audit.sheet import delimiter
+    from adjudicator.pages.page_language import LANGUAGES
+    from adjudicator.pages.times import LOCALES
+
+    for lang in LANGUAGES:
+        decimal_comma = "," in format_decimal(1.5, locale=LOCALES[lang])
+        assert delimiter(lang) == (";" if decimal_comma else ",")
+    assert [delimiter(lang) for lang in ("da", "sv", "nl", "en")] == [";", ";", ";", ","]
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"),
+    [("da_DK.UTF-8", "da"), ("sv_SE", "sv"), ("nl_BE.utf8", "nl"), ("C.UTF-8", "en"), ("", "en")],
+)
+def test_the_export_speaks_the_terminals_language(locale, lang):
+    from adjudicator.cli import terminal_language
+    from adjudicator.settings import terminal_locale
+
+    assert terminal_language(locale) == lang
+    chosen = terminal_locale({"LANG": "da_DK.UTF-8", "LC_MESSAGES": locale, "LC_ALL": ""})
+    assert chosen == (locale or "da_DK.UTF-8")  # POSIX's order: LC_ALL, LC_MESSAGES, LANG

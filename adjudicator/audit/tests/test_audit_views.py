@@ -225,9 +225,12 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
     rule(app.test_client(), "ssf-1999", ["ord"])
     utc = client.get("/api/v1/audit/rulings").json["rulings"][0]["created_at"]
     when = datetime.fromisoformat(utc.replace("Z", "+00:00"))
-    local = when.astimezone(ZoneInfo("Pacific/Kiritimati")).strftime("%Y-%m-%d %H:%M:%S")
-    page = client.get("/director/rulings").text
-    assert local in page and when.strftime("%Y-%m-%d %H:%M:%S") not in page
+    there = when.astimezone(ZoneInfo("Pacific/Kiritimati"))
+    page = client.get("/director/rulings?lang=en").text
+    # CLDR's medium form in the page's locale (en_GB: `5 Dec 2026, 07:59:25`), Kiritimati's
+    assert f">{there.day} {there:%b %Y}, {there:%H:%M:%S}</time>" in page  # not UTC's clock
+    page = client.get("/director/rulings?lang=da").text  # da_DK: `5. dec. 2026 07.59.25`
+    assert f"{there.day}. {there:%b}.".lower() in page and f"{there:%H.%M.%S}" in page
     assert '<main class="wide">' in page  # the fluid layout (auth.css)
 
 
@@ -293,3 +296,46 @@ def test_a_malformed_row_is_marked_on_every_page(app, director):
     assert any("words" in f for f in by_seq[2]["malformed"]) and by_seq[2]["words"] == 5
     assert any("words" in f for f in by_seq[3]["malformed"])
     assert any("consequence" in f for f in by_seq[3]["malformed"])
+
+
+def test_the_download_carries_the_pages_filter_over_every_page(app, director):
+    """Issue 36, item 3: the page's download links keep its filter and language, and the file
+    holds every matching ruling, not the page's 50; a format it does not write is refused as a
+    page, and only a director gets the file."""
+    import csv
+    import io
+    import re
+    from html import unescape
+
+    player = app.test_client()
+    for n in range(55):
+        rule(player, "dsf-2015", ["kat"], event="DM", table=str(n))
+    rule(player, "ssf-1999", ["ord"], event="SM")
+    page = director.get("/director/rulings?event=DM&lang=sv").get_data(as_text=True)
+    link = unescape(re.search(r'id="download-csv" href="([^"]+)"', page).group(1))
+    assert "event=DM" in link and "lang=sv" in link and "format=csv" in link
+    got = director.get(link)
+    assert got.status_code == 200 and got.headers["Content-Disposition"].startswith("attachment")
+    rows = list(
+        csv.reader(io.StringIO(got.get_data(as_text=True).removeprefix("\ufeff")), delimiter=";")
+    )
+    assert rows[0][0] == "Nr" and len(rows) == 1 + 55  # Swedish headings; all pages, DM only
+    assert director.get("/director/rulings/export?format=pdf").status_code == 400
+    anonymous = app.test_client().get(link)
+    assert anonymous.status_code == 303 and "/director/login" in anonymous.headers["Location"]
+
+
+def test_a_prune_is_shown_as_one_in_the_directors_language(app, director):
+    from adjudicator.audit import prune
+    from adjudicator.store import utcnow
+
+    player = app.test_client()
+    for word in ("ord", "kat", "hej"):
+        rule(player, "ssf-1999", [word])
+    with app.app_context(), store.connection(write=True) as conn:
+        prune.prune(conn, utcnow(), by="ops")
+    page = director.get("/director/rulings?lang=da").text
+    assert "oprydning" in page and "ops (operatør)" in page
+    assert "poster til og med nr. 3 fjernet" in page and "lovligt" not in page
+    listed = director.get("/api/v1/audit/rulings").json["rulings"]
+    assert [(r["seq"], r["kind"]) for r in listed] == [(4, "prune")]

@@ -173,7 +173,8 @@ def malform(conn, store: Store) -> None:
         conn.execute(text("UPDATE rulings SET words = '\"HEJ\"' WHERE seq = 6"))
 
 
-def test_malformed_rows_are_each_named_and_verify_goes_on(store, capsys):
+def test_malformed_rows_are_each_named_and_verify_goes_on(store, capsys, tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
     chained(store, 7)
     with store.connection(write=True) as conn:
         open_the_door(conn, store)
@@ -201,6 +202,14 @@ def test_malformed_rows_are_each_named_and_verify_goes_on(store, capsys):
     assert "Traceback" not in captured.err
     assert main(["audit", "export", "--format", "csv", "--database-url", url(store)]) == 1
     assert capsys.readouterr().out.count("\n") == 8  # the header and every row
+    for lang in ("da", "en"):  # in a language: each malformed value written as stored
+        out = tmp_path / f"rulings-{lang}.xlsx"
+        args = ["audit", "export", "--format", "xlsx", "--lang", lang, "--out", str(out)]
+        assert main([*args, "--database-url", url(store)]) == 1
+        assert "Traceback" not in capsys.readouterr().err
+        rows = list(openpyxl.load_workbook(out).active.iter_rows(values_only=True))
+        assert [r[0] for r in rows[1:]] == [1, 2, 3, 4, 5, 6, 7]
+        assert rows[1][1] == "yesterday" and rows[1][2] is None  # no time, so no offset
 
 
 # --- an older database ---------------------------------------------------------------------------

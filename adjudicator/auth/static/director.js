@@ -41,3 +41,39 @@
   function schedule() { setTimeout(tick, EVERY); }
   schedule();
 })();
+
+/* The pairing code on the director's screen: it polls where the code stands
+ * (GET /director/pairings/<id>/state). Once a tablet has paired with it, the code and the QR code
+ * leave the screen and "paired as …" is said in their place (a status, read out by a screen
+ * reader); a code that ran out unused goes the same way, saying so. The devices list above
+ * follows by its own poll. */
+(function () {
+  'use strict';
+  var EVERY = 2000; // ms between polls
+  var section = document.getElementById('pairing');
+  if (!section || !window.fetch) return;
+  var poll = section.getAttribute('data-poll');
+  var shown = document.getElementById('pairing-shown');
+  var status = document.getElementById('pairing-status');
+
+  function settle(state) {
+    var said = document.getElementById(state === 'paired' ? 'pairing-paired' : 'pairing-expired');
+    if (shown) shown.remove();
+    section.querySelectorAll('#pairing-title ~ p:not(#pairing-status)').forEach(function (p) {
+      p.remove(); // "open … and enter the code": nothing to enter now
+    });
+    status.textContent = said.content.textContent;
+    section.setAttribute('data-state', state);
+  }
+
+  function tick() {
+    fetch(poll, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (body && (body.state === 'paired' || body.state === 'expired')) return settle(body.state);
+        setTimeout(tick, EVERY);
+      })
+      .catch(function () { setTimeout(tick, EVERY); }); // the service away for a moment
+  }
+  setTimeout(tick, EVERY);
+})();

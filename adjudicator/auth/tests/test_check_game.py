@@ -11,7 +11,9 @@ import pytest
 from markupsafe import escape
 
 from adjudicator import create_app
+from adjudicator.auth.views import placement_text
 from adjudicator.pages.headers import FORM_PAGE_HEADERS as PAGE_HEADERS
+from adjudicator.pages.strings import strings
 from adjudicator.tests.differential import GCG, TURNS, build_pair
 
 from .conftest import add_director, form_csrf, login
@@ -59,7 +61,13 @@ def test_a_record_is_shown_turn_by_turn_as_verify_reports_it(app, director):
         row = re.search(rf'<tr id="turn-{k}" data-turn="{k}".*?</tr>', html, re.S).group(0)
         assert f"<code>{turn['move']}</code>" in row
         assert f"{turn['recorded_total']} / {turn['computed_total']}" in row
-        for deviation in turn["deviations"]:  # each one in the row and listed, linked to it
+        placement = turn["placement_errors"]  # the first deviations, in the page's language
+        for error in placement:
+            shown = str(escape(placement_text(error, strings("en"))))
+            assert shown in row
+            assert re.search(rf'<li><a href="#turn-{k}" data-turn="{k}">[^<]*</a> <span>'
+                             rf"{re.escape(shown)}</span>", html)  # fmt: skip
+        for deviation in turn["deviations"][len(placement) :]:  # in the row and listed, linked
             shown = str(escape(deviation))
             assert shown in row
             assert re.search(rf'<li><a href="#turn-{k}" data-turn="{k}">[^<]*</a> <span lang="en">'

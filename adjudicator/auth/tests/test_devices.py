@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from adjudicator.auth import lockout
 
@@ -150,3 +151,61 @@ def test_wrong_codes_on_the_venues_64_hold_back_that_address_only(make_app):
     assert pair(app.test_client(), pairing_code(director), **last).status_code == 429
     other = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:3::c"}}  # another /64
     assert pair(app.test_client(), pairing_code(director), **other).status_code == 303
+
+
+def _shown_pairing(director, name: str = "Bord 2") -> tuple[str, str]:
+    """A pairing code on the director's screen, and the address the screen polls about it."""
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    html = director.post(
+        "/director/pairings", data={"csrf": csrf, "name": name, "ruleset": "ssf-1999"}
+    ).get_data(as_text=True)
+    code = re.search(r'id="pairing-code">([^<]+)<', html).group(1)
+    poll = re.search(r'id="pairing" [^>]*data-poll="([^"]+)"', html).group(1)
+    return code, poll
+
+
+def test_the_screen_learns_when_its_code_is_used(tournament):
+    """Issue 36, item 6: the pairing on screen is `waiting` until a tablet pairs with it, then
+    `paired` (the screen takes the code away and says so); only a director may ask."""
+    director = _director(tournament)
+    code, poll = _shown_pairing(director)
+    assert director.get(poll).json == {"state": "waiting"}
+    assert tournament.test_client().get(poll).status_code == 303  # no session: to the login
+    pair(tournament.test_client(), code)
+    answer = director.get(poll)
+    assert answer.json == {"state": "paired"} and answer.headers["Cache-Control"] == "no-store"
+    assert director.get("/director/pairings/999/state").json == {"state": "expired"}
+
+
+def test_the_screen_learns_when_its_code_runs_out(tournament, frozen):
+    director = _director(tournament)
+    code, poll = _shown_pairing(director)
+    frozen.advance(5 * 60 + 1)
+    assert director.get(poll).json == {"state": "expired"}
+    assert pair(tournament.test_client(), code).status_code == 403
+
+
+def test_a_revoke_is_confirmed_by_name(tournament):
+    director = _director(tournament)
+    pair(tournament.test_client(), pairing_code(director, "Bord 2"))
+    csrf = form_csrf(director.get("/director/").get_data(as_text=True))
+    done = director.post("/director/devices/1/revoke?lang=da", data={"csrf": csrf})
+    assert done.status_code == 303 and "revoked=1" in done.location
+    html = director.get(done.location).get_data(as_text=True)
+    assert '<p role="status" id="revoked">»Bord 2« er tilbagekaldt' in html
+    assert 'id="revoked"' not in director.get("/director/?revoked=2").get_data(as_text=True)
+
+
+def test_the_screens_times_are_the_pages_locale_on_the_events_clock(make_app):
+    """One formatter for every page: the device list's times in the page's locale (CLDR, via
+    Babel) and the event's zone, as the rulings page's, never UTC's clock with "UTC"."""
+    app = make_app(MODE="tournament", TIME_ZONE="Pacific/Kiritimati")  # UTC+14
+    director = _director(app)
+    pair(app.test_client(), pairing_code(director, "Bord 2"))
+    html = director.get("/director/?lang=nl").get_data(as_text=True)
+    cells = re.search(r'data-device="1"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    assert " UTC" not in cells
+    shown = re.search(r"<td>\d{1,2} \w+\.? \d{4},? (\d{2}):\d{2}:\d{2} door anna</td>", cells)
+    kiritimati = (datetime.now(UTC) + timedelta(hours=14)).hour
+    assert shown and int(shown.group(1)) in (kiritimati, (kiritimati - 1) % 24), cells
+    assert "Pacific/Kiritimati" in html  # the zone, named once

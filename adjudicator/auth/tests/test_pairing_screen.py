@@ -66,9 +66,10 @@ def test_from_another_machine_the_tablet_is_told_the_address_the_director_used(m
 
 
 def test_a_loopback_bind_is_said_to_be_unreachable_beside_the_code(make_app):
-    app = make_app(MODE="tournament", BIND="127.0.0.1:8000")
-    html, _, _ = pairing_screen(app, "http://127.0.0.1:8000")
-    warning = strings("en")["landing_loopback"].replace("{bind}", "127.0.0.1:8000")
+    app = make_app(MODE="tournament", BIND="127.0.0.1:8123")
+    html, _, _ = pairing_screen(app, "http://127.0.0.1:8123")
+    warning = strings("en")["landing_loopback"].replace("{bind}", "127.0.0.1:8123")
+    warning = warning.replace("{venue_bind}", "0.0.0.0:8123")
     assert f'role="alert" id="pairing-unreachable">{warning}<' in html
 
 

@@ -141,3 +141,35 @@ def test_a_given_winner_only_where_the_ruleset_takes_one(ruleset, winner, code):
     with pytest.raises(GameInputError) as e:
         draw_order(rules(ruleset), profile(ruleset), ["Ann", "Bo"], [], winner=winner)
     assert e.value.field == "winner" and e.value.code == code
+
+
+@pytest.mark.parametrize("ruleset", ["dsf-2015", "ssf-1999"])
+def test_a_blank_drawn_is_an_inference_with_the_other_reading_on_offer(ruleset):
+    """000 §3.3a names letters only ("det bogstav, der alfabetisk er tættest på A") and 002
+    names no draw method: neither says what a drawn blank does. "Not counted, draw again" (as
+    003 Begin van het spel) is the default and an inference; "a blank beats every letter" (as
+    004 Forberedelse) is the other, offered per request (`blank`)."""
+    r = rules(ruleset)
+    assert r.draw.blank == "not_counted" and r.draw.blank_option
+    assert "inference" in r.draw.source
+    default = settle(ruleset, [{"Ann": "?", "Bo": "A"}])
+    assert not default.decided and default.next_draw == ["Ann"]
+    assert default.to_dict(r)["blank"] == "not_counted"
+    beats = settle(ruleset, [{"Ann": "?", "Bo": "A"}], blank="beats_all")
+    assert beats.decided and beats.winner == "Ann"
+    assert beats.to_dict(r)["blank"] == "beats_all"
+    assert "a blank beats every letter" in beats.rounds[0]["why"]
+
+
+@pytest.mark.parametrize("ruleset, own", [("sbnl-punten", "not_counted"), ("dk-home", "beats_all")])
+def test_a_ruleset_whose_source_says_what_a_blank_does_takes_no_other_reading(ruleset, own):
+    """003 Begin van het spel ("De blanco blokjes tellen in dit geval niet mee") and 004
+    Forberedelse ("blanke slår alt") say it outright: no other reading is offered."""
+    other = next(b for b in ("beats_all", "not_counted") if b != own)
+    assert (
+        settle(ruleset, [{"Ann": "?", "Bo": "M"}], blank=own).to_dict(rules(ruleset))["blank"]
+        == own
+    )
+    with pytest.raises(GameInputError) as e:
+        settle(ruleset, [{"Ann": "?", "Bo": "M"}], blank=other)
+    assert e.value.field == "blank" and e.value.code == "inconsistent_input"

@@ -98,15 +98,32 @@ def test_an_overfull_rack_says_what_the_rules_prescribe_000_4_3b_003():
     assert "takes one tile at random, without looking" in sbnl[0] and "003" in sbnl[0]
 
 
-def test_sbnl_a_player_is_stuck_only_when_the_bag_or_the_jury_says_so_003_einde():
-    """003 Einde van het spel: a player whose letters can no longer be placed sits out. With 80
-    tiles in the bag he could exchange again at his next turn, so a line out of turn is a
-    slip, unless the record notes that the jury decided it (RECORDS.md)."""
-    text = (
-        ">ann: BDHNOSX 8F HOND +16 16\n>bob: AEIKRYZ I8 .AK +7 7\n"
-        ">ann: BSXEEIL -X +0 16\n>bob: EIRYZLT -Z +0 7\n"
-        ">ann: BSEEILQ J10 SE +16 32\n>ann: BEILQRT K10 BE +20 52\n"
+SBNL_OPENING = ">ann: BDHNOSX 8F HOND +16 16\n>bob: AEIKRYZ I8 .AK +7 7\n>ann: BSXEEIL -X +0 16\n"
+
+
+def test_sbnl_a_player_who_just_exchanged_and_cannot_place_sits_out_003_einde():
+    """003 Einde van het spel: a player left with letters that can no longer be placed may not
+    use them, may not pass ("het is niet toegestaan een beurt over te slaan"), and the other
+    plays on. Bob's last turn was an exchange, so 003 Ruilregel ("bij de voorafgaande beurt is
+    minimaal één letter weggelegd") bars another at once, with 80 tiles in the bag or not; and
+    since sitting out is no turn, his previous turn stays that exchange: he can never exchange
+    again. Ann playing on is no slip, with or without a note that the jury ruled it."""
+    text = SBNL_OPENING + (
+        ">bob: EIRYZLT -Z +0 7\n>ann: BSEEILQ J10 SE +16 32\n>ann: BEILQRT K10 BE +20 52\n"
     )
+    stuck = run(text, "sbnl-punten")
+    assert deviations(stuck) == []
+    assert stuck.turns[-1].notes[0].startswith("bob can neither place, exchange nor pass")
+    assert "003 Einde van het spel" in stuck.turns[-1].notes[0]
+    ruled = run(text + "#note jury: Bob kan niet meer leggen\n", "sbnl-punten")
+    assert deviations(ruled) == []
+
+
+def test_sbnl_a_player_who_may_still_exchange_is_not_stuck_003_ruilregel():
+    """003 Ruilregel: with 16 or more tiles in the bag and a tile put down at his previous turn,
+    Bob may exchange, so he has a move: Ann moving in his place is a slip, unless the record
+    notes that the jury found him stuck (RECORDS.md)."""
+    text = SBNL_OPENING + ">ann: BSEEILQ J10 SE +16 32\n"
     slip = run(text, "sbnl-punten")
     assert deviations(slip) == ["not ann's turn: bob was due"]
     ruled = run(text + "#note jury: Bob kan niet meer leggen\n", "sbnl-punten")

@@ -61,7 +61,8 @@ export function showResult(body, jury) {
   box.appendChild(list);
   if (!perWord) box.appendChild(el('p', 'play-note', t.play_note));
 
-  const texts = body.consequence.text;
+  // A jury query costs nothing (003): a rejected word's penalty is what placing it would cost.
+  const texts = juryMode && !valid && body.if_placed ? body.if_placed.text : body.consequence.text;
   const consequence = el('p', 'consequence');
   consequence.appendChild(el('span', 'sr-only', t.consequence_label + ': '));
   if (juryMode) consequence.appendChild(el('span', 'jury-note', (valid ? t.jury_valid_note : t.jury_invalid_note) + ' '));

@@ -1,0 +1,85 @@
+"""Times as people read them: the one formatter of every page and export.
+
+A time is kept in the store as naive UTC. Wherever a person reads one (the director's screen,
+the rulings page, the export) it is shown in the event's time zone (`ADJUDICATOR_TIME_ZONE`, an
+IANA name; unset: the machine's own zone, with its daylight-saving rules) and in the page's
+locale, through CLDR's formats (Babel's `format_datetime`): `4. dec. 2026 19.05.09` in Danish,
+`4 dec. 2026 19:05:09` in Dutch, `Dec 4, 2026, 7:05:09 PM` in English. The zone is named once
+per page (`zone_name`), beside the times.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+from functools import cache
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_datetime
+from flask import current_app
+
+LOCALES = {"da": "da_DK", "sv": "sv_SE", "nl": "nl_NL", "en": "en_GB"}  # page language → CLDR
+NO_TIME = "—"
+APP_ZONE = object()  # the app's zone (`event_zone()`), as distinct from None, the machine's
+
+
+@cache
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def event_zone(name: str | None = None) -> tzinfo | None:
+    """The event's zone: `name`, else the app's `TIME_ZONE` (checked at start-up,
+    `adjudicator.settings.time_zone`); None for the machine's own zone."""
+    if name is None:
+        name = current_app.config.get("TIME_ZONE", "")
+    return _zone(name) if name else None
+
+
+def stored(at: datetime | str) -> datetime | None:
+    """A stored time (a naive UTC datetime, or the audit log's `YYYY-MM-DDTHH:MM:SS.ffffffZ`)
+    as an aware UTC datetime; None for a text that is no time (a row written around the
+    service)."""
+    if isinstance(at, str):
+        try:
+            at = datetime.fromisoformat(at.removesuffix("Z"))
+        except ValueError:
+            return None
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at
+
+
+def local(at: datetime | str, zone: tzinfo | None) -> datetime | None:
+    """`at` on the event's clock: an aware datetime in `zone` (None: the machine's zone, its
+    offset on that date)."""
+    when = stored(at)
+    return None if when is None else when.astimezone(zone)
+
+
+def shown_time(
+    at: datetime | str | None,
+    lang: str,
+    zone: tzinfo | None | object = APP_ZONE,
+    *,
+    form: str = "medium",
+) -> str:
+    """`at` as the page in `lang` shows it, on the event's clock (`zone`; default the app's):
+    `form` is CLDR's `short` (no seconds), `medium` or a pattern. A missing time is a dash; a
+    text that is no time is shown as stored."""
+    if at is None:
+        return NO_TIME
+    when = local(at, event_zone() if zone is APP_ZONE else zone)  # type: ignore[arg-type]
+    if when is None:
+        return str(at)
+    return format_datetime(when, form, tzinfo=when.tzinfo, locale=LOCALES[lang])
+
+
+def zone_name(zone: tzinfo | None | object = APP_ZONE) -> str:
+    """The zone the times are in, for a heading: its IANA name (`Europe/Copenhagen`), or the
+    machine's own zone's abbreviation (`CET`) when none is set."""
+    zone = event_zone() if zone is APP_ZONE else zone
+    return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
+
+
+def utc_offset(when: datetime) -> str:
+    """An aware time's offset from UTC, as ISO 8601 writes it after `UTC`: `UTC+01:00` (never
+    a bare `+01:00`, which a spreadsheet would take for the start of a formula)."""
+    return "UTC" + when.isoformat()[-6:]

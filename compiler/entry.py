@@ -1,0 +1,21 @@
+"""The `lexicon` console script. Light on purpose: a Ctrl-C while the command line imports
+(marisa-trie, the normaliser) ends it in one line, not a traceback (lexicon.console.run_command)."""
+
+from __future__ import annotations
+
+import sys
+
+from lexicon.console import run_command
+
+
+def main() -> int:
+    def load():
+        from compiler.cli import main as command
+
+        return command
+
+    return run_command("lexicon", load)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
