@@ -201,6 +201,7 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     "auth.new_pairing": _form({"csrf": "-", "name": "Table 1", "ruleset": "ssf-1999"}),
     "auth.revoke_device": _form({"csrf": "-"}),
     "auth.devices_state_json": _get,
+    "auth.pairing_state_json": lambda path: [Req("GET", re.sub(r"<int:\w+>", "1", path))],
     "auth.clear_pin_lockouts": _form({"csrf": "-"}),
     "auth.check_game_form": _get,
     "auth.check_game_page": _form({"csrf": "-", "ruleset": "naspa", "record": GCG}),
@@ -209,6 +210,7 @@ REGISTRY: dict[str, Callable[[str], list[Req]]] = {
     # Directors only: an anonymous request is refused before the log is read.
     "audit.rulings_json": _get,
     "audit.rulings_page": _get,
+    "audit.rulings_export": _get,
     "landing.landing": _get,
 }
 
