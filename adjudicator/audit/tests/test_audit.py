@@ -198,22 +198,25 @@ def _formula_starts() -> list[str]:
 
 def test_csv_export_defuses_every_form_of_a_formula_start():
     """Issue 35 (break 9): a fullwidth `＝` (and `＋ － ＠`, the small and superscript forms,
-    …) starts a formula as the ASCII one does, and gets the same apostrophe."""
-    from adjudicator.audit.export import write_csv
+    …) starts a formula as the ASCII one does, and gets the same apostrophe, in the export a
+    director downloads (adjudicator.audit.sheet) as in the command line's."""
+    from adjudicator.audit import search, sheet
 
     starts = _formula_starts()
     assert {"=", "＝", "＋", "－", "＠", "﹦", "⁼", "\t", "\r"} <= set(starts)
     base = {name: None for name in chain.COLUMNS} | {"created_at": datetime(2027, 1, 1)}
-    rows = [base | {"seq": i, "player": f"{ch}1+1", "words": []} for i, ch in enumerate(starts)]
-    out = io.StringIO()
-    assert write_csv(rows, out) == len(starts)
-    out.seek(1)  # past the BOM
-    players = [row["player"] for row in csv.DictReader(out)]
-    assert players == [f"'{ch}1+1" for ch in starts]
-    out = io.StringIO()  # and nothing else: a letter, a digit, a dash that folds to no `-`
-    write_csv([base | {"seq": 1, "player": p, "words": []} for p in ("A=1", "1-1", "−1")], out)
-    out.seek(1)
-    assert [row["player"] for row in csv.DictReader(out)] == ["A=1", "1-1", "−1"]
+
+    def players(names: list[str]) -> list[str]:
+        rows = [base | {"seq": i, "player": p, "words": []} for i, p in enumerate(names)]
+        out = io.StringIO()
+        assert sheet.write_csv(map(search.item, rows), out, "en", None) == len(names)
+        out.seek(1)  # past the BOM
+        column = sheet.headings("en")[sheet.COLUMNS.index("player")]
+        return [row[column] for row in csv.DictReader(out)]
+
+    assert players([f"{ch}1+1" for ch in starts]) == [f"'{ch}1+1" for ch in starts]
+    # and nothing else: a letter, a digit, a dash that folds to no `-`
+    assert players(["A=1", "1-1", "−1"]) == ["A=1", "1-1", "−1"]
 
 
 def _parsed(item: dict) -> dict:
