@@ -143,6 +143,12 @@ class Problem(StrEnum):
     UNKNOWN_RULESET = "unknown_ruleset", 404, "no ruleset has this id"
     RULESET_UNAVAILABLE = "ruleset_unavailable", 503, "the ruleset's lexicon is not loaded"
     STORE_UNAVAILABLE = "store_unavailable", 503, "the store cannot record a ruling right now"
+    STORE_REFUSES_WRITES = (
+        "store_refuses_writes",
+        503,
+        "the store refuses to record rulings (its audit log is damaged, or it is full): an"
+        " operator must act; `cause` and readyz say which",
+    )
     LABEL_LENGTH = "label_length", 400, "a player or game label is empty or too long"
     LABEL_DISALLOWED_CHARACTER = (
         "label_disallowed_character",

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from sqlalchemy import create_engine, text
 
 from api_tests.conftest import Server, address, start_server, store_cli
 from conftest import new_cluster
@@ -65,6 +66,40 @@ def test_every_ruling_is_in_the_verified_chain(served):
     assert [e["kind"] for e in log] == ["challenge", "jury", "move"]
     done = store_cli(url, "audit", "verify")
     assert done.returncode == 0 and "3 entries; chain intact" in done.stdout
+
+
+def test_a_damaged_log_refuses_every_ruling_and_is_not_ready(served):
+    """Issue 35, item 4: with the log's INSERT trigger dropped, every ruling was a 500 with an
+    IntegrityError in the log (the first one even wrote its entry beside the chain). Now each
+    worker answers 503 `store_refuses_writes`, writes nothing, and readyz names the cause."""
+    server, url = served
+    assert post(server, "/rulesets/ssf-1999/challenge", {"words": ["HEJ"]}).status_code == 200
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        on = "" if url.startswith("sqlite") else " ON rulings"
+        conn.execute(text(f"DROP TRIGGER rulings_insert_at_head{on}"))
+    engine.dispose()
+    rulings = [
+        ("/rulesets/ssf-1999/challenge", {"words": ["ORD"]}),
+        (JURY, {"words": ["WOORD"], "game": "g1", "player": "Anna"}),
+        ("/rulesets/dsf-2015/moves/validate", {"play": "8H HEJ"}),
+    ] * 3  # every worker meets it
+    for path, body in rulings:
+        refused = post(server, path, body, **{"Idempotency-Key": f"{path}-{len(body)}"})
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["code"] == "store_refuses_writes"
+        assert refused.json()["cause"] == "audit_log_damaged"
+    ready = requests.get(server.api("/readyz"), timeout=30)
+    assert ready.status_code == 503
+    assert ready.json()["store"] == {
+        "reachable": True,
+        "writable": False,
+        "cause": "audit_log_damaged",
+    }
+    assert len(export(url)) == 1  # nothing written half-way
+    logged = server.log.read_text("utf-8", "replace")
+    assert "IntegrityError" not in logged and "Traceback" not in logged
+    assert "rulings_insert_at_head" in logged  # the operator's log says what is wrong
 
 
 def test_concurrent_rulings_are_each_answered_once_and_logged(served):
@@ -253,12 +288,14 @@ def test_a_database_outage_is_503_and_not_ready_until_it_heals(own_cluster, tmp_
         assert refused.json()["code"] == "store_unavailable"
         assert int(refused.headers["Retry-After"]) > 0
         ready = requests.get(server.api("/readyz"), timeout=30)
-        assert ready.status_code == 503 and ready.json()["store"] == {"reachable": False}
+        down = {"reachable": False, "writable": False, "cause": None}
+        assert ready.status_code == 503 and ready.json()["store"] == down
         own_cluster.start()  # crash recovery
         retried = post(server, challenge, {"words": ["ORD"]}, **{"Idempotency-Key": "k2"})
         assert retried.status_code == 200 and "Idempotent-Replayed" not in retried.headers
         ready = requests.get(server.api("/readyz"), timeout=30)
-        assert ready.status_code == 200 and ready.json()["store"] == {"reachable": True}
+        up = {"reachable": True, "writable": True, "cause": None}
+        assert ready.status_code == 200 and ready.json()["store"] == up
     finally:
         server.stop()
     log = export(url)

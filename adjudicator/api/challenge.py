@@ -112,8 +112,6 @@ def challenge(ruleset_id: str):
         kind=record.ruling_kind(ruleset),
         ruleset=ruleset,
         labels=labels,
-        verdict=ruling,
-        consequence=consequence,
         jury_limit=jury_limit,
     )
 

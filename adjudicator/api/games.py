@@ -389,6 +389,7 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
 
 @bp.post("/rulesets/<ruleset_id>/games/board")
 @lexicon_dependent  # a record's picture says what games/verify would, through the same gate
+@counted_when_answered  # as games/verify: a refused picture uses up none of a device's rulings
 def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
     last play outlined), or of a record (as games/verify reads it) after turn `turn`."""
@@ -417,6 +418,7 @@ def board_picture(ruleset_id: str):
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
             caption=turn_caption(turns[k - 1], k, len(turns)) if k else None,
         )
+    settle_deferred()
     response = current_app.response_class(svg, mimetype=picture.MIMETYPE)
     response.vary.add("Accept")
     return response

@@ -9,6 +9,7 @@ from importlib import resources
 
 from flask import Blueprint, current_app, jsonify, request
 
+from adjudicator.audit import health
 from adjudicator.catalogue import required_rulesets, rulesets
 from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
@@ -71,10 +72,23 @@ def readyz():
     limit = config["CRASH_LIMIT"]
     crashes = abnormal_exits(config["RUN_DIR"], window)
     serving = len(unavailable) < len(view)
-    store_problem = current_store().unreachable()
+    store = current_store()
+    store_problem = store.unreachable()
+    writable = health.Writable(None, None)
     if store_problem is not None:  # the reason may name hosts and paths: the log only
         current_app.logger.warning("readyz: the store cannot be used: %s", store_problem)
-    ready = (not unavailable or (partial and serving)) and crashes < limit and store_problem is None
+    else:  # reachable, but it may still refuse every ruling (a damaged log, a full disk)
+        writable = health.writable(current_app, store)
+        if writable.cause is not None:
+            current_app.logger.warning(
+                "readyz: the store refuses rulings (%s): %s", writable.cause, writable.detail
+            )
+    ready = (
+        (not unavailable or (partial and serving))
+        and crashes < limit
+        and store_problem is None
+        and writable.cause is None
+    )
     body = {
         "ready": ready,
         "partial_allowed": partial,
@@ -84,7 +98,11 @@ def readyz():
         "on_disk": {i: reg.on_disk(lex) for i, lex in sorted(reg.loaded.items())},
         "failed": [{"file": name, "reason": why} for name, why in sorted(reg.failed.items())],
         "workers": {"abnormal_exits": crashes, "window_seconds": window, "limit": limit},
-        "store": {"reachable": store_problem is None},
+        "store": {
+            "reachable": store_problem is None,
+            "writable": store_problem is None and writable.cause is None,
+            "cause": writable.cause,
+        },
         "last_reload": current_app.extensions.get("last_reload"),
     }
     return jsonify(body), 200 if ready else 503

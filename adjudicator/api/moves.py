@@ -13,6 +13,7 @@ from flask import Blueprint
 from adjudicator import disclosure
 from adjudicator.api.bodies import MoveRequest, PlayTiles, Position, parse
 from adjudicator.audit import record
+from adjudicator.audit.jury import counted
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
@@ -73,6 +74,9 @@ def validate(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(MoveRequest, json_body())
     labels = asked.labels()
+    # Under a jury ruleset a validated play is a query to the jury like a challenge: the words
+    # it rules on count against the player's limit (or it is refused at the limit, 409).
+    jury_limit = counted(ruleset, labels)
     lexicon = lexicon_for(ruleset)
     profile = lexicon.profile
     board, _ = read_position(asked, profile)
@@ -106,11 +110,6 @@ def validate(ruleset_id: str):
         "ruling": ruling,
         "lexicon": lexicon.identity(),
     }
-    consequence = {
-        "legal": result.legal,
-        "errors": [e.code for e in result.errors],
-        "score": result.score,
-    }
     caller = current_caller()  # the view says who asked, what they owe and the key it came with
     return record.record_ruling(
         body,
@@ -120,7 +119,5 @@ def validate(ruleset_id: str):
         kind="move",
         ruleset=ruleset,
         labels=labels,
-        verdict=ruling,
-        consequence=consequence,
-        play=result.notation,
+        jury_limit=jury_limit,
     )

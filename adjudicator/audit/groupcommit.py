@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
-from adjudicator.audit import chain
+from adjudicator.audit import chain, health
 from adjudicator.store import Store
 
 T = TypeVar("T")
@@ -165,8 +165,12 @@ class GroupCommit:
                 with self.store.write_turn(), conn.begin():
                     batch = Batch(chain.lock_head(conn))
                     locked, taken = True, time.perf_counter()
+                    start = chain.Head(batch.head.seq, batch.head.hash)
                     results = [work(conn, batch) for work in works]
-                    chain.write(conn, batch.head, batch.rows)
+                    if batch.rows:  # the chain they extend is sound, and stays so (`health`)
+                        health.before_append(conn, start)
+                        chain.write(conn, batch.head, batch.rows)
+                        health.after_append(conn, batch.head)
                 if self.observe is not None:
                     done = time.perf_counter()
                     self.observe(len(works), taken - started, done - taken)

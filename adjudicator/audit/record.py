@@ -19,7 +19,7 @@ import orjson
 from flask import Flask, Response, current_app
 from sqlalchemy import Connection
 
-from adjudicator.audit import jury
+from adjudicator.audit import health, jury
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels, under_event
 from adjudicator.auth import bookkeeping
@@ -37,6 +37,28 @@ def ruling_kind(ruleset: Ruleset) -> str:
     return "jury" if ruleset.challenge.mode == "jury" else "challenge"
 
 
+def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
+    """What the entry says was ruled, read from the answer `body` itself and from nothing else,
+    so the log can never say more or other than the caller was told: the words as listed, the
+    ruling, and the consequence (a challenge's as answered; a move's legality, placement error
+    codes and score, as answered: no score for an illegal play)."""
+    if kind == "move":
+        consequence = {
+            "legal": body["legal"],
+            "errors": [error["code"] for error in body["errors"]],
+            "score": body["score"],
+        }
+        play = body["notation"]
+    else:
+        consequence, play = body["consequence"], None
+    return {
+        "words": body["words"],
+        "verdict": body["ruling"],
+        "consequence": consequence,
+        "play": play,
+    }
+
+
 def audit_entry(
     body: dict[str, Any],
     *,
@@ -44,12 +66,10 @@ def audit_entry(
     ruleset: Ruleset,
     caller: Caller,
     labels: Labels,
-    verdict: str | None,
-    consequence: dict[str, Any] | None,
-    play: str | None,
 ) -> dict[str, Any]:
     """The audit log's entry for the ruling `body` answers: what was asked, by whom, under which
-    ruleset and lexicon, and what was ruled (the chain adds its seq, time and hashes)."""
+    ruleset and lexicon, and what was ruled, as answered (`answered`; the chain adds its seq,
+    time and hashes)."""
     lexicon = body["lexicon"]
     return {
         "ruling_id": body["ruling_id"],
@@ -65,10 +85,7 @@ def audit_entry(
         "table_label": labels.table,
         "game": labels.game,
         "player": labels.player,
-        "words": body["words"],
-        "verdict": verdict,
-        "consequence": consequence,
-        "play": play,
+        **answered(body, kind),
     }
 
 
@@ -85,7 +102,7 @@ class RulingWrite:
     charge: bookkeeping.Pending | None
     labels: Labels
     jury_limit: int | None
-    counts_jury: bool  # a jury query: the answer says `queries_remaining`
+    counts_jury: bool  # under a jury ruleset: the answer says `queries_remaining`
 
     @property
     def writes(self) -> bool:
@@ -116,7 +133,8 @@ class RulingWrite:
 
     def count_jury_query(self, conn: Connection) -> int | None:
         """The words left to this player in this game (refused past the limit); None when
-        the query is answered uncounted."""
+        the query is answered uncounted. Every word the answer lists was ruled on (a challenge's
+        words, the words a play forms; none for an illegal play), so each one counts."""
         if self.jury_limit is None:
             return None
         return jury.count(conn, self.labels, self.jury_limit, len(self.body["words"]))
@@ -131,17 +149,16 @@ def record_ruling(
     kind: str,
     ruleset: Ruleset,
     labels: Labels,
-    verdict: str | None,
-    consequence: dict[str, Any] | None = None,
-    play: str | None = None,
     jury_limit: int | None = None,
 ) -> Response:
-    """Record the ruling `body` describes (its `ruling_id`, `lexicon` and `words` as answered),
-    asked by `caller`, and return the answer: committed before it is returned. `charge` is the
-    caller's deferred rate count and last use (`bookkeeping.pending`), `key` the request's
-    idempotency key (`idempotency.from_request`). With `jury_limit`, the query is counted and
-    the answer says `queries_remaining`. Where the service runs an event (`ADJUDICATOR_EVENT`)
-    the ruling is recorded under it (`labels.under_event`)."""
+    """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
+    consequence as answered: `answered`), asked by `caller`, and return the answer: committed
+    before it is returned. `charge` is the caller's deferred rate count and last use
+    (`bookkeeping.pending`), `key` the request's idempotency key (`idempotency.from_request`).
+    With `jury_limit`, the query is counted and the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
+    jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
+    service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
+    (`labels.under_event`)."""
     logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
     labels = under_event(labels, current_app.config.get("EVENT", ""))  # the service's event
     write = RulingWrite(
@@ -152,9 +169,6 @@ def record_ruling(
             ruleset=ruleset,
             caller=caller,
             labels=labels,
-            verdict=verdict,
-            consequence=consequence,
-            play=play,
         )
         if logged
         else None,
@@ -162,15 +176,23 @@ def record_ruling(
         charge=charge,
         labels=labels,
         jury_limit=jury_limit,
-        counts_jury=kind == "jury",
+        counts_jury=ruleset.challenge.mode == "jury",
     )
     if write.writes:
-        done = current_app.extensions["group_commit"].submit(write)
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        try:
+            done = app.extensions["group_commit"].submit(write)
+        except Exception as exc:  # rolled back whole: nothing of it was written
+            refused = health.refusal(exc, app.extensions["store"])
+            if refused is None:
+                raise  # an outage (503 store_unavailable), a refusal such as the jury limit
+            raise health.answer(app, refused) from None
+        health.recorded(app)
     else:  # nothing to store: no transaction, no wait for the disk
         done = write(None, None)  # type: ignore[arg-type]
     if isinstance(done, Response):
         return done  # a replay: counted in /metrics the first time
-    metrics.count_ruling(ruleset.id, METRICS_KIND[kind], verdict)
+    metrics.count_ruling(ruleset.id, METRICS_KIND[kind], body["ruling"])
     return current_app.response_class(done, mimetype="application/json")
 
 

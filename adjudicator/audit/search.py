@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, or_, select
 
-from adjudicator.audit.chain import LABELS, RAW, RULINGS, read, stored_time
+from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored_time
 from adjudicator.audit.labels import refusal
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
@@ -56,9 +56,39 @@ def read_query(args: dict[str, str]) -> Query:
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 
 
-def item(row: Mapping[str, Any]) -> dict[str, Any]:
+def _words_faults(words: Any) -> list[str]:
+    """What is wrong with stored words a page lists: the service writes a list of objects,
+    each with its `word` as text."""
+    if not isinstance(words, list) or not all(
+        isinstance(w, dict) and isinstance(w.get("word"), str) for w in words
+    ):
+        return ["its words are not a list of words as the service writes them"]
+    return []
+
+
+def _consequence_faults(consequence: Any) -> list[str]:
+    """A consequence is an object (a challenge's or a move's) or none at all."""
+    if consequence is not None and not isinstance(consequence, dict):
+        return ["its consequence is not an object"]
+    return []
+
+
+def faults(stored: Stored) -> list[str]:
+    """Why a row is malformed, for the directors' pages: the chain reader's faults (values of
+    the wrong kind), and the shapes a page reads in its JSON (words, consequence). Empty for a
+    row the service wrote."""
+    found = list(stored.faults)
+    if not any(" words " in f for f in found):
+        found += _words_faults(stored.row["words"])
+    if not any(" consequence " in f for f in found):
+        found += _consequence_faults(stored.row["consequence"])
+    return found
+
+
+def item(row: Mapping[str, Any], malformed: list[str] | None = None) -> dict[str, Any]:
     """One entry as a director reads it (the table label under its request name, `table`); a
-    row written around the service is shown as stored (`audit verify` names it)."""
+    row written around the service is shown as stored, and `malformed` says why it is not what
+    the service writes (`audit verify` names it too)."""
     return {
         "seq": row["seq"],
         "ruling_id": row["ruling_id"],
@@ -77,6 +107,7 @@ def item(row: Mapping[str, Any]) -> dict[str, Any]:
         "consequence": row["consequence"],
         "play": row["play"],
         "hash": row["hash"],
+        "malformed": malformed or [],
     }
 
 
@@ -120,8 +151,9 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
     if query.before is not None:
         stmt = stmt.where(RULINGS.c.seq < query.before)
     found = read(conn, stmt.order_by(RULINGS.c.seq.desc()).limit(query.limit + 1))
-    rows = [each.row for each in found[: query.limit]]
-    return [item(r) for r in rows], (rows[-1]["seq"] if len(found) > query.limit else None)
+    kept = found[: query.limit]
+    items = [item(each.row, faults(each)) for each in kept]
+    return items, (kept[-1].row["seq"] if len(found) > query.limit else None)
 
 
 def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
@@ -135,5 +167,5 @@ def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[st
         if not found:
             return
         for each in found:
-            yield item(each.row)
+            yield item(each.row, faults(each))
         last = found[-1].row["seq"]

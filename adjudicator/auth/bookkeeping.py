@@ -11,9 +11,9 @@ leaves both writes to the ruling's transaction (shared with the rulings answered
 moment, group commit), which makes them before its audit entry and refuses the ruling past the
 limit (429). So a ruling costs one write transaction, not two, and a retried request
 (`Idempotency-Key`) is not counted again. A request refused before it is ruled on (a malformed
-body, say) is not counted. A verification (`games/verify`, marked `counted_when_answered`) is
-deferred too, and settled in a short transaction once it has answered, so that a refused one
-costs nothing. Any other endpoint settles them in a short transaction of its own before its
+body, say) is not counted. A verification or a board picture (`games/verify`, `games/board`,
+marked `counted_when_answered`) is deferred too, and settled in a short transaction once it has
+answered, so that a refused one costs nothing. Any other endpoint settles them in a short transaction of its own before its
 view runs.
 """
 

@@ -475,4 +475,4 @@ def test_the_scripts_use_only_declared_problem_codes():
             used.add(name)
         for _, literal in JS_STRING.findall(text):
             assert literal not in declared, f"{path.name} spells the code {literal!r}: use Problem"
-    assert {"WRONG_PIN", "JURY_LIMIT_REACHED", "STORE_UNAVAILABLE"} <= used
+    assert {"WRONG_PIN", "JURY_LIMIT_REACHED", "STORE_UNAVAILABLE", "STORE_REFUSES_WRITES"} <= used

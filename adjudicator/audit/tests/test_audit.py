@@ -563,6 +563,8 @@ def test_the_ruling_is_recorded_for_the_caller_and_key_the_view_passes(app):
                 "ruling_id": ruling_id,
                 "lexicon": {"id": "lex", "sha256": "f" * 64},
                 "words": [{"word": "ORD", "valid": True}],
+                "ruling": "valid",
+                "consequence": None,
             }
             answer = record_ruling(
                 body,
@@ -572,7 +574,6 @@ def test_the_ruling_is_recorded_for_the_caller_and_key_the_view_passes(app):
                 kind="challenge",
                 ruleset=ruleset,
                 labels=Labels(game="g1"),
-                verdict="valid",
             )
             return answer.get_data()
 

@@ -287,6 +287,34 @@ def test_a_search_with_an_invisible_character_is_refused_naming_it(director, lan
     assert page.status_code == 400 and said in text and "U+3164 HANGUL FILLER" in text
 
 
+def test_a_malformed_row_is_marked_on_every_page(app, director):
+    """Issue 35, item 5: a row whose words are a number broke the page (500, `'int' object is
+    not iterable`) while the JSON read it fine. Both read rows through the one reader, which
+    marks such a row malformed; the page shows it as stored, marked."""
+    assert rule(app.test_client(), "dsf-2015", ["kat"]).status_code == 200
+    store = app.extensions["store"]
+    number = 5 if store.is_sqlite else "5"  # an INTEGER on SQLite, the JSON number 5 on PostgreSQL
+    with store.connection(write=True) as conn:
+        open_the_door(conn, store)
+        insert(conn, forged(2) | {"words": number, "consequence": number})
+        insert(conn, forged(3) | {"words": '[1, "x"]', "consequence": "[]"})
+        close_the_door(conn, store)
+    listed = director.get("/api/v1/audit/rulings").json["rulings"]
+    by_seq = {r["seq"]: r for r in listed}
+    for lang, marker in (("en", "malformed entry"), ("da", "fejlbehæftet post")):
+        page = director.get(f"/director/rulings?lang={lang}")
+        assert page.status_code == 200, page.text[:300]
+        rows = {
+            seq: page.text.split(f"<code>{by_seq[seq]['ruling_id']}</code>")[0].rsplit("<tr", 1)[1]
+            for seq in (1, 2, 3)
+        }
+        assert marker not in rows[1] and marker in rows[2] and marker in rows[3]
+    assert by_seq[1]["malformed"] == []
+    assert any("words" in f for f in by_seq[2]["malformed"]) and by_seq[2]["words"] == 5
+    assert any("words" in f for f in by_seq[3]["malformed"])
+    assert any("consequence" in f for f in by_seq[3]["malformed"])
+
+
 def test_the_download_carries_the_pages_filter_over_every_page(app, director):
     """Issue 36, item 3: the page's download links keep its filter and language, and the file
     holds every matching ruling, not the page's 50; a format it does not write is refused as a

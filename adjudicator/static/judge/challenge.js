@@ -150,6 +150,7 @@ const ERROR_TEXTS = {
   no_answer: t.no_answer_body,
   unavailable: t.unavailable,
   store: t.store_unavailable, // RETRY sends the same Idempotency-Key: never a second ruling
+  store_refused: t.store_refused, // a damaged log or a full disk: the director must act first
   service: t.service_error_body,
   not_paired: t.not_paired,
   wrong_ruleset: t.wrong_ruleset,
@@ -158,6 +159,7 @@ const ERROR_TEXTS = {
 const REFUSALS = new Map([
   [Problem.RULESET_UNAVAILABLE, 'unavailable'],
   [Problem.STORE_UNAVAILABLE, 'store'],
+  [Problem.STORE_REFUSES_WRITES, 'store_refused'],
   [Problem.OUT_OF_SCOPE, 'wrong_ruleset'],
 ]);
 const FINAL = new Set(['jury_limit', 'not_paired']); // nothing to retry: only START OVER

@@ -50,12 +50,13 @@ def test_readiness_needs_the_store(lexicon_dir, monkeypatch):
     app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir)})
     client = app.test_client()
     ready = client.get("/api/v1/readyz")
-    assert ready.status_code == 200 and ready.json["store"] == {"reachable": True}
+    assert ready.status_code == 200
+    assert ready.json["store"] == {"reachable": True, "writable": True, "cause": None}
     store = app.extensions["store"]
     monkeypatch.setattr(store, "unreachable", lambda: "connection refused")
     down = client.get("/api/v1/readyz")
     assert down.status_code == 503 and down.json["ready"] is False
-    assert down.json["store"] == {"reachable": False}
+    assert down.json["store"] == {"reachable": False, "writable": False, "cause": None}
     assert "refused" not in down.get_data(as_text=True)
 
 

@@ -1,0 +1,198 @@
+"""Whether the store can record a ruling as the service writes it, and what to say when not.
+
+A store can be reachable and still refuse every ruling: the audit log damaged (its INSERT
+trigger dropped, the head row moved out of step with the last entry) or the disk full. Each
+ruling's transaction checks the chain it appends to (`before_append`, `after_append`): the head
+must name the last entry (or the newest prune's checkpoint when none is kept), and after the
+insert it must have moved to the last row appended, which only the database's trigger does. A
+ruling that fails either check, or that the database refuses (a constraint, a full disk), is
+rolled back whole (no entry, no count, no stored answer) and answered 503
+`store_refuses_writes`, never 500: an operator must act, and `readyz` says why.
+
+`readyz` reports the same: the log's triggers and head (`damage`), room left for the database
+(`room`: SQLite's `max_page_count` and the filesystem's free space), and a refusal this process
+met while recording in the last minute (a full disk on PostgreSQL shows only when a write
+fails), each named by a cause, `audit_log_damaged` or `store_full`; the detail goes to the log.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+from sqlalchemy import Connection, select
+from sqlalchemy import exc as sa_exc
+
+from adjudicator.audit import chain
+from adjudicator.problems import Problem
+from adjudicator.store import Store, describe_error, driver
+from adjudicator.web.errors import ApiError
+
+DAMAGED = "audit_log_damaged"
+FULL = "store_full"
+CAUSES = (DAMAGED, FULL)
+MIN_FREE_BYTES = 1 << 20  # less room than this for the database: not ready (store_full)
+REMEMBERED_SECONDS = 60  # a refusal met while recording keeps readyz not ready this long
+RETRY_AFTER_SECONDS = 60  # an operator must act first: no point retrying within seconds
+SQLITE_FULL = 13  # sqlite3.SQLITE_FULL, "database or disk is full"
+POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
+# The triggers that keep the log append-only and move its head (migrations 0001 and 0004).
+TRIGGERS = {
+    "sqlite": ("rulings_insert_at_head", "rulings_no_update", "rulings_no_delete"),
+    "postgresql": ("rulings_insert_at_head", "rulings_no_change", "rulings_no_truncate"),
+}
+_TRIGGERS_SQL = {
+    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'rulings'",
+    "postgresql": "SELECT tgname FROM pg_trigger WHERE tgrelid = 'rulings'::regclass"
+    " AND NOT tgisinternal AND tgenabled <> 'D'",
+}
+_LAST_SQL = f"SELECT seq, hash FROM {chain.RULINGS.name} ORDER BY seq DESC LIMIT 1"
+_HEAD_SQL = f"SELECT seq, hash FROM {chain.HEAD.name} WHERE id = 1"
+
+
+class Refused(Exception):
+    """The store refuses to record a ruling: `cause` (one of CAUSES) for readyz and clients,
+    `detail` for the operator's log."""
+
+    def __init__(self, cause: str, detail: str):
+        super().__init__(detail)
+        self.cause = cause
+        self.detail = detail
+
+
+def _last_entry(conn: Connection) -> tuple[int, str]:
+    """The log's last entry (seq, hash); the newest prune's checkpoint when none is kept."""
+    found = driver.one(conn, _LAST_SQL)
+    if found is not None:
+        return found[0], found[1]
+    start = chain.checkpoint(conn)
+    return start.seq, start.hash
+
+
+def before_append(conn: Connection, head: chain.Head) -> None:
+    """Under the append lock: the head names the last entry, so what is appended extends the
+    chain (a head moved back, or rows inserted past it, would fork or break it)."""
+    last = _last_entry(conn)
+    if (head.seq, head.hash) != last:
+        raise Refused(
+            DAMAGED,
+            f"the chain head names entry seq {head.seq}, but the log ends at seq {last[0]}"
+            " (the head was moved, or entries were written around it)",
+        )
+
+
+def after_append(conn: Connection, head: chain.Head) -> None:
+    """After the insert: the database's INSERT trigger moved the head to the last row
+    appended (`head`); if not, the trigger is gone and the rows would lie outside the chain."""
+    found = driver.one(conn, _HEAD_SQL)
+    if found is None or (found[0], found[1]) != (head.seq, head.hash):
+        raise Refused(
+            DAMAGED,
+            "the chain head did not move with the entries appended: the log's INSERT trigger"
+            " (rulings_insert_at_head) is missing",
+        )
+
+
+def refusal(exc: BaseException, store: Store) -> Refused | None:
+    """What a database error met while recording a ruling says of the store: a constraint or
+    trigger refusing the append (the log is damaged), or no room left; None for anything else
+    (an outage is `store_unavailable`, retried shortly). The append path sends some statements
+    straight to the driver, so its own exceptions are read as SQLAlchemy's are."""
+    if isinstance(exc, Refused):
+        return exc
+    cause = getattr(exc, "orig", None) or exc
+    integrity = (sa_exc.IntegrityError, store.engine.dialect.loaded_dbapi.IntegrityError)
+    if isinstance(exc, integrity) or isinstance(cause, integrity):
+        return Refused(DAMAGED, f"the database refused the append: {describe_error(exc)}")
+    if getattr(cause, "sqlite_errorcode", None) == SQLITE_FULL or (
+        getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL
+    ):
+        return Refused(FULL, f"the database has no room left: {describe_error(exc)}")
+    return None
+
+
+def answer(app: Flask, refused: Refused) -> ApiError:
+    """Note the refusal for readyz and the operator's log; the problem the client gets."""
+    app.logger.error("the store refuses to record rulings (%s): %s", refused.cause, refused.detail)
+    app.extensions["store_refusal"] = (refused.cause, refused.detail, time.monotonic())
+    return ApiError(
+        Problem.STORE_REFUSES_WRITES,
+        "the store refuses to record rulings"
+        + (" (its audit log is damaged)" if refused.cause == DAMAGED else " (it is full)")
+        + ", so nothing can be ruled; nothing was recorded. An operator must act (readyz"
+        " says why); retry later with the same Idempotency-Key",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        extra={"cause": refused.cause},
+    )
+
+
+def recorded(app: Flask) -> None:
+    """A ruling was recorded: a refusal remembered before is over."""
+    if app.extensions.get("store_refusal") is not None:
+        app.extensions["store_refusal"] = None
+
+
+def damage(conn: Connection) -> str | None:
+    """What is wrong with the audit log's structure, or None: its triggers and its head."""
+    dialect = conn.dialect.name
+    present = {row[0] for row in conn.exec_driver_sql(_TRIGGERS_SQL[dialect])}
+    missing = [name for name in TRIGGERS[dialect] if name not in present]
+    if missing:
+        return f"the audit log's trigger(s) {', '.join(missing)} are missing"
+    head = conn.execute(select(chain.HEAD.c.seq, chain.HEAD.c.hash).where(chain.HEAD.c.id == 1))
+    found = head.one_or_none()
+    if found is None:
+        return "the chain head row is missing"
+    try:
+        before_append(conn, chain.Head(found.seq, found.hash))
+    except Refused as exc:
+        return exc.detail
+    return None
+
+
+def room(store: Store, conn: Connection) -> str | None:
+    """Why the database has no room for more rulings, or None (SQLite: the pages it may still
+    grow by, and the free space of its filesystem; PostgreSQL's disk is the server's)."""
+    if not store.is_sqlite:
+        return None
+    page_size = conn.exec_driver_sql("PRAGMA page_size").scalar_one()
+    pages = conn.exec_driver_sql("PRAGMA page_count").scalar_one()
+    most = conn.exec_driver_sql("PRAGMA max_page_count").scalar_one()
+    free = conn.exec_driver_sql("PRAGMA freelist_count").scalar_one()
+    if (most - pages + free) * page_size < MIN_FREE_BYTES:
+        return f"the database may grow by {most - pages + free} pages more (max_page_count)"
+    database = store.url.database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        stat = os.statvfs(Path(database).parent)
+        if stat.f_bavail * stat.f_frsize < MIN_FREE_BYTES:
+            return f"{stat.f_bavail * stat.f_frsize} bytes free on the database's filesystem"
+    return None
+
+
+@dataclass(frozen=True)
+class Writable:
+    cause: str | None  # None: the store takes rulings
+    detail: str | None  # for the operator's log only (it may name paths)
+
+
+def writable(app: Flask, store: Store) -> Writable:
+    """Whether the store takes rulings now: readyz's check (the store is reachable)."""
+    try:
+        with store.connection() as conn:
+            damaged = damage(conn)
+            if damaged is not None:
+                return Writable(DAMAGED, damaged)
+            full = room(store, conn)
+            if full is not None:
+                return Writable(FULL, full)
+    except sa_exc.SQLAlchemyError as exc:  # the check itself failed: the schema is not ours
+        return Writable(DAMAGED, describe_error(exc))
+    remembered = app.extensions.get("store_refusal")
+    if remembered is not None:
+        cause, detail, at = remembered
+        if time.monotonic() - at < REMEMBERED_SECONDS:
+            return Writable(cause, detail)
+    return Writable(None, None)
