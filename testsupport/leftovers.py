@@ -1,17 +1,18 @@
 """A pytest plugin (loaded by the root conftest.py): no process may outlive the test run, and
 every run ends by saying how long it took and how loaded the machine was.
 
-The run's main process makes itself a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`): a
-process a test started and never stopped (a gunicorn, an nginx, a daemonised postgres) is
-reparented to it, instead of to init, when its own parent exits, as pytest-xdist's workers do
-at the end. So when the session finishes, after every fixture's teardown and every worker's
-exit, a child still alive is a leftover: named with its command line, killed, and the run
-fails. Without the subreaper (another OS) only direct children are seen.
+When a test process's session finishes (a pytest-xdist worker's, or the only one's), after
+every fixture's teardown, a child process of it still alive is a leftover: a gunicorn, an
+nginx or a browser a test started and never stopped. Each is named with its command line and
+killed, and the run fails: a worker hands its list to the controller (`workeroutput`), which
+reports them all. Processes that daemonised themselves (pg_ctl's postmaster) are not children
+and are not seen; the clusters' fixtures stop them. (A child subreaper would adopt those too,
+but then it must reap them at once, or a killed postmaster stays a zombie whose pid keeps its
+lock file "in use" and the cluster cannot start again.)
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import time
@@ -19,16 +20,7 @@ from pathlib import Path
 
 import pytest
 
-PR_SET_CHILD_SUBREAPER = 36
 GRACE = 10.0  # seconds a stopping process may take to go (a gunicorn's graceful stop takes ~1)
-
-
-def _subreaper() -> bool:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
 
 
 def _children(pid: int) -> list[int]:
@@ -85,36 +77,48 @@ def _kill_tree(pid: int) -> None:
 
 
 def _in_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")  # a pytest-xdist worker: its controller checks
+    return hasattr(config, "workerinput")  # a pytest-xdist worker: its controller reports
+
+
+_started = pytest.StashKey[tuple[float, tuple[float, float, float]]]()
+_left = pytest.StashKey[list[str]]()
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_left] = []
     if not _in_worker(config):
-        config.stash[_started] = (time.monotonic(), os.getloadavg(), _subreaper())
+        config.stash[_started] = (time.monotonic(), os.getloadavg())
 
 
-_started = pytest.StashKey[tuple[float, tuple[float, float, float], bool]]()
-_left = pytest.StashKey[list[str]]()
-
-
-@pytest.hookimpl(trylast=True)  # after pytest-xdist has shut its workers down
+@pytest.hookimpl(trylast=True)  # after every fixture's teardown (and xdist's workers' exit)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
-    if _in_worker(config) or _started not in config.stash:
-        return
-    found = leftovers(os.getpid())
-    config.stash[_left] = [_describe(pid) for pid in found]
+    # a pytest-xdist controller's children are its workers, which check their own
+    controller = config.pluginmanager.has_plugin("dsession")
+    found = [] if controller else leftovers(os.getpid())
+    described = [_describe(pid) for pid in found]
     for pid in found:
         _kill_tree(pid)
-    if found:
+    if _in_worker(config):
+        config.workeroutput["leftovers"] = described  # type: ignore[attr-defined]
+        return
+    config.stash[_left] = config.stash.get(_left, []) + described
+    if config.stash[_left]:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """In the controller: a worker's leftovers, as it reported them."""
+    left = getattr(node, "workeroutput", {}).get("leftovers", [])
+    node.config.stash[_left] = node.config.stash.get(_left, []) + list(left)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     if _in_worker(config) or _started not in config.stash:
         return
-    began, load_before, _ = config.stash[_started]
+    began, load_before = config.stash[_started]
     if left := config.stash.get(_left, []):
         terminalreporter.write_sep("=", "processes the tests left behind (killed)", red=True)
         for line in left:
