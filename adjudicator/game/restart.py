@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import reduce
 
-from adjudicator.game.kinds import EXCHANGE
+from adjudicator.game.kinds import EXCHANGE, TURNS
 from adjudicator.game.rules import Rules, Verdict
+from adjudicator.messages import Said
 
 _RESTART = re.compile(r"\s*restart\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 _JURY = re.compile(r"\bjury\s*:\s*(?P<name>[^;\n]*)", re.IGNORECASE)
@@ -66,56 +68,41 @@ def restart_verdict(
     where the ruleset asks for it, with a jury member named."""
     rule = rules.restart
     if not rule.allowed:
-        return Verdict(
-            False,
-            "restart_not_allowed",
-            f"{rules.id} has no restart: a game once begun is played on",
-            rule.source,
-        )
+        said = Said("restart_not_allowed", ruleset=rules.id)
+        return Verdict(False, "restart_not_allowed", said, rule.source)
     need = rule.after_exchanges
-    who = first_player or "the first player"
     if first_turns != [EXCHANGE] * need:
-        done = ", ".join(first_turns) or "nothing"
-        return Verdict(
-            False,
-            "restart_too_early" if len(first_turns) < need else "restart_too_late",
-            f"a restart only after the first player exchanged {need} times and could not form"
-            f" a word; {who} has: {done}",
-            rule.source,
-        )
+        who = first_player or Said("restart_first_player")
+        said = Said("restart_timing", need=need, who=who, done=_turns_said(first_turns))
+        code = "restart_too_early" if len(first_turns) < need else "restart_too_late"
+        return Verdict(False, code, said, rule.source)
     if not board_empty:
-        return Verdict(
-            False,
-            "restart_board_not_empty",
-            "a restart only while no word stands on the board: the game has begun",
-            rule.source,
-        )
+        said = Said("restart_board_not_empty")
+        return Verdict(False, "restart_board_not_empty", said, rule.source)
     if rule.jury_consent and note.jury is None:
-        return Verdict(
-            False,
-            "restart_without_jury",
-            "a restart only with the jury's consent: name the jury (`#note restart; jury: NAME`)",
-            rule.source,
-        )
-    return Verdict(
-        True,
-        "restart",
-        f"restarted with the consent of the jury ({note.jury})" if note.jury else "restarted",
-        rule.source,
-    )
+        said = Said("restart_without_jury")
+        return Verdict(False, "restart_without_jury", said, rule.source)
+    said = Said("restart_with_jury", jury=note.jury) if note.jury else Said("restart_done")
+    return Verdict(True, "restart", said, rule.source)
 
 
-def time_left(rules: Rules, seconds_used: int) -> str | None:
+def _turns_said(kinds: list[str]) -> Said:
+    """The first player's turns so far, each named in the page's language: `exchange, pass`."""
+    named = [Said(f"restart_turn_{k}") if k in TURNS else k for k in kinds]
+    if not named:
+        return Said("restart_nothing")
+    return reduce(lambda a, b: Said("restart_list", a=a, b=b), named)
+
+
+def time_left(rules: Rules, seconds_used: int) -> Said | None:
     """What the clock account says after a restart (003: "gaat in mindering op de maximale
     speeltijd"): the time used stays used. None where the ruleset has no game clock."""
     total = rules.clock.minutes * 60
     if not total:
         return None
     left = max(0, total - seconds_used)
-    return (
-        f"{_mmss(seconds_used)} of the game's {rules.clock.minutes} minutes are used and stay"
-        f" used: {_mmss(left)} remain"
-    )
+    minutes = rules.clock.minutes
+    return Said("restart_time_left", used=_mmss(seconds_used), minutes=minutes, left=_mmss(left))
 
 
 def _mmss(seconds: int) -> str:

@@ -172,18 +172,25 @@ class Walk:
         if verdict.allowed:
             clock = rules.clock
             spent = (
-                f"the time already used counts against the game's {clock.minutes} minutes"
+                Said("restart_time_counts", minutes=clock.minutes)
                 if clock.shared and clock.minutes
-                else "the time already used is not given back"
+                else Said("restart_time_not_given_back")
             )
             if note.seconds_used is not None:
                 spent = time_left(rules, note.seconds_used) or spent
             turn.notes.append(
-                f"the game starts again: {verdict.reason}; the {voided} turn(s) before are no"
-                f" part of the score, and {spent} ({verdict.source})"
+                Said(
+                    "restart_note",
+                    reason=verdict.reason,
+                    voided=voided,
+                    spent=spent,
+                    source=verdict.source,
+                )
             )
         else:
-            turn.deviations.append(f"restart not allowed: {verdict.reason} ({verdict.source})")
+            turn.deviations.append(
+                Said("restart_deviation", reason=verdict.reason, source=verdict.source)
+            )
         fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
         fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
         fresh.challenges = s.challenges  # rulings made before it stay on record

@@ -232,6 +232,11 @@ def csrf_of(html: str) -> str:
 HTML = {"Accept": "text/html,application/xhtml+xml"}
 
 
+# Routes outside the API that answer no HTML page: the director's screen's JSON polls, and the
+# rulings page's download (a spreadsheet in the page's language: adjudicator/audit/tests).
+NOT_PAGES = {"auth.devices_state_json", "auth.pairing_state_json", "audit.rulings_export"}
+
+
 def html_routes(app) -> set[str]:
     """The URL map's page routes: every rule that is not the API's, a static file or JSON."""
     return {
@@ -239,8 +244,13 @@ def html_routes(app) -> set[str]:
         for rule in app.url_map.iter_rules()
         if not rule.rule.startswith("/api/")
         and not rule.endpoint.endswith("static")
-        and rule.endpoint != "auth.devices_state_json"
+        and rule.endpoint not in NOT_PAGES
     }
+
+
+def key_id(app, name: str) -> int:
+    with app.app_context(), store.connection() as conn:
+        return next(k["id"] for k in keys.listed(conn) if k["name"] == name)
 
 
 def rendered(site, lang: str) -> dict[str, str]:
@@ -295,6 +305,48 @@ def rendered(site, lang: str) -> dict[str, str]:
         data={"csrf": csrf, "ruleset": "dsf-2015", "record": "junk"},
         content_type="multipart/form-data",
     ).text
+    # The accounts page: app keys made, refused and revoked; directors added and refused.
+    pages["accounts"] = director.get("/director/accounts", query_string=q).text
+    made = {"csrf": csrf, "name": f"K-{lang}", "scope": ids[0]}
+    pages["key made"] = director.post("/director/keys", query_string=q, data=made).text
+    for name, form in (
+        ("key refused", {"name": ""}),
+        ("key exists", {"name": "K1"}),
+        ("key unknown ruleset", {"name": f"K2-{lang}", "scope": "no-such-ruleset"}),
+    ):
+        pages[name] = director.post(
+            "/director/keys", query_string=q, data={"csrf": csrf, **form}
+        ).text
+    revoke = f"/director/keys/{key_id(app, f'K-{lang}')}/revoke"
+    pages["key revoked"] = director.post(
+        revoke, query_string=q, data={"csrf": csrf}, follow_redirects=True
+    ).text
+    pages["key revoke unknown"] = director.post(
+        "/director/keys/999/revoke", query_string=q, data={"csrf": csrf}
+    ).text
+    long = "x" * 1000
+    for name, form in (
+        ("director bad name", {"name": "", "password": PASSWORD, "password_again": PASSWORD}),
+        ("director passwords differ", {"name": "bo", "password": PASSWORD, "password_again": "x"}),
+        ("director password short", {"name": "bo", "password": "x", "password_again": "x"}),
+        ("director password long", {"name": "bo", "password": long, "password_again": long}),
+        ("director exists", {"name": "anna", "password": PASSWORD, "password_again": PASSWORD}),
+    ):
+        pages[name] = director.post(
+            "/director/directors", query_string=q, data={"csrf": csrf, **form}
+        ).text
+    added = {"csrf": csrf, "name": f"bo{lang}", "password": PASSWORD, "password_again": PASSWORD}
+    pages["director added"] = director.post(
+        "/director/directors", query_string=q, data=added, follow_redirects=True
+    ).text
+    # The two-letter card speaks its ruleset's language, as a kiosk does.
+    for ruleset in ids:
+        card = director.get(f"/rulesets/{ruleset}/two-letter-card", query_string=q)
+        if card.status_code == 200 and f'<html lang="{lang}"' in card.text:
+            pages[f"card {ruleset}"] = card.text
+            pages[f"card {ruleset} a5"] = director.get(
+                f"/rulesets/{ruleset}/two-letter-card", query_string={**q, "size": "a5"}
+            ).text
     pages["pair"] = anyone.get("/judge/pair", query_string=q).text
     pages["pair wrong"] = anyone.post(
         "/judge/pair", query_string=q, data={"code": "AAAA-BBBB"}
@@ -327,7 +379,8 @@ def test_every_html_route_is_rendered(site, every_page):
         "landing.landing", "judge.index", "judge.kiosk", "auth.login_form", "auth.login",
         "auth.logout", "auth.home", "auth.new_pairing", "auth.revoke_device",
         "auth.check_game_form", "auth.check_game_page", "auth.clear_pin_lockouts",
-        "auth.pair_form", "auth.pair", "audit.rulings_page",
+        "auth.pair_form", "auth.pair", "audit.rulings_page", "auth.accounts", "auth.create_key",
+        "auth.revoke_key", "auth.add_director", "card.two_letter_card",
     }  # fmt: skip
     assert html_routes(app) == covered
     # The states are there: a paired and a revoked tablet, an app key, rulings, a board.
@@ -336,6 +389,14 @@ def test_every_html_route_is_rendered(site, every_page):
     assert '<table id="keys">' in home and 'id="pairing-code"' in every_page["da"]["pairing shown"]
     assert every_page["da"]["rulings"].count("<tr>") > len(site[2])
     assert all('class="board"' in every_page["da"][f"check {r}"] for r in KIOSK_RECORDS)
+    for lang in LANGUAGES:  # a new key shown once, a revoked one and a new director listed
+        accounts = every_page[lang]
+        assert (
+            f"K-{lang}" in accounts["key made"]
+            and 'data-state="revoked"' in accounts["key revoked"]
+        )
+        assert f"bo{lang}" in accounts["director added"]
+    assert any(name.startswith("card ") for name in every_page["nl"])
     for lang, pages in every_page.items():
         for name, html in pages.items():
             assert html.lstrip().startswith("<!doctype html>"), (lang, name, html[:200])
@@ -462,15 +523,17 @@ def test_a_lockout_is_said_in_minutes(lang):
 def test_every_rule_consequence_is_said_in_every_language(site, lang):
     """Each ruleset's every ruling, as the rulings page says it, in each page language: the
     ruleset's own words where it has that language, else the catalogue's for its kind."""
-    from adjudicator.audit.views import consequence_text
+    from adjudicator.audit.reading import consequence_text
 
-    app = site[0]
+    app, t = site[0], strings(lang)
     with app.app_context():
         for ruleset in rulesets().values():
             for valid in (True, False):
                 for free in (False, True):
                     for n in (1, 2):
-                        said = consequence_text(ruleset.consequence(valid, n, free), lang)
+                        consequence = ruleset.consequence(valid, n, free)
+                        said, said_lang = consequence_text(consequence, lang, t)
+                        assert said_lang == lang, (ruleset.id, valid)
                         assert said and (lang == "en" or said not in ENGLISH_SAID), (
                             ruleset.id,
                             valid,
