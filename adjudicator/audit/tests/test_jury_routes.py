@@ -40,6 +40,9 @@ UNLABELLED: dict[str, dict[str, Any]] = {
     "games.verify_game": {"gcg": GCG},
     "games.board_picture": {"gcg": GCG},
 }
+# Endpoints that take the labels but rule on no word: they say how many words are left (the
+# kiosk asks before each query, issue 36 item 5), give no verdict and use nothing up.
+COUNT_ONLY = {"challenge.jury_words_left"}
 
 
 @pytest.fixture(params=["open, ADJUDICATOR_JURY_LIMIT=on", "tournament"])
@@ -62,7 +65,12 @@ def ask(request, database_url, lexicon_dir):
         path = paths[endpoint].replace("<ruleset_id>", RULESET)
         return client.post(path, json=body, headers=headers)
 
+    def get(endpoint: str, query: dict[str, Any]):
+        path = paths[endpoint].replace("<ruleset_id>", RULESET)
+        return client.get(path, query_string=query, headers=headers)
+
     post.app = app  # type: ignore[attr-defined]
+    post.get = get  # type: ignore[attr-defined]
     return post
 
 
@@ -85,7 +93,7 @@ def use_up(ask, player: str) -> None:
 
 
 def test_every_ruling_route_is_known(ask):
-    unknown = set(ruling_routes(ask.app)) - set(LABELLED) - set(UNLABELLED)
+    unknown = set(ruling_routes(ask.app)) - set(LABELLED) - set(UNLABELLED) - COUNT_ONLY
     assert not unknown, (
         "these routes rule on words but are in neither table of this test, so nobody has shown"
         f" that they count a player's jury words: {sorted(unknown)}"
@@ -134,3 +142,14 @@ def test_an_unlabelled_validation_is_a_query_as_a_challenge_is(ask):
         assert validated.json["code"] == challenged.json["code"] == "missing_field"
     else:
         assert validated.json["queries_remaining"] is challenged.json["queries_remaining"] is None
+
+
+@pytest.mark.parametrize("endpoint", sorted(COUNT_ONLY))
+def test_a_count_query_gives_no_verdict_and_uses_nothing(ask, endpoint):
+    for _ in range(2):
+        answer = ask.get(endpoint, GAME | {"player": "Bo"})
+        assert answer.status_code == 200, answer.json
+        assert answer.json["queries_remaining"] == LIMIT
+        assert not {"ruling", "words", "valid"} & set(answer.json)
+    after = ask("challenge.challenge", {"words": ["woord"], **GAME, "player": "Bo"})
+    assert after.json["queries_remaining"] == LIMIT - 1

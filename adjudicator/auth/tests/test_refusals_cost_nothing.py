@@ -12,7 +12,7 @@ import pytest
 
 from adjudicator.auth.guard import access_of
 from adjudicator.auth.tests.conftest import add_key, bearer
-from adjudicator.web.access import COUNTED_WHEN_ANSWERED, LEXICON_DEPENDENT, RULES
+from adjudicator.web.access import COUNTED_WHEN_ANSWERED, LEXICON_DEPENDENT, NOT_A_RULING, RULES
 
 RULESET = "dsf-2015"
 LIMIT = 3  # the `tournament` fixture's rulings a minute
@@ -27,10 +27,13 @@ ANSWERED = {
 
 
 def counted_routes(app) -> dict[str, str]:
+    """The routes the rate limit counts: those needing a credential, but the reads marked
+    `not_a_ruling` (the jury kiosk's words-left query), which it never counts."""
     return {
         rule.endpoint: rule.rule.replace("<ruleset_id>", RULESET)
         for rule in app.url_map.iter_rules()
         if (access_of(app, rule.endpoint) or LEXICON_DEPENDENT) == LEXICON_DEPENDENT
+        and not getattr(app.view_functions[rule.endpoint], NOT_A_RULING, False)
     }
 
 
