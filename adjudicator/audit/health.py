@@ -181,7 +181,9 @@ class Writable:
 def writable(app: Flask, store: Store) -> Writable:
     """Whether the store takes rulings now: readyz's check (the store is reachable)."""
     try:
-        with store.connection() as conn:
+        # one snapshot: the head and the last entry as at one moment (at READ COMMITTED each
+        # statement saw its own, and another instance's append between them read as damage)
+        with store.snapshot() as conn:
             damaged = damage(conn)
             if damaged is not None:
                 return Writable(DAMAGED, damaged)

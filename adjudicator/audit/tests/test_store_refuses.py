@@ -133,3 +133,31 @@ def test_a_full_database(app):
             break
     assert [answer.json.get("cause") for answer in filled] == ["store_full"] * len(RULINGS)
     rule_on_everything(app, "store_full", rulings)
+
+
+def test_readiness_never_takes_another_writers_append_for_damage(app):
+    """Two instances on one PostgreSQL: readyz read the head and the last entry in two
+    statements, each its own snapshot at READ COMMITTED, and an append by the other instance
+    between them read as a damaged log (503, `audit_log_damaged`) under load. The check reads
+    one snapshot now; here a writer appends all the while it runs."""
+    import threading
+
+    from adjudicator.audit import health
+
+    store = app.extensions["store"]
+    stop = threading.Event()
+
+    def write() -> None:
+        client = app.test_client()
+        while not stop.is_set():
+            answer = client.post("/api/v1/rulesets/ssf-1999/challenge", json={"words": ["hej"]})
+            assert answer.status_code == 200
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        seen = [health.writable(app, store).cause for _ in range(300)]
+    finally:
+        stop.set()
+        writer.join()
+    assert seen == [None] * 300
