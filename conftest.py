@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from collections import Counter
 from collections.abc import Iterator
 
@@ -71,6 +72,19 @@ def store(database_url):
     migrate.upgrade(s)
     yield s
     s.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _signal_mask_kept():
+    """A test leaves the process's signal mask as it found it: a SIGINT left blocked (an
+    in-process `adjudicator serve` whose exec was stubbed out) was inherited by every process
+    the worker started after it, and their Ctrl-C tests failed at random."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    after = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if after != before:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        pytest.fail(f"the test left the signal mask changed: {sorted(after ^ before)}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -78,6 +78,9 @@ def run_command(
     KeyboardInterrupt, so its `finally` blocks remove temporary files; a Ctrl-C then ends it
     with one line as well, never a traceback, and by SIGINT as a shell expects."""
     stop_on_interrupt(f"{prog}: interrupted")
+    # a parent may have started it with SIGINT blocked (a mask is inherited across fork and
+    # exec): the Ctrl-C would wait, unseen, until the command ended
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     main = load()
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

@@ -247,8 +247,11 @@ def run_serve(args: argparse.Namespace) -> int:
     ]
     sys.stdout.flush()
     sys.stderr.flush()
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    os.execve(sys.executable, [*argv, "adjudicator.process.wsgi:app"], env)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        os.execve(sys.executable, [*argv, "adjudicator.process.wsgi:app"], env)
+    finally:  # reached only when the exec failed: this process keeps its Ctrl-C
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return EXIT_OK  # not reached: execve does not return
 
 
