@@ -48,6 +48,7 @@ class Gunicorn:
         lexicon_dir: Path = LEXICON_DIR,
         database_url: str | None = None,
         app: str = "adjudicator.process.wsgi:app",
+        extra_args: list[str] | None = None,
     ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -66,7 +67,7 @@ class Gunicorn:
         }
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
-            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", app],
+            [str(gunicorn), "-c", "deploy/gunicorn.conf.py", *(extra_args or []), app],
             cwd=ROOT,
             env=env,
         )
