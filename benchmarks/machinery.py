@@ -1,11 +1,11 @@
 """Each piece of the service's speed machinery, measured with and without it, in the same run.
 
-The pieces: the shared-memory connection balancer (adjudicator.process.acceptbalance), group
-commit (adjudicator.audit.groupcommit), and the number of gunicorn workers a 2-core machine
-gets by default (adjudicator.settings `default_workers`). Each variant is a gunicorn on a fresh
-SQLite store (WAL, `synchronous=FULL`, the default), challenged over keep-alive connections by
-`clients` concurrent clients (one client process, non-blocking sockets: it costs little CPU
-beside the workers'), for `--seconds` a run. The variants run in rounds, in a rotating order,
+The pieces: group commit (adjudicator.audit.groupcommit) and the number of gunicorn workers a
+2-core machine gets by default (adjudicator.settings `default_workers`). A shared-memory
+connection balancer was measured here too and removed (docs/explanation/benchmarks.md). Each
+variant is a gunicorn on a fresh SQLite store (WAL, `synchronous=FULL`, the default),
+challenged over keep-alive connections by `clients` concurrent clients (one client process,
+non-blocking sockets: it costs little CPU beside the workers'), for `--seconds` a run. The variants run in rounds, in a rotating order,
 and each variant's figures are divided by the reference variant's in the same round: on two
 shared cores absolute figures drift between runs, ratios within a round much less. The median
 of the rounds is reported, with the range.
@@ -15,9 +15,8 @@ Figures per variant: rulings a second; CPU the workers spent per ruling (user an
 `synchronous=FULL` each commit is one fsync of the WAL, so this is fsyncs per ruling.
 
 Variants (each a switch here, none a setting of the service):
-  reference      `adjudicator serve` as shipped: default workers, balancer, group commit
-  workers=N      the same with N workers
-  no balancer    gunicorn's gthread accepting as it does alone (benchmarks/_variants.py)
+  reference        `adjudicator serve` as shipped: default workers, group commit
+  workers=N        the same with N workers
   no group commit  each ruling committed alone (benchmarks/_ungrouped_app.py)
 
 Run by hand: `.venv/bin/python benchmarks/machinery.py [--seconds 3] [--rounds 5]
@@ -59,7 +58,6 @@ VARIANTS = {
     "workers=2": (2, [], APP),
     "workers=3": (3, [], APP),
     "workers=4": (4, [], APP),
-    "no balancer": (None, ["-k", "benchmarks._variants.UnbalancedThreadWorker"], APP),
     "no group commit": (None, [], "benchmarks._ungrouped_app:app"),
 }
 
@@ -183,7 +181,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--clients", default="4,16")
-    parser.add_argument("--variants", default="reference,workers=4,no balancer,no group commit")
+    parser.add_argument("--variants", default="reference,workers=1,workers=4,no group commit")
     parser.add_argument("--mode", choices=["open", "tournament"], default="open")
     args = parser.parse_args()
     names = [n.strip() for n in args.variants.split(",")]
@@ -204,7 +202,7 @@ def main() -> None:
         f" {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.1f};"
         f" {args.mode} mode, SQLite synchronous=FULL, {args.rounds} rounds of {args.seconds:g} s"
     )
-    print(f"# reference: {default_workers()} workers (the default here), balancer, group commit")
+    print(f"# reference: {default_workers()} workers (the default here), group commit")
     with tempfile.TemporaryDirectory(prefix="machinery-") as tmp:
         servers: dict[str, Server] = {}
         try:

@@ -121,8 +121,6 @@ def child_exit(server, worker):
     """In the master, reaping a worker: without a clean mark it died (SIGKILL, SIGSEGV, OOM).
     Its metrics files stay (its counts still count); its live gauges are marked dead."""
     _rundir.record_exit(run_dir, worker.pid)
-    if isinstance(worker, _worker.BalancedAccept):
-        worker.release_slot()  # its connections no longer count against the others
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid, metrics_dir)

@@ -37,8 +37,7 @@ import os
 import signal
 import ssl
 import threading
-import time
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 from gunicorn import util
@@ -50,7 +49,6 @@ from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
-from adjudicator.process.acceptbalance import POST_EVERY, ConnectionBoard
 from adjudicator.settings import SETTINGS, value
 from adjudicator.web.errors import (
     HTTP_CODES,
@@ -323,81 +321,21 @@ class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
                 pass  # the client is gone; gunicorn has already logged what it could
 
 
-# gunicorn's gthread loop reads `worker_connections` on every turn and turns accepting on and
-# off (`set_accept_enabled`, which keeps `_accepting`) while it goes on serving the connections
-# it holds (older loops stopped serving them too).
-_TOGGLES_ACCEPT = hasattr(ThreadWorker, "set_accept_enabled") and hasattr(
-    ThreadWorker, "wait_for_and_dispatch_events"
-)
-# A worker held back waits at most this long before it looks at the board again: nothing wakes
-# it when another worker's count grows, and without a look the backlog could wait a second.
-HELD_BACK_POLL = 0.01
-
-
-class BalancedAccept:
-    """Mixed into the gthread worker: it takes a new connection only while no other worker
-    holds fewer (adjudicator.process.acceptbalance). Its cap on connections, as gunicorn's loop reads
-    it on every turn, is the configured one while it may accept, else what it holds; held back,
-    it turns every `HELD_BACK_POLL` seconds, so it takes its turn soon after it becomes the
-    least loaded."""
-
-    board: ClassVar[ConnectionBoard | None] = None  # made in the master, shared by its workers
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        # Runs in the master, before the fork: the slot is handed out there.
-        self._slot: int | None = None
-        if _TOGGLES_ACCEPT:
-            if BalancedAccept.board is None:
-                BalancedAccept.board = ConnectionBoard()
-            self._slot = BalancedAccept.board.claim(time.monotonic())
-        super().__init__(*args, **kwargs)
-
-    @property
-    def worker_connections(self) -> int:
-        cap = self._connection_cap
-        board, slot = BalancedAccept.board, self._slot
-        if board is None or slot is None or board.may_accept(slot, self.nr_conns, time.monotonic()):
-            return cap
-        return min(cap, self.nr_conns)
-
-    @worker_connections.setter
-    def worker_connections(self, value: int) -> None:
-        self._connection_cap = value
-
-    def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        # gunicorn's loop waits up to a second: an idle worker's post must stay fresh. Not
-        # accepting with room to spare means the board held it back this turn.
-        held_back = not self._accepting and self.nr_conns < self._connection_cap
-        limit = HELD_BACK_POLL if held_back else POST_EVERY
-        super().wait_for_and_dispatch_events(min(timeout, limit))  # type: ignore[misc]
-
-    def release_slot(self) -> None:
-        """The worker leaves (in the worker) or was reaped (in the master)."""
-        if BalancedAccept.board is not None and self._slot is not None:
-            BalancedAccept.board.release(self._slot)
-        self._slot = None
-
-    def handle_exit(self, sig: int, frame: Any) -> None:
-        self.release_slot()  # it stops accepting now; what it still holds must not count
-        super().handle_exit(sig, frame)  # type: ignore[misc]
-
-
 # What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
-# closes the connection (gunicorn 27; older versions drained without a bound, never closing).
-DRAIN_CAP: int | None = getattr(http_parser, "_DRAIN_MAX_BYTES", None)
+# closes the connection. An internal of gunicorn's, pinned in pyproject.toml and tested
+# (adjudicator/tests/test_gunicorn_internals.py), as is every other one used here.
+DRAIN_CAP: int = http_parser._DRAIN_MAX_BYTES
 
 
-def leaves_body(req: Any, cap: int | None = DRAIN_CAP) -> bool:
+def leaves_body(req: Any, cap: int = DRAIN_CAP) -> bool:
     """Whether gunicorn may close the connection after this answer because of a body the app
     did not read: unread bytes of a declared length reaching `cap`, or any chunked body, whose
     unread length cannot be known without reading it (rare here: browsers and the usual
     clients declare a length, and a new connection is all it costs)."""
-    if cap is None:
-        return False
     body = getattr(req, "body", None)
     reader = getattr(body, "reader", None)
     if isinstance(reader, LengthReader):
-        buffered = body.buf.getbuffer().nbytes - body.buf.tell()
+        buffered = body.buf.tell()  # gunicorn keeps what it read ahead written, at its end
         return reader.length + buffered >= cap
     return isinstance(reader, ChunkedReader)
 
@@ -423,15 +361,14 @@ class ClosingWhenBodyLeft:
         return self.app(environ, start)
 
 
-class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, BalancedAccept, ThreadWorker):
+class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, ThreadWorker):
     """gthread: a thread per request in flight, so that rulings waiting for their commit can
-    share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and spread over
-    the workers (BalancedAccept), and closed only when an answer says so (ClosingWhenBodyLeft)."""
+    share it (adjudicator.audit.groupcommit); keep-alive connections are kept, and closed only
+    when an answer says so (ClosingWhenBodyLeft)."""
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        if DRAIN_CAP is not None:  # a gunicorn that drains without a bound never closes early
-            self.wsgi = ClosingWhenBodyLeft(self.wsgi)
+        self.wsgi = ClosingWhenBodyLeft(self.wsgi)
 
     def handle_request(self, req, conn):
         sock = conn.sock

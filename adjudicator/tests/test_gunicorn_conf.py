@@ -76,30 +76,6 @@ def test_child_exit_drops_a_dead_workers_live_gauges_and_keeps_its_counts(
     assert rundir.abnormal_exits(conf.run_dir, window=60) == 1
 
 
-def test_child_exit_frees_a_reaped_workers_board_slot(
-    conf: ModuleType, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A dead worker's posted connections must stop counting at once, or the others, holding
-    more, would not accept until its post went stale (adjudicator.process.acceptbalance)."""
-    from gunicorn.config import Config
-
-    from adjudicator.process.acceptbalance import ConnectionBoard
-    from adjudicator.process.gunicorn_worker import BalancedAccept, OneWriteThreadWorker
-
-    monkeypatch.setattr(BalancedAccept, "board", ConnectionBoard(slots=2))
-    dead, live = (
-        OneWriteThreadWorker(age, os.getpid(), [], None, 30, Config(), None) for age in (1, 2)
-    )
-    dead.pid = 999_999  # what the master set after the fork
-    live.nr_conns = 3
-    assert not live.nr_conns < live.worker_connections  # the dead one posted none
-
-    conf.child_exit(SimpleNamespace(), dead)
-
-    assert dead._slot is None
-    assert live.nr_conns < live.worker_connections
-
-
 # As gunicorn's master forks a worker: its own handlers (which only queue a signal) in place,
 # `pre_fork`, the fork; in the child, the master's SIGQUIT arrives before the worker has set its
 # handlers, then the worker sets them (`init_signals`) and would serve. Exit 3: it stopped.

@@ -177,8 +177,7 @@ def _request(reader_kind: str, unread: int = 0, buffered: bytes = b"") -> Simple
     req = SimpleNamespace()
     reader = LengthReader(None, unread) if reader_kind == "length" else ChunkedReader(req, None)
     req.body = Body(reader)
-    req.body.buf.write(buffered)
-    req.body.buf.seek(0)
+    req.body.buf.write(buffered)  # gunicorn keeps what it read ahead so, at the buffer's end
     return req
 
 
@@ -195,10 +194,6 @@ def _request(reader_kind: str, unread: int = 0, buffered: bytes = b"") -> Simple
 )
 def test_an_answer_says_close_when_gunicorn_will_close(req, closes):
     assert leaves_body(req, cap=64 * 1024) is closes
-
-
-def test_nothing_closes_under_a_gunicorn_that_drains_without_a_bound():
-    assert leaves_body(_request("length", 10_000_000), cap=None) is False
 
 
 def test_the_drain_cap_is_read_from_this_gunicorn():
