@@ -25,7 +25,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask import g
 
-from adjudicator.auth import lastuse, ratelimit
+from adjudicator.auth import credcache, lastuse, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.problems import Problem
 from adjudicator.web.errors import ApiError
@@ -39,9 +39,14 @@ class Pending:
     limit: int | None  # rulings in any 60 seconds; None: not counted (open mode, not a ruling)
     note_use: bool  # its last use is due to be written
     at: datetime
+    # The digest of its token when the worker keeps it (`credcache`): the count then also
+    # checks that the credential is still in force, and the cache learns of its last use.
+    cached: str | None = None
 
 
-def owed(found: Caller, limit: int | None, at: datetime) -> Pending | None:
+def owed(
+    found: Caller, limit: int | None, at: datetime, cached: str | None = None
+) -> Pending | None:
     """What `found` owes the store for a request at `at`: None for a director or an anonymous
     caller, and for a device or key with nothing to count and a last use noted recently."""
     if found.kind not in COUNTED_KINDS:
@@ -49,7 +54,7 @@ def owed(found: Caller, limit: int | None, at: datetime) -> Pending | None:
     note_use = lastuse.due(found.last_used_at, at)
     if limit is None and not note_use:
         return None
-    return Pending(found, limit, note_use, at)
+    return Pending(found, limit, note_use, at, cached)
 
 
 def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
@@ -74,8 +79,24 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
     (nothing else of the transaction has happened for this request yet)."""
     caller = pending.caller
     if pending.limit is not None:
-        wait = ratelimit.hit(conn, caller.key, pending.limit, pending.at)
+        in_force = (caller.kind, int(caller.id)) if pending.cached is not None else None
+        try:
+            wait = ratelimit.hit(conn, caller.key, pending.limit, pending.at, in_force)
+        except ratelimit.NotInForce:
+            credcache.forget(pending.cached)  # type: ignore[arg-type]
+            raise not_in_force() from None
         if wait:
             raise rate_limited(caller.kind, pending.limit, wait)
     if pending.note_use:
         lastuse.note(conn, caller.kind, int(caller.id), pending.at)
+        if pending.cached is not None:
+            credcache.noted(pending.cached, pending.at)
+
+
+def not_in_force() -> ApiError:
+    """The credential is unknown, expired or revoked (the guard's own refusal)."""
+    return ApiError(
+        Problem.CREDENTIAL_INVALID,
+        "the key or device token is unknown, expired or revoked",
+        headers={"WWW-Authenticate": 'Bearer realm="adjudicator", error="invalid_token"'},
+    )

@@ -20,10 +20,10 @@ from urllib.parse import quote
 from flask import Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
-from adjudicator.auth import bookkeeping, devices, directors, keys, store_time
+from adjudicator.auth import bookkeeping, credcache, devices, directors, keys, store_time
 from adjudicator.auth.caller import ANONYMOUS, Caller
 from adjudicator.auth.settings import settings
-from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX
+from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX, digest
 from adjudicator.pages.page_language import kept_language
 from adjudicator.problems import Problem
 from adjudicator.web import API_PREFIX
@@ -87,11 +87,7 @@ def _resolve(conn, access: str, at: datetime) -> Caller:
         elif token.startswith(APP_PREFIX):
             found = keys.resolve(conn, token)
         if found is None:
-            raise ApiError(
-                Problem.CREDENTIAL_INVALID,
-                "the key or device token is unknown, expired or revoked",
-                headers={"WWW-Authenticate": 'Bearer realm="adjudicator", error="invalid_token"'},
-            )
+            raise bookkeeping.not_in_force()
         return found
     session = request.cookies.get(SESSION_COOKIE)
     device = request.cookies.get(DEVICE_COOKIE)
@@ -116,6 +112,21 @@ def _resolve(conn, access: str, at: datetime) -> Caller:
             return found
     g.stale_cookie = True  # an ended session or a revoked device: said in the 401's message
     return ANONYMOUS
+
+
+def _cache_key(view) -> str | None:
+    """The digest under which this request's credential may be taken from the worker's cache
+    (`credcache`): a counted ruling, settled in its own transaction, which checks that the
+    credential is still in force; never with an Idempotency-Key (a replay is not counted)."""
+    environ = request.environ
+    if not getattr(view, RULES, False) or "HTTP_IDEMPOTENCY_KEY" in environ:
+        return None
+    if "HTTP_AUTHORIZATION" not in environ:
+        return None
+    token = _bearer()
+    if token is None or not token.startswith((APP_PREFIX, DEVICE_PREFIX)):
+        return None
+    return digest(token)
 
 
 def _has_credential() -> bool:
@@ -173,8 +184,15 @@ def check_request():
             raise _refuse_anonymous()
         return None
     at = store_time.now()
-    with store.reading() as conn:  # a read: a junk credential never takes the write turn
-        found = _resolve(conn, access, at)
+    view = current_app.view_functions[endpoint]
+    counts = config.tournament and not getattr(view, NOT_A_RULING, False)
+    cached = _cache_key(view) if counts and access != DIRECTORS_ONLY else None
+    found = credcache.get(cached) if cached is not None else None
+    if found is None:
+        with store.reading() as conn:  # a read: a junk credential never takes the write turn
+            found = _resolve(conn, access, at)
+        if cached is not None and found.kind in bookkeeping.COUNTED_KINDS:
+            credcache.put(cached, found)
     g.caller = found
     if access == DIRECTORS_ONLY:
         if found.kind != "director":
@@ -190,10 +208,8 @@ def check_request():
             Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
-    view = current_app.view_functions[endpoint]
-    counts = config.tournament and not getattr(view, NOT_A_RULING, False)
     limit = config.rulings_per_minute if counts else None
-    charge = bookkeeping.owed(found, limit, at)
+    charge = bookkeeping.owed(found, limit, at, cached)
     if charge is None:
         return None
     if getattr(view, RULES, False) or getattr(view, COUNTED_WHEN_ANSWERED, False):

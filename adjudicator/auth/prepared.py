@@ -34,10 +34,13 @@ class Statements:
 
     key_by_hash: str
     device_by_hash: str
-    hits_since: str
     nth_newest_hit: str
+    add_hit_if_room: str
+    add_hit_if_room_for_key: str
+    add_hit_if_room_for_device: str
     drop_old_hits: str
-    add_hit: str
+    key_in_force: str
+    device_in_force: str
     sweep_hits: str
     key_last_use: str
     device_last_use: str
@@ -54,16 +57,32 @@ class Statements:
                 f" AND (last_used_at IS NULL OR last_used_at <= {p})"
             )
 
+        # One statement counts a ruling: a row added only while fewer than the limit lie in the
+        # span (key, at, tie; key, since; limit); with a credential read from the worker's
+        # cache (`credcache`), only while that credential is still in force (its id; a
+        # device's also now), so that a revocation is seen by the very next ruling.
+        add_hit = (
+            f"INSERT INTO {_HITS.name} (key, at, tie) SELECT {p}, {p}, {p}"
+            f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = {p} AND at > {p}) < {p}"
+        )
+        key_in_force = f"SELECT 1 FROM {_KEYS.name} WHERE id = {p} AND revoked_at IS NULL"
+        device_in_force = (
+            f"SELECT 1 FROM {_DEVICES.name} WHERE id = {p} AND revoked_at IS NULL"
+            f" AND expires_at > {p}"
+        )
         return cls(
             key_by_hash=f"SELECT id, name, scopes, last_used_at FROM {_KEYS.name}"
             f" WHERE key_hash = {p} AND revoked_at IS NULL",
             device_by_hash=f"SELECT id, name, ruleset, last_used_at FROM {_DEVICES.name}"
             f" WHERE token_hash = {p} AND revoked_at IS NULL AND expires_at > {p}",
-            hits_since=f"SELECT count(*) FROM {_HITS.name} WHERE key = {p} AND at > {p}",
             nth_newest_hit=f"SELECT at FROM {_HITS.name} WHERE key = {p} AND at > {p}"
             f" ORDER BY at DESC LIMIT 1 OFFSET {p}",
+            add_hit_if_room=add_hit,
+            add_hit_if_room_for_key=f"{add_hit} AND EXISTS ({key_in_force})",
+            add_hit_if_room_for_device=f"{add_hit} AND EXISTS ({device_in_force})",
             drop_old_hits=f"DELETE FROM {_HITS.name} WHERE key = {p} AND at <= {p}",
-            add_hit=f"INSERT INTO {_HITS.name} (key, at, tie) VALUES ({p}, {p}, {p})",
+            key_in_force=key_in_force,
+            device_in_force=device_in_force,
             sweep_hits=f"DELETE FROM {_HITS.name} WHERE at <= {p}",
             key_last_use=last_use(_KEYS),
             device_last_use=last_use(_DEVICES),

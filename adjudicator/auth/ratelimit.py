@@ -10,13 +10,16 @@ before it. (A token bucket or GCRA with a burst of `limit` still allows almost t
 in some 60 s spans, and the estimate from two minutes' counters assumes the earlier minute's
 rulings were spread evenly; both are cheaper only when limits are in the thousands.)
 
-A hit is one short transaction: take the credential's turn (`locks.take_turns`), count its rows
-of the last minute in the database (kept in (key, at) order), then either refuse, with the
-seconds until the oldest of the rows that fill the limit leaves the span, or drop its older rows
-and add one. The rows live in one B-tree in that order, with no index beside it (migration
-0010), so a hit's new row and the old ones it drops are neighbours: about one page written and
-fsynced with the ruling, not three. Refused hits add nothing, so a client retrying while refused
-is let in as soon as Retry-After says.
+A hit takes the credential's turn (`locks.take_turns`), then one statement adds its row only
+while fewer than the limit of the credential's rows lie in the last minute (kept in (key, at)
+order); when it added none, the hit is refused, with the seconds until the oldest of the rows
+that fill the limit leaves the span; when it did, the credential's rows older than the span
+are dropped (two statements a ruling where there were three, benchmarks/ruling_cost.py). The
+rows live in one B-tree in that order, with no index beside it (migration 0010), so a hit's
+new row and the old ones it drops are neighbours: about one page written and fsynced with the
+ruling.
+Refused hits add nothing, so a client retrying while refused is let in as soon as Retry-After
+says.
 """
 
 from __future__ import annotations
@@ -37,20 +40,43 @@ SWEEP_EVERY = 500  # allowed hits per process between sweeps of every key's old 
 _hits = itertools.count(1)
 
 
-def hit(conn: sa.Connection, key: str, limit: int, now: datetime) -> int:
+class NotInForce(Exception):
+    """The credential a cached caller named was revoked (or its pairing expired) since."""
+
+
+def hit(
+    conn: sa.Connection,
+    key: str,
+    limit: int,
+    now: datetime,
+    in_force: tuple[str, int] | None = None,
+) -> int:
     """Count one ruling for `key` at `now`; 0 when it is allowed, else the whole seconds to wait
-    (Retry-After) before one would be. `conn` must be a write transaction. Runs on every ruling
-    in tournament mode: prepared statements (`auth.prepared`)."""
+    (Retry-After) before one would be. `conn` must be a write transaction. With `in_force`
+    (the kind and id of a credential read from the worker's cache), the same statement checks
+    that it is still in force, and raises `NotInForce` when not. Runs on every ruling in
+    tournament mode: prepared statements (`auth.prepared`)."""
     locks.take_turns(conn, SCOPE, key)
     sql = prepared.statements(conn)
-    since = sql.to_db(now - SPAN)
-    (used,) = prepared.one(conn, sql.hits_since, (key, since))
-    if used >= limit:
-        # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
-        (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
-        return seconds_until(sql.from_db(oldest) + SPAN, now)
-    prepared.change(conn, sql.drop_old_hits, (key, since))
-    prepared.change(conn, sql.add_hit, (key, sql.to_db(now), random.getrandbits(63)))
-    if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
-        prepared.change(conn, sql.sweep_hits, (since,))
-    return 0
+    at, since = sql.to_db(now), sql.to_db(now - SPAN)
+    params: tuple = (key, at, random.getrandbits(63), key, since, limit)
+    statement = sql.add_hit_if_room
+    if in_force is not None:
+        kind, row_id = in_force
+        if kind == "device":
+            statement, check = sql.add_hit_if_room_for_device, (row_id, at)
+        else:
+            statement, check = sql.add_hit_if_room_for_key, (row_id,)
+        params += check
+    if prepared.change(conn, statement, params) == 1:
+        prepared.change(conn, sql.drop_old_hits, (key, since))
+        if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
+            prepared.change(conn, sql.sweep_hits, (since,))
+        return 0
+    if in_force is not None:
+        found = sql.device_in_force if in_force[0] == "device" else sql.key_in_force
+        if prepared.one(conn, found, check) is None:
+            raise NotInForce()
+    # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
+    (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
+    return seconds_until(sql.from_db(oldest) + SPAN, now)
