@@ -100,6 +100,9 @@ bench: $(LEXICONS) $(INSTALLED_TEST)
 	$(BIN)/python benchmarks/verify_load.py
 	$(BIN)/python benchmarks/validation_cost.py
 	$(BIN)/python benchmarks/ruling_cost.py --gunicorn
+	$(BIN)/python benchmarks/ruling_cost.py --synchronous NORMAL
+	$(BIN)/python benchmarks/machinery.py
+	$(BIN)/python benchmarks/driver_sql.py
 
 clean:
 	rm -rf $(VENV) instance build *.egg-info
