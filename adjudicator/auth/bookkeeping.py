@@ -79,7 +79,8 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
     (nothing else of the transaction has happened for this request yet)."""
     caller = pending.caller
     if pending.limit is not None:
-        in_force = (caller.kind, int(caller.id)) if pending.cached is not None else None
+        cached = pending.cached
+        in_force = None if cached is None else (caller.kind, int(caller.id), cached)
         try:
             wait = ratelimit.hit(conn, caller.key, pending.limit, pending.at, in_force)
         except ratelimit.NotInForce:

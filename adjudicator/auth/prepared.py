@@ -59,16 +59,20 @@ class Statements:
 
         # One statement counts a ruling: a row added only while fewer than the limit lie in the
         # span (key, at, tie; key, since; limit); with a credential read from the worker's
-        # cache (`credcache`), only while that credential is still in force (its id; a
-        # device's also now), so that a revocation is seen by the very next ruling.
+        # cache (`credcache`), only while that credential is still in force (its id and token
+        # digest; a device's also now), so that a revocation is seen by the very next ruling.
         add_hit = (
             f"INSERT INTO {_HITS.name} (key, at, tie) SELECT {p}, {p}, {p}"
             f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = {p} AND at > {p}) < {p}"
         )
-        key_in_force = f"SELECT 1 FROM {_KEYS.name} WHERE id = {p} AND revoked_at IS NULL"
+        # By id and token digest both: a row deleted by hand and its id reused never makes
+        # an old token valid again.
+        key_in_force = (
+            f"SELECT 1 FROM {_KEYS.name} WHERE id = {p} AND key_hash = {p} AND revoked_at IS NULL"
+        )
         device_in_force = (
-            f"SELECT 1 FROM {_DEVICES.name} WHERE id = {p} AND revoked_at IS NULL"
-            f" AND expires_at > {p}"
+            f"SELECT 1 FROM {_DEVICES.name} WHERE id = {p} AND token_hash = {p}"
+            f" AND revoked_at IS NULL AND expires_at > {p}"
         )
         return cls(
             key_by_hash=f"SELECT id, name, scopes, last_used_at FROM {_KEYS.name}"

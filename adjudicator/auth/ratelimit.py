@@ -49,24 +49,24 @@ def hit(
     key: str,
     limit: int,
     now: datetime,
-    in_force: tuple[str, int] | None = None,
+    in_force: tuple[str, int, str] | None = None,
 ) -> int:
     """Count one ruling for `key` at `now`; 0 when it is allowed, else the whole seconds to wait
     (Retry-After) before one would be. `conn` must be a write transaction. With `in_force`
-    (the kind and id of a credential read from the worker's cache), the same statement checks
-    that it is still in force, and raises `NotInForce` when not. Runs on every ruling in
-    tournament mode: prepared statements (`auth.prepared`)."""
+    (the kind, id and token digest of a credential read from the worker's cache), the same
+    statement checks that it is still in force, and raises `NotInForce` when not. Runs on every
+    ruling in tournament mode: prepared statements (`auth.prepared`)."""
     locks.take_turns(conn, SCOPE, key)
     sql = prepared.statements(conn)
     at, since = sql.to_db(now), sql.to_db(now - SPAN)
     params: tuple = (key, at, random.getrandbits(63), key, since, limit)
     statement = sql.add_hit_if_room
     if in_force is not None:
-        kind, row_id = in_force
+        kind, row_id, token_digest = in_force
         if kind == "device":
-            statement, check = sql.add_hit_if_room_for_device, (row_id, at)
+            statement, check = sql.add_hit_if_room_for_device, (row_id, token_digest, at)
         else:
-            statement, check = sql.add_hit_if_room_for_key, (row_id,)
+            statement, check = sql.add_hit_if_room_for_key, (row_id, token_digest)
         params += check
     if prepared.change(conn, statement, params) == 1:
         prepared.change(conn, sql.drop_old_hits, (key, since))

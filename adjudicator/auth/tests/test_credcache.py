@@ -70,6 +70,17 @@ def test_a_revoked_key_is_refused_at_its_next_ruling(app):
     assert challenge(client, headers=bearer(key)).status_code == 401  # read: unknown now
 
 
+def test_a_cached_key_whose_row_was_replaced_is_refused(app):
+    """Checked by id and token digest: a row deleted by hand and its id given to another key
+    never makes the old token valid again."""
+    key = add_key(app)
+    client = app.test_client()
+    assert challenge(client, headers=bearer(key)).status_code == 200
+    with app.app_context(), store.connection(write=True) as conn:
+        conn.execute(sa.text("UPDATE api_keys SET key_hash = 'another key' WHERE name = 'scorer'"))
+    assert challenge(client, headers=bearer(key)).status_code == 401
+
+
 def _device(app, seconds: int) -> str:
     add_director(app)
     with app.app_context(), store.connection(write=True) as conn:
