@@ -13,25 +13,72 @@ from adjudicator.web.errors import ApiError
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
+# The flag `init_app` sets: the service runs a tournament, and house variants are not served.
+HOUSE_REFUSED = "house_rulesets_refused"
+
+
+def all_rulesets() -> dict[str, Ruleset]:
+    """Every ruleset loaded, the house variants (004) too."""
+    return current_app.extensions["rulesets"]
+
 
 def rulesets() -> dict[str, Ruleset]:
-    return current_app.extensions["rulesets"]
+    """The rulesets this deployment serves: in tournament mode, never a house variant (004
+    Almindelige varianter), so no list, kiosk or pairing offers one."""
+    every = all_rulesets()
+    if not current_app.extensions.get(HOUSE_REFUSED):
+        return every
+    return {i: r for i, r in every.items() if not r.house_variant}
 
 
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
+        if ruleset_id in all_rulesets():  # known, but a house variant in a tournament
+            raise ApiError(Problem.HOUSE_RULESET, house_refusal(ruleset_id), "ruleset")
         raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
+
+
+def house_refusal(ruleset_id: str) -> str:
+    return (
+        f"ruleset {ruleset_id!r} is a house variant (004 Almindelige varianter) and is not "
+        "served in tournament mode"
+    )
+
+
+def unavailable_reason(ruleset: Ruleset, lexicon: Lexicon | None) -> str | None:
+    """Why the ruleset cannot rule with `lexicon` (its lexicon as loaded), or None.
+
+    A house build (a compiler filter off, e.g. proper names kept) serves house variants only:
+    a tournament ruleset pointed at one (by its file or a deployment's `lexicons.toml`) is
+    unavailable, never ruling with words its federation does not allow.
+    """
+    if lexicon is None:
+        return f"lexicon {ruleset.lexicon_id!r} is not loaded"
+    if lexicon.house and not ruleset.house_variant:
+        off = ", ".join(sorted(lexicon.filters_off))
+        return (
+            f"lexicon {ruleset.lexicon_id!r} is a house build (filter {off} off) and only a "
+            "house variant may use it"
+        )
+    return None
+
+
+def served_lexicon(ruleset: Ruleset) -> Lexicon | None:
+    """The ruleset's lexicon if it may rule with it now, else None (`unavailable_reason`)."""
+    lexicon = registry().get(ruleset.lexicon_id)
+    return None if unavailable_reason(ruleset, lexicon) else lexicon
 
 
 def lexicon_for(ruleset: Ruleset) -> Lexicon:
     """The ruleset's lexicon, or a 503 saying the ruleset cannot rule right now."""
     lexicon = registry().get(ruleset.lexicon_id)
-    if lexicon is None:
+    reason = unavailable_reason(ruleset, lexicon)
+    if reason is not None:
         raise ApiError(
             Problem.RULESET_UNAVAILABLE,
-            f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
+            f"ruleset {ruleset.id!r} is unavailable: its {reason}",
             "ruleset",
         )
     return lexicon
@@ -48,7 +95,7 @@ PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = served_lexicon(ruleset)
     view = {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -60,17 +107,17 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
         "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
+    if ruleset.house_variant:  # said of a house variant only: the others' view is unchanged
+        view["house"] = ruleset.as_written("house")
     return view
 
 
 def warn_unavailable(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
-        if ruleset.lexicon_id not in app.extensions["lexicons"].loaded:
-            app.logger.warning(
-                "ruleset %s is unavailable: lexicon %s is not loaded",
-                ruleset.id,
-                ruleset.lexicon_id,
-            )
+        lexicon = app.extensions["lexicons"].get(ruleset.lexicon_id)
+        reason = unavailable_reason(ruleset, lexicon)
+        if reason is not None:
+            app.logger.warning("ruleset %s is unavailable: %s", ruleset.id, reason)
 
 
 def required_rulesets() -> list[str]:
@@ -84,4 +131,6 @@ def required_rulesets() -> list[str]:
 
 def init_app(app: Flask) -> None:
     app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+    # A tournament never serves a house variant (004): read once, here (docs/rules.md §4.6).
+    app.extensions[HOUSE_REFUSED] = app.config.get("MODE") == "tournament"
     warn_unavailable(app)

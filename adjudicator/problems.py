@@ -141,7 +141,16 @@ class Problem(StrEnum):
 
     # --- rulesets, labels and the service's own state -----------------------------------------
     UNKNOWN_RULESET = "unknown_ruleset", 404, "no ruleset has this id"
-    RULESET_UNAVAILABLE = "ruleset_unavailable", 503, "the ruleset's lexicon is not loaded"
+    RULESET_UNAVAILABLE = (
+        "ruleset_unavailable",
+        503,
+        "the ruleset's lexicon is not loaded, or is a house build only a house variant may use",
+    )
+    HOUSE_RULESET = (
+        "house_ruleset",
+        403,
+        "the ruleset is a house variant (004), which a tournament never serves",
+    )
     STORE_UNAVAILABLE = "store_unavailable", 503, "the store cannot record a ruling right now"
     STORE_REFUSES_WRITES = (
         "store_refuses_writes",

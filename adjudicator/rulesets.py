@@ -79,6 +79,18 @@ class Card(Sourced):
     )
 
 
+class House(Sourced):
+    """A house variant (004 Almindelige varianter: "Mange hjem tillader egennavne"): the rules
+    of `variant_of` with a house build of its lexicon; never served in tournament mode."""
+
+    variant_of: StrictStr | None = Field(
+        None,
+        description="The ruleset whose rules this house variant plays, with its own lexicon (a"
+        " house build: a compiler filter off). Set: the ruleset is refused in tournament mode,"
+        " and only it may use a house build; none: a ruleset for any mode.",
+    )
+
+
 class Challenge(ChallengeRule):
     """The challenge table: the game's rule, plus what the service says and counts."""
 
@@ -122,6 +134,7 @@ class Ruleset(Rules):
     disclosure: Disclosure = Field(description="What an answer may reveal.")
     challenge: Challenge = Field(description="A challenge and what its ruling costs.")
     card: Card = Field(description="The two-letter card for the tables.")
+    house: House = Field(description="A house variant (004): never in a tournament.")
 
     _file: str = PrivateAttr("")
 
@@ -140,6 +153,12 @@ class Ruleset(Rules):
     def file(self) -> str:
         """The file it was read from, as errors and logs name it."""
         return self._file
+
+    @property
+    def house_variant(self) -> bool:
+        """A house variant: refused in tournament mode, and the only kind of ruleset that may
+        rule with a house build of a lexicon (adjudicator.catalogue)."""
+        return self.house.variant_of is not None
 
     @property
     def lexicon_id(self) -> str:
@@ -359,6 +378,11 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
                 str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset"
             )
         rulesets[ruleset_id] = rulesets[ruleset_id].model_copy(update={"lexicon": lexicon_id})
+    for ruleset in rulesets.values():
+        base = ruleset.house.variant_of
+        if base is not None and (base not in rulesets or rulesets[base].house_variant):
+            why = "is a house variant itself" if base in rulesets else "is no ruleset"
+            raise RulesetError(ruleset.file, "house.variant_of", f"{base!r} {why}")
     return rulesets
 
 

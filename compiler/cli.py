@@ -29,6 +29,7 @@ def _table(rows: list[list[str]]) -> str:
 
 def summary_table(results: Sequence[BuildResult]) -> str:
     seen = {reason for r in results for reason in r.rejected_counts}
+    seen |= {name for r in results for name, _ in r.recipe.filters_off}
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
@@ -37,7 +38,10 @@ def summary_table(results: Sequence[BuildResult]) -> str:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
         row = [r.recipe.id, str(entries), str(kept), str(r.word_count)]
-        row += [str(r.rejected_counts.get(reason, 0)) for reason in reasons]
+        off = dict(r.recipe.filters_off)  # a filter turned off shows `off`, not a count of 0
+        row += [
+            "off" if reason in off else str(r.rejected_counts.get(reason, 0)) for reason in reasons
+        ]
         row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
     return _table(rows)
@@ -63,6 +67,8 @@ def cmd_build(args: argparse.Namespace) -> int:
             )
         if result.unplayable:  # said even with --quiet: a list no game can play is news
             print(unplayable_note(result), file=sys.stderr)
+        if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
+            print(filters_off_note(result), file=sys.stderr)
     print(summary_table(results))
     return 0
 
@@ -80,6 +86,12 @@ def unplayable_note(result: BuildResult) -> str:
         f"than the tile set's {profile.blanks} and cannot be played (kept, as the source lists "
         f"them; `lexicon lookup` flags them): {shown}{more}"
     )
+
+
+def filters_off_note(result: BuildResult) -> str:
+    """Which filters the recipe turned off, and why: a house build, never a tournament list."""
+    off = "; ".join(f"filter {name!r} off: {why}" for name, why in result.recipe.filters_off)
+    return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:

@@ -68,6 +68,17 @@ class Lexicon:
     def words(self) -> list[str]:
         return self.trie.keys()
 
+    @property
+    def filters_off(self) -> dict[str, str]:
+        """The compiler's filters this build turned off, each with why (a recipe's
+        `[filters_off]`); empty for a tournament list."""
+        return dict(self.manifest.get("filters_off") or {})
+
+    @property
+    def house(self) -> bool:
+        """A house build (a filter off, e.g. proper names kept): only a house ruleset may use it."""
+        return bool(self.filters_off)
+
     def identity(self) -> dict[str, Any]:
         """Which list ruled: enough to name it and prove which build it was."""
         m = self.manifest
@@ -82,13 +93,16 @@ class Lexicon:
     def summary(self) -> dict[str, Any]:
         """What may be said about a lexicon in public: identity and counts, never words."""
         m = self.manifest
-        return {
+        summary = {
             **self.identity(),
             "language": m["language"],
             "license": m["license"],
             "word_count": m["word_count"],
             "needs_blank": m.get("needs_blank"),
         }
+        if self.house:  # a house build says which filters it turned off, and why
+            summary["filters_off"] = self.filters_off
+        return summary
 
 
 def resolve_manifest(path: Path | str) -> Path:

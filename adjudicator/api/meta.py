@@ -10,7 +10,13 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.audit import health
-from adjudicator.catalogue import required_rulesets, rulesets
+from adjudicator.catalogue import (
+    all_rulesets,
+    house_refusal,
+    required_rulesets,
+    rulesets,
+    unavailable_reason,
+)
 from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
 from adjudicator.store import current_store
@@ -56,12 +62,14 @@ def readyz():
     for ruleset_id in required:
         ruleset = known.get(ruleset_id)
         if ruleset is None:
-            view[ruleset_id] = {"available": False, "reason": "no such ruleset"}
+            reason = house_refusal(ruleset_id) if ruleset_id in all_rulesets() else None
+            view[ruleset_id] = {"available": False, "reason": reason or "no such ruleset"}
             continue
         lexicon = reg.get(ruleset.lexicon_id)
-        entry: dict = {"available": lexicon is not None, "lexicon": ruleset.lexicon_id}
-        if lexicon is None:
-            entry["reason"] = f"lexicon {ruleset.lexicon_id!r} is not loaded"
+        reason = unavailable_reason(ruleset, lexicon)
+        entry: dict = {"available": reason is None, "lexicon": ruleset.lexicon_id}
+        if reason is not None:
+            entry["reason"] = reason
         else:
             entry["sha256"] = lexicon.identity()["sha256"]
         view[ruleset_id] = entry

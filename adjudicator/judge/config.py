@@ -16,10 +16,9 @@ from flask import current_app
 
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import rulesets, served_lexicon
 from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.judge.layouts import check_layouts, key_letters
-from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
@@ -118,7 +117,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     language = page_language(ruleset)
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = served_lexicon(ruleset)
     normaliser = lexicon.normaliser if lexicon is not None else None
     mode = ruleset.challenge.mode
     return {
@@ -134,6 +133,8 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         # The word list a verdict will rest on, shown before it is asked for (as the ruling
         # names it: the same identity, so the two can never differ).
         "lexicon": _lexicon_shown(lexicon.identity()) if lexicon is not None else None,
+        # A house variant (004) says so on the entry screen: its list is no tournament's.
+        "house": ruleset.house_variant,
         # Tournament mode: the page checks its pairing when it loads (`endpoints.whoami`).
         "service_mode": current_app.config.get("MODE", "open"),
         "limits": {

@@ -12,7 +12,16 @@ from adjudicator import create_app
 from adjudicator.judge import LANGUAGES
 from adjudicator.web import netaddrs
 
-RULESETS = ("dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "naspa-collins", "wespa")
+RULESETS = (
+    "dsf-2015",
+    "ssf-1999",
+    "sbnl-punten",
+    "dk-home",
+    "dk-home-egennavne",
+    "naspa",
+    "naspa-collins",
+    "wespa",
+)
 
 
 def kiosk_urls(html: str) -> list[str]:
