@@ -97,7 +97,7 @@ class _ServedIdentity:
     """Info metrics of what this process serves now (after a reload too): built per scrape."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from adjudicator.catalogue import rulesets
+        from adjudicator.catalogue import rulesets, served_lexicon
         from adjudicator.lexicon_registry import registry
 
         lexicons = GaugeMetricFamily(
@@ -117,9 +117,9 @@ class _ServedIdentity:
             "1 when the ruleset's lexicon is loaded, 0 when the ruleset answers 503",
             labels=["ruleset", "lexicon"],
         )
-        loaded = registry().loaded
         for ruleset_id, ruleset in sorted(rulesets().items()):
-            served.add_metric([ruleset_id, ruleset.lexicon_id], int(ruleset.lexicon_id in loaded))
+            available = served_lexicon(ruleset) is not None  # never a house build (§4.6)
+            served.add_metric([ruleset_id, ruleset.lexicon_id], int(available))
         yield served
 
 
