@@ -105,6 +105,7 @@ def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
 def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
     service's profile comes from the compiled manifest, and so does the replay's."""
+    from adjudicator.catalogue import unavailable_reason
     from lexicon.artifact import load, read_profile
     from lexicon.errors import LexiconError
 
@@ -113,9 +114,12 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
         if args.no_lexicon:
             return None, read_profile(manifest)
         lexicon = load(manifest)
-        return lexicon, lexicon.profile
     except LexiconError as exc:
         raise UsageError(str(exc)) from None
+    reason = unavailable_reason(ruleset, lexicon)  # never a house build for a tournament ruleset
+    if reason is not None:
+        raise UsageError(f"ruleset {ruleset.id!r} cannot rule: its {reason}")
+    return lexicon, lexicon.profile
 
 
 def _rulesets_for(language: str) -> str:

@@ -184,3 +184,23 @@ def test_a_house_variant_must_name_a_ruleset_it_varies(tmp_path, variant_of, why
     with pytest.raises(RulesetError) as info:
         load_rulesets(tmp_path)
     assert info.value.field == "house.variant_of" and why in info.value.message
+
+
+def test_the_command_line_never_replays_a_tournament_ruleset_on_a_house_build(
+    lexicon_dir, tmp_path, monkeypatch, capsys
+):
+    """`adjudicator replay` resolves the ruleset's lexicon by the same rule as the service."""
+    from adjudicator.cli import main
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "lexicons.toml").write_text(f'dsf-2015 = "{HOUSE_LEXICON}"\n')
+    game = tmp_path / "g.gcg"
+    game.write_text("#player1 a A\n#player2 b B\n>a: HEJKLMN 8H HEJ +12 12\n", encoding="utf-8")
+    args = ["replay", str(game), "--lexicon-dir", str(lexicon_dir)]
+    monkeypatch.setenv("ADJUDICATOR_RULESET_DIR", str(rules))
+    assert main([*args, "--ruleset", "dsf-2015"]) == 2
+    assert "is a house build" in capsys.readouterr().err
+    assert main([*args, "--ruleset", HOUSE]) in (0, 1)  # the house variant itself replays
+    monkeypatch.delenv("ADJUDICATOR_RULESET_DIR")
+    assert main([*args, "--ruleset", "dsf-2015"]) in (0, 1)
