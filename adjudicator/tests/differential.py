@@ -22,7 +22,7 @@ from typing import Any
 from werkzeug.http import generate_etag, quote_etag
 
 from adjudicator.judge.pin import KIOSK_COOKIE
-from adjudicator.tests.conftest import build_lexicon
+from adjudicator.tests.conftest import HOUSE_FILTERS, HOUSE_LEXICON, build_lexicon
 
 # Bundled lexicon ids, so the bundled rulesets resolve to them.
 LEXICON_IDS = {"da": "wdanish", "sv": "wswedish", "nl": "wdutch", "en": "wamerican-huge"}
@@ -37,6 +37,8 @@ def build_pair(root: Path) -> tuple[Path, Path]:
     for side, words in (("a", [MISSING_IN_B]), ("b", [MISSING_IN_A])):
         for language, lexicon_id in LEXICON_IDS.items():
             build_lexicon(root / side, lexicon_id, language, COMMON + words)
+        # the house variant's build (dk-home-egennavne, 004), so that every ruleset serves
+        build_lexicon(root / side, HOUSE_LEXICON, "da", COMMON + words, HOUSE_FILTERS)
     return root / "a" / "lexicons", root / "b" / "lexicons"
 
 
