@@ -27,6 +27,7 @@ import yaml
 from flask import Flask
 from pydantic import TypeAdapter
 from pydantic.json_schema import models_json_schema
+from werkzeug.routing import Rule
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -124,9 +125,9 @@ def _app() -> Flask:
         logging.disable(logging.NOTSET)
 
 
-def declared_routes(app: Flask) -> list[tuple[str, str, str, Operation]]:
-    """Each API route as (path as the document writes it, method, endpoint, declaration);
-    a route without a declaration is an error naming it."""
+def declared_routes(app: Flask) -> list[tuple[str, str, Rule, str, Operation]]:
+    """Each API route as (path as the document writes it, method, rule, access marker,
+    declaration); a route without a declaration is an error naming it."""
     from adjudicator.auth.guard import access_of
 
     found = []
@@ -161,12 +162,17 @@ def paths(app: Flask, prose: dict[str, Any]) -> dict[str, Any]:
             raise ContractError(f"{PROSE.name} has no entry for the operation {declared.id!r}")
         item = items.setdefault(path, {})
         variables = [
-            _parameter(name, "path", CONVERTERS[converter or "default"], True, said)
+            _parameter(name, "path", CONVERTERS[converter or "default"], True, said, prose)
             for converter, name in _VARIABLE.findall(rule.rule)
         ]
         if variables:
             item["parameters"] = variables
-        item[method] = _operation(declared, access, said, prose)
+        item[method] = operation = _operation(declared, access, said, prose)
+        named = {p["name"] for p in variables + operation.get("parameters", [])}
+        if unknown := set(said.get("parameters", {})) - named:
+            raise ContractError(f"{declared.id}: prose for no parameter of it: {sorted(unknown)}")
+        if "requestBody" in said and "requestBody" not in operation:
+            raise ContractError(f"{declared.id}: prose for a body it does not take")
         order[path] = ids.index(declared.id)
     unknown = sorted(
         set(ids)
@@ -177,10 +183,10 @@ def paths(app: Flask, prose: dict[str, Any]) -> dict[str, Any]:
     return {path: items[path] for path in sorted(items, key=order.__getitem__)}
 
 
-def _parameter(name: str, where: str, schema: Any, required: bool, said: dict) -> dict:
+def _parameter(name: str, where: str, schema: Any, required: bool, said: dict, prose: dict) -> dict:
     """A parameter with its description (the operation's, else the prose file's shared one; a
     null says none) and examples."""
-    words = _prose()["parameters"].get(name, {}) | said.get("parameters", {}).get(name, {})
+    words = prose["parameters"].get(name, {}) | said.get("parameters", {}).get(name, {})
     unknown = set(words) - {"description", "examples"}
     if unknown:
         raise ContractError(f"{PROSE.name}: parameter {name}: unknown keys {sorted(unknown)}")
@@ -188,10 +194,12 @@ def _parameter(name: str, where: str, schema: Any, required: bool, said: dict) -
     return {"name": name, "in": where, "required": required, "schema": schema} | words
 
 
-def _query(declared: Operation, said: dict) -> list[dict]:
+def _query(declared: Operation, said: dict, prose: dict) -> list[dict]:
+    """The query parameters: declared one by one, or the fields of a pydantic model."""
     if isinstance(declared.query, tuple):
         return [
-            _parameter(q.name, "query", dict(q.schema), q.required, said) for q in declared.query
+            _parameter(q.name, "query", dict(q.schema), q.required, said, prose)
+            for q in declared.query
         ]
     schema = _tidy(declared.query.model_json_schema(ref_template=REF))
     required = set(schema.get("required", ()))
@@ -199,7 +207,7 @@ def _query(declared: Operation, said: dict) -> list[dict]:
     for name, field in schema["properties"].items():
         field = dict(field)
         meant = field.pop("description", None)
-        param = _parameter(name, "query", field, name in required, said)
+        param = _parameter(name, "query", field, name in required, said, prose)
         if "description" not in param and meant:
             param["description"] = meant
         out.append(param)
@@ -216,9 +224,11 @@ def _operation(declared: Operation, access: str, said: dict, prose: dict) -> dic
         security = ANYONE
     if security is not None:
         op["security"] = security
-    parameters = _query(declared, said)
+    parameters = _query(declared, said, prose)
     if declared.idempotent:
-        parameters.append(_parameter("Idempotency-Key", "header", IDEMPOTENCY_KEY, False, said))
+        parameters.append(
+            _parameter("Idempotency-Key", "header", IDEMPOTENCY_KEY, False, said, prose)
+        )
     if parameters:
         op["parameters"] = parameters
     if declared.body is not None:

@@ -104,8 +104,8 @@ def test_prose_for_no_declared_answer_stops_the_generator(lexicon_dir, monkeypat
 
 
 def test_each_problem_code_the_prose_names_is_declared_at_that_status(app):
-    """A response's description names codes (`rate_limited`); each is one its route declares
-    (`@operation(problems=...)`) and is answered with that status."""
+    """A response's description names codes (`rate_limited`), its examples show them; each is
+    one its route declares (`@operation(problems=...)`) and is answered with that status."""
     from adjudicator.problems import Problem
     from adjudicator.web.contract import operation_of
 
@@ -119,6 +119,10 @@ def test_each_problem_code_the_prose_names_is_declared_at_that_status(app):
     for _path, _method, op in _operations(openapi_document()):
         for status, response in op["responses"].items():
             named = set(re.findall(r"`([a-z_]+)`", response["description"])) & codes
+            for media in response["content"].values():
+                for example in media.get("examples", {}).values():
+                    if int(status) >= 400 and isinstance(example["value"], dict):
+                        named.add(example["value"].get("code"))
             at_status = {p.value for p in declared[op["operationId"]].get(int(status), ())}
             wrong += [(op["operationId"], status, code) for code in sorted(named - at_status)]
     assert wrong == []
@@ -312,3 +316,23 @@ def test_every_array_schema_says_what_it_holds():
 
     walk(openapi_document(), "#")
     assert untyped == []
+
+
+def test_a_problem_is_declared_only_with_a_status_it_is_answered_with():
+    """`(problem, status)` names another of the code's statuses (`Problem.statuses`), never a
+    status the code is not answered with."""
+    from adjudicator.problems import Problem
+    from adjudicator.web.contract import operation, operation_of
+
+    def view():
+        return ""
+
+    ok = operation_of(
+        operation("x", "games", "Ruling", problems=((Problem.TOO_MANY_TILES, 422),))(view)
+    )
+    assert ok.problem_statuses() == {422: (Problem.TOO_MANY_TILES,)}
+    wrong = operation_of(
+        operation("x", "games", "Ruling", problems=((Problem.WORD_EMPTY, 422),))(view)
+    )
+    with pytest.raises(ValueError, match="word_empty is never answered with 422"):
+        wrong.problem_statuses()

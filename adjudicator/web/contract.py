@@ -53,12 +53,14 @@ class Operation:
     """One route's contract. `query` is a tuple of `Query` or a pydantic model whose fields are
     the parameters; `body` a request model (or a component's name); `answers` the non-problem
     answers by status (200 at least); `problems` every problem code the route answers with.
-    `credentials`: a public route that still reads a credential when one comes (whoami)."""
+    `credentials`: a public route that still reads a credential when one comes (whoami).
+    A problem is answered with its usual status; `(problem, status)` names another of its
+    statuses (the game rules' refusals are 422 where a view's own check is 400)."""
 
     id: str
     tag: str
     answers: Mapping[int, Answer]
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem | tuple[Problem, int], ...] = ()
     query: tuple[Query, ...] | type[BaseModel] = ()
     body: type[BaseModel] | str | None = None
     idempotent: bool = False
@@ -67,10 +69,11 @@ class Operation:
     def problem_statuses(self) -> dict[int, tuple[Problem, ...]]:
         """The problem codes by the status each is answered with, in status order."""
         by_status: dict[int, list[Problem]] = {}
-        for problem in self.problems:
-            if problem.status is None:
-                raise ValueError(f"{self.id}: {problem.value} has no status of its own")
-            by_status.setdefault(problem.status, []).append(problem)
+        for entry in self.problems:
+            problem, status = entry if isinstance(entry, tuple) else (entry, entry.status)
+            if status not in problem.statuses:
+                raise ValueError(f"{self.id}: {problem.value} is never answered with {status}")
+            by_status.setdefault(status, []).append(problem)
         return {status: tuple(by_status[status]) for status in sorted(by_status)}
 
 
@@ -79,7 +82,7 @@ def operation(
     tag: str,
     ok: Answer | str | Schema,
     *,
-    problems: tuple[Problem, ...] = (),
+    problems: tuple[Problem | tuple[Problem, int], ...] = (),
     query: tuple[Query, ...] | type[BaseModel] = (),
     body: type[BaseModel] | str | None = None,
     idempotent: bool = False,
@@ -159,6 +162,7 @@ RECORD = (
     Problem.TOO_LONG,
     Problem.TOO_MANY_TURNS,
     Problem.TOO_MANY_TILES,
+    (Problem.TOO_MANY_TILES, 422),
     Problem.UNKNOWN_RULESET,
     Problem.BAD_RECORD,
     Problem.REPORT_TOO_LARGE,
