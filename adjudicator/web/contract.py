@@ -1,4 +1,4 @@
-"""What each API route takes and answers, declared on the view: the source of openapi.json's paths.
+"""What each API route takes and answers, declared on its view: openapi.json's paths come from it.
 
 `@operation(...)` only marks a view, as the access markers do (`adjudicator.web.access`); the
 view's body reads its input as before. `tools/openapi.py` walks the app's URL map, reads each
@@ -7,8 +7,9 @@ writes the operation; the prose and examples are merged in by operation id from
 `adjudicator/openapi-prose.yaml`. A route under /api/ without a declaration fails the generator
 and a test, so the document cannot miss one.
 
-A route's error answers are the problem codes it can answer with (`adjudicator.problems`): each
-code's usual status is a documented response, with the headers the code is answered with.
+A route's error answers are the problem codes it can answer with (`adjudicator.problems`): the
+status each is answered with (its usual one unless named) is a documented response, with the
+headers the code comes with.
 """
 
 from __future__ import annotations
@@ -181,8 +182,8 @@ IDEMPOTENT_REPLAYED = {"type": "string", "enum": ["true"]}
 _SECONDS = {"type": "integer"}
 _SECONDS_OF_A_MINUTE = {"type": "integer", "minimum": 1, "maximum": 60}
 
-# The headers a problem is answered with: a Bearer challenge where a Bearer token is read, and
-# when to retry.
+# The headers a problem is answered with: the guard's Bearer challenge where it refuses a
+# malformed `Authorization` (so on the routes that read a Bearer token), and when to retry.
 PROBLEM_HEADERS: Mapping[Problem, Mapping[str, Schema]] = {
     Problem.BAD_AUTHORIZATION: {"WWW-Authenticate": {"type": "string"}},
     Problem.RATE_LIMITED: {"Retry-After": _SECONDS_OF_A_MINUTE},
