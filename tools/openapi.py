@@ -117,10 +117,10 @@ def _app() -> Flask:
     """The app whose URL map is documented; no lexicon is needed to list its routes."""
     from adjudicator import create_app
 
-    folder = tempfile.mkdtemp(prefix="openapi-")
     logging.disable(logging.WARNING)  # "ruleset ... is unavailable": no lexicon is loaded here
     try:
-        return create_app({"TESTING": True, "LEXICON_DIR": folder})
+        with tempfile.TemporaryDirectory(prefix="openapi-") as folder:
+            return create_app({"TESTING": True, "LEXICON_DIR": folder})
     finally:
         logging.disable(logging.NOTSET)
 
