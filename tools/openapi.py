@@ -215,6 +215,7 @@ def _query(declared: Operation, said: dict, prose: dict) -> list[dict]:
 
 
 def _operation(declared: Operation, access: str, said: dict, prose: dict) -> dict[str, Any]:
+    """One operation: its declaration, its security from the access marker, its prose."""
     op: dict[str, Any] = {"operationId": declared.id, "tags": [declared.tag]}
     op["summary"] = said["summary"]
     if "description" in said:
@@ -242,6 +243,8 @@ def _operation(declared: Operation, access: str, said: dict, prose: dict) -> dic
 
 
 def _responses(declared: Operation, said: dict, prose: dict) -> dict[str, Any]:
+    """The declared answers and a problem document at each declared problem's status, each
+    described by the prose file (a status it does not describe is an error)."""
     answers: dict[int, tuple[str, Any, dict]] = {}
     for status, answer in declared.answers.items():
         headers = dict(answer.headers)
@@ -275,8 +278,8 @@ def _responses(declared: Operation, said: dict, prose: dict) -> dict[str, Any]:
         }
         if headers:
             response["headers"] = {
-                name: _header(name, schema, words.get("headers", {}), prose["headers"])
-                for name, schema in headers.items()
+                name: _header(name, kind, words.get("headers", {}), prose["headers"])
+                for name, kind in headers.items()
             }
         out[str(status)] = response
     return out
