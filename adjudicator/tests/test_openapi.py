@@ -128,6 +128,36 @@ def test_each_problem_code_the_prose_names_is_declared_at_that_status(app):
     assert wrong == []
 
 
+def _names_in(node, found: set[str]) -> set[str]:
+    """Every property name and enum value anywhere in a part of the document."""
+    if isinstance(node, dict):
+        found.update(node.get("properties", {}))
+        found.update(v for v in node.get("enum", ()) if isinstance(v, str))
+        for value in node.values():
+            _names_in(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _names_in(value, found)
+    return found
+
+
+def test_an_error_response_names_only_codes_and_fields_that_exist():
+    """A code the prose names (`label_not_printable`) that the service no longer answers, or a
+    misspelt one, is caught: a backticked name in an error response is a problem code, or a
+    field or value some schema of the document declares."""
+    doc = openapi_document()
+    known = _names_in(doc, set())
+    stale = [
+        (op["operationId"], status, name)
+        for _path, _method, op in _operations(doc)
+        for status, response in op["responses"].items()
+        if int(status) >= 400
+        for name in re.findall(r"`([a-z]+_[a-z_]+)`", response["description"])
+        if name not in known
+    ]
+    assert stale == []
+
+
 def test_schema_refs_resolve():
     doc = openapi_document()
     text = str(doc)
