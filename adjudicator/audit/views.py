@@ -92,6 +92,8 @@ def shown(item: dict[str, Any], lang: str) -> dict[str, Any]:
         Problem.OUT_OF_RANGE,
         Problem.TOO_LONG,
         Problem.DIRECTOR_REQUIRED,
+        Problem.BAD_AUTHORIZATION,
+        Problem.CREDENTIAL_INVALID,
         Problem.STORE_UNAVAILABLE,
     ),
 )

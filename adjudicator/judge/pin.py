@@ -97,6 +97,7 @@ def _policy() -> lockout.Policy:
         *JSON_BODY,
         Problem.CREDENTIAL_REQUIRED,
         Problem.CREDENTIAL_INVALID,
+        Problem.BAD_AUTHORIZATION,
         Problem.WRONG_PIN,
         Problem.PIN_NOT_SET,
         Problem.TOO_MANY_ATTEMPTS,

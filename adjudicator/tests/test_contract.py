@@ -57,3 +57,39 @@ def test_each_declared_query_parameter_is_one_the_view_takes(director, path, op,
             assert answer.json["code"] not in REFUSED_NAME, (param["name"], answer.json)
     answer = director.get(url, query_string={"not_declared": "1"})
     assert answer.status_code == 400 and answer.json["code"] in REFUSED_NAME, answer.json
+
+
+@pytest.mark.parametrize("authorization", ["Bearer", "Basic x", "Bearer not-a-key"])
+def test_a_bad_credential_is_answered_as_the_route_declares(tmp_path, lexicon_dir, authorization):
+    """A malformed or unknown `Authorization` (tournament mode, a PIN set) to every declared
+    route: the problem it answers is one the route declares (`@operation(problems=...)`) at that
+    status, so the document and a client generated from it know it (audit/rulings answered an
+    undeclared 401)."""
+    from adjudicator.web.contract import operation_of
+
+    url = f"sqlite:///{tmp_path / 'adjudicator.db'}"
+    migrate.upgrade(Store(url))
+    app = create_app(
+        {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": url,
+         "MODE": "tournament", "JUDGE_PIN": "2468"}
+    )  # fmt: skip
+    client = app.test_client()
+    undeclared = []
+    for rule in app.url_map.iter_rules():
+        found = operation_of(app.view_functions[rule.endpoint])
+        if found is None:
+            continue
+        target = rule.rule.replace("<ruleset_id>", "dsf-2015")
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            answer = client.open(
+                target,
+                method=method,
+                headers={"Authorization": authorization, "X-Requested-With": "test"},
+                json=None if method == "GET" else {},
+            )
+            if answer.status_code < 400:
+                continue
+            at_status = {p.value for p in found.problem_statuses().get(answer.status_code, ())}
+            if answer.json["code"] not in at_status:
+                undeclared.append((method, target, answer.status_code, answer.json["code"]))
+    assert undeclared == []
