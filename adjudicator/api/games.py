@@ -67,9 +67,11 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import counted_when_answered, lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, QUERY, RECORD, Answer, Query, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_arg, int_arg, json_body, query_args
 from lexicon.languages import available_languages
+from lexicon.limits import RACK_SIZE
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
@@ -140,6 +142,30 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
 
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")
 @public  # the bag and turn decide, not the word list
+@operation(
+    "exchangeAllowed",
+    "games",
+    "ExchangeVerdict",
+    query=(
+        Query("bag", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_BAG}, required=True),
+        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURN_NUMBER}),
+        Query("previous_placed", {"type": "boolean"}),
+        Query(
+            "exchanges_in_a_row",
+            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURN_NUMBER},
+        ),
+        Query("count", {"type": "integer", "minimum": 1, "maximum": RACK_SIZE}),
+    ),
+    problems=(
+        *QUERY,
+        Problem.MISSING_PARAMETER,
+        Problem.NOT_A_NUMBER,
+        Problem.NOT_A_BOOLEAN,
+        Problem.OUT_OF_RANGE,
+        Problem.UNKNOWN_RULESET,
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     args = query_args({"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"})
@@ -173,6 +199,28 @@ def exchange_allowed(ruleset_id: str):
 
 @bp.post("/rulesets/<ruleset_id>/games/final-score")
 @public  # racks and scores decide, not the word list
+@operation(
+    "finalScore",
+    "games",
+    "FinalScore",
+    body=FinalScoreRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.OUT_OF_RANGE,
+        Problem.TOO_LONG,
+        Problem.UNKNOWN_RULESET,
+        Problem.BAD_RACK,
+        Problem.UNKNOWN_LETTER,
+        (Problem.TOO_MANY_TILES, 422),
+        Problem.UNKNOWN_PLAYER,
+        Problem.DUPLICATE_PLAYER,
+        Problem.PLAYER_COUNT,
+        Problem.UNKNOWN_ENDING,
+        Problem.NO_OVERTIME,
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(FinalScoreRequest, json_body())
@@ -201,6 +249,24 @@ def final_score_route(ruleset_id: str):
 
 @bp.post("/rulesets/<ruleset_id>/games/draw-order")
 @public  # the tiles drawn decide, not the word list
+@operation(
+    "drawOrder",
+    "games",
+    "DrawOrder",
+    body=DrawOrderRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.TOO_LONG,
+        Problem.UNKNOWN_RULESET,
+        Problem.UNKNOWN_LETTER,
+        (Problem.TOO_MANY_TILES, 422),
+        Problem.UNKNOWN_PLAYER,
+        Problem.PLAYER_COUNT,
+        Problem.DUPLICATE_PLAYER,
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
     winner of the players' own draw where the ruleset takes one (002)."""
@@ -345,6 +411,19 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
 @bp.post("/rulesets/<ruleset_id>/games/verify")
 @lexicon_dependent
 @counted_when_answered  # a refused verification uses up none of a device's or key's rulings
+@operation(
+    "verifyGame",
+    "games",
+    "GameReport",
+    body=VerifyRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        *RECORD,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+    ),
+)
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
@@ -390,6 +469,27 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
 @bp.post("/rulesets/<ruleset_id>/games/board")
 @lexicon_dependent  # a record's picture says what games/verify would, through the same gate
 @counted_when_answered  # as games/verify: a refused picture uses up none of a device's rulings
+@operation(
+    "gameBoard",
+    "games",
+    Answer(
+        {"type": "string", "contentMediaType": "image/svg+xml"},
+        media_type="image/svg+xml",
+        headers={"Vary": {"type": "string"}},
+    ),
+    body="BoardRequest",  # a Position or a RecordPicture: one of two models
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.BAD_BOARD,
+        Problem.BAD_NOTATION,
+        Problem.ILLEGAL_EARLIER_PLAY,
+        *RECORD,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.NOT_ACCEPTABLE,
+    ),
+)
 def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
     last play outlined), or of a record (as games/verify reads it) after turn `turn`."""

@@ -53,6 +53,7 @@ from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
+from adjudicator.web.contract import operation
 from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
 from lexicon.limits import RACK_SIZE
@@ -546,6 +547,13 @@ def pair():
 
 @bp.get(f"{API_PREFIX}/auth/whoami")
 @public
+@operation(
+    "whoami",
+    "access",
+    "Caller",
+    credentials=True,  # public, but it reads the credential that comes
+    problems=(Problem.CREDENTIAL_INVALID, Problem.BAD_AUTHORIZATION, Problem.STORE_UNAVAILABLE),
+)
 def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
     body = identify().to_dict()
