@@ -70,7 +70,9 @@ def list_rulesets():
 
 @bp.get("/rulesets/<ruleset_id>")
 @public
-@operation("getRuleset", "rulesets", "Ruleset", problems=(Problem.UNKNOWN_RULESET,))
+@operation(
+    "getRuleset", "rulesets", "Ruleset", problems=(Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
+)
 def get_ruleset(ruleset_id: str):
     return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
@@ -92,6 +94,7 @@ def get_ruleset(ruleset_id: str):
         *CREDENTIALS,
         Problem.CSRF_HEADER_MISSING,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.INCONSISTENT_INPUT,
         Problem.JURY_LIMIT_REACHED,
         Problem.BAD_IDEMPOTENCY_KEY,
@@ -167,6 +170,7 @@ def challenge(ruleset_id: str):
         *LABELS,
         *CREDENTIALS,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.STORE_UNAVAILABLE,
     ),
 )

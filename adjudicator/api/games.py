@@ -163,6 +163,7 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
         Problem.NOT_A_BOOLEAN,
         Problem.OUT_OF_RANGE,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.INCONSISTENT_INPUT,
     ),
 )
@@ -210,6 +211,7 @@ def exchange_allowed(ruleset_id: str):
         Problem.OUT_OF_RANGE,
         Problem.TOO_LONG,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.BAD_RACK,
         Problem.UNKNOWN_LETTER,
         (Problem.TOO_MANY_TILES, 422),
@@ -259,6 +261,7 @@ def final_score_route(ruleset_id: str):
         Problem.BODY_TOO_LARGE,
         Problem.TOO_LONG,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.UNKNOWN_LETTER,
         (Problem.TOO_MANY_TILES, 422),
         Problem.UNKNOWN_PLAYER,

@@ -91,6 +91,7 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
         *CREDENTIALS,
         Problem.CSRF_HEADER_MISSING,
         Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.INCONSISTENT_INPUT,
         Problem.JURY_LIMIT_REACHED,
         Problem.BAD_IDEMPOTENCY_KEY,

@@ -165,6 +165,7 @@ RECORD = (
     Problem.TOO_MANY_TILES,
     (Problem.TOO_MANY_TILES, 422),
     Problem.UNKNOWN_RULESET,
+    Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
     Problem.BAD_RECORD,
     Problem.REPORT_TOO_LARGE,
     Problem.BAD_RACK,
