@@ -184,6 +184,26 @@ class Problem(StrEnum):
         return PROBLEM_TYPE_PREFIX + self.value
 
 
+class DomainError(Exception):
+    """A refusal the domain raises with its problem code, message and field, knowing no HTTP:
+    each layer raises its own subclass, and the web layer's one handler answers every one as a
+    problem document (`adjudicator.web.errors.as_problem`). `extra`: further members a client
+    acts on (`character`)."""
+
+    def __init__(
+        self,
+        code: Problem,
+        message: str,
+        field: str | None = None,
+        *,
+        extra: dict[str, object] | None = None,
+    ):
+        if not isinstance(code, Problem):
+            raise TypeError(f"{type(self).__name__} takes a Problem member, not {code!r}")
+        super().__init__(message)
+        self.code, self.message, self.field, self.extra = code, message, field, extra or {}
+
+
 def markdown_table() -> str:
     """The codes as a Markdown table: the docs' problem-codes reference."""
     rows = ["| code | HTTP status | meaning | problem `type` |", "| --- | --- | --- | --- |"]

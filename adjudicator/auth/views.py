@@ -47,14 +47,14 @@ from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
 from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, wait_text
 from adjudicator.pages.times import shown_time, zone_name
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.contract import operation
-from adjudicator.web.errors import ApiError, error_pages
+from adjudicator.web.errors import ApiError, as_problem, error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
 from lexicon.limits import RACK_SIZE
 
@@ -471,8 +471,9 @@ def check_game_page():
     try:
         ruleset = ruleset_or_404(chosen)
         game = _checked_view(ruleset, _record_body())
-    except ApiError as exc:
+    except (ApiError, DomainError) as refused:
         # The code, the field and the record's line: the detail is the API's English.
+        exc = as_problem(refused)
         line = re.match(r"line (\d+):", exc.message)
         error = {
             "status": exc.status,

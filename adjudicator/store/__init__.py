@@ -43,15 +43,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, current_app
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Session
 
-from adjudicator.problems import Problem
 from adjudicator.settings import SETTINGS, ConfigError
-from adjudicator.web.errors import ApiError, respond
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -349,24 +347,14 @@ def init_app(app: Flask) -> None:
     if store.is_sqlite and app.config["DATABASE_AUTO_UPGRADE"]:
         migrate.upgrade(store)
     migrate.require_head(store)
-    for outage in store.outages():
-        app.register_error_handler(outage, _outage_answer)
     store.dispose()  # the master holds no connection across gunicorn's fork
 
 
-def _outage_answer(exc: Exception) -> Response:
-    """503, not 500: nothing is wrong with the request or the service's code, and a retry (with
-    the same Idempotency-Key, so that a ruling committed just before the failure is not made
-    twice) will succeed once the database is back. The operator's log says why."""
-    current_app.logger.error("the store cannot be used: %s", describe_error(exc))
-    return respond(
-        ApiError(
-            Problem.STORE_UNAVAILABLE,
-            "the store cannot be used right now, so nothing can be ruled and recorded;"
-            " retry shortly with the same Idempotency-Key",
-            headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},
-        )
-    )
+def is_outage(exc: BaseException) -> bool:
+    """Whether `exc` says the app's store cannot be used (`Store.outages`): the web layer
+    answers it with a 503 `store_unavailable` (`adjudicator.web.errors`)."""
+    found = current_app.extensions.get("store")
+    return found is not None and isinstance(exc, found.outages())
 
 
 def current_store() -> Store:

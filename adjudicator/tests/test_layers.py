@@ -20,11 +20,9 @@ PACKAGE = Path(adjudicator.__file__).parent
 
 # Lowest first. Within a layer, the parts are peers that do not import each other.
 LAYERS: list[tuple[str, ...]] = [
-    # foundations: the settings, the input bounds, the problem codes, ruling ids, the run dir,
-    # the catalogue's texts;
-    # then the problem document every layer raises
+    # foundations: the settings, the input bounds, the problem codes (and the domain's error
+    # base), ruling ids, the run dir, the catalogue's texts
     ("settings", "bounds", "problems", "rulings", "rundir", "messages"),
-    ("web.errors",),
     # the domain: one move, one game, the rulesets, the lexicons and what may be disclosed
     ("engine", "disclosure", "wordforms", "lexicon_registry"),
     ("game",),
