@@ -2,21 +2,28 @@
 
 One list below orders the parts of `adjudicator`, lowest first. A part is a subpackage
 (`adjudicator.web`), a top-level module (`adjudicator.settings`), or, where a package's one
-module sits lower than the rest of it, that module (`adjudicator.web.errors`: the problem
-document every layer raises). Each import of every module outside the tests, at module level or
-inside a function alike (an import moved into a function to dodge a cycle is still the arrow),
-must reach a part on a lower layer, or its own part. Parts on one layer may not import each
-other. A new upward import fails here, named by file, line and arrow.
+module sits apart from the rest of it, that module (`adjudicator.process.entry`). Each import of
+every module outside the tests, at module level or inside a function alike (an import moved into
+a function to dodge a cycle is still the arrow), must reach a part on a lower layer, or its own
+part. So must a module named in a string (`importlib.import_module("adjudicator.x")`,
+`__import__`, a `"adjudicator.x:f"` target): an import deferred to run time is the arrow too.
+Parts on one layer may not import each other. There are no exceptions: a new upward import
+fails here, named by file, line and arrow.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+import pytest
 
 import adjudicator
 
 PACKAGE = Path(adjudicator.__file__).parent
+# A string that names a module of the package, perhaps with an attribute (`module:function`)
+NAMED = re.compile(r"adjudicator(?:\.\w+)+(?::\w+)?")
 
 # Lowest first. Within a layer, the parts are peers that do not import each other.
 LAYERS: list[tuple[str, ...]] = [
@@ -38,9 +45,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("audit",),
     ("api",),
     ("judge",),
-    # the assembly: the app factory, the command line, the processes that run it
+    # the assembly: the app factory, the processes that run it, the command line (which starts
+    # them)
     ("__init__",),
-    ("cli", "process"),
+    ("process",),
+    ("cli",),
     # the console script's entry: light, it loads the command line once a Ctrl-C is handled
     ("process.entry",),
 ]
@@ -66,12 +75,29 @@ def part_of(dotted: str) -> str:
     return "__init__" if not names else names[0]
 
 
+def named_module(text: str) -> str | None:
+    """The module of the package a string names (`adjudicator.web.cors:checked_origins`,
+    `adjudicator.web.logs.JsonLogger`), or None (a logger's name, prose)."""
+    if not NAMED.fullmatch(text):
+        return None
+    dotted = text.partition(":")[0].split(".")
+    for n in range(len(dotted), 1, -1):
+        if is_module(".".join(dotted[:n])):
+            return ".".join(dotted[:n])
+    return None
+
+
 def imports(path: Path, name: str) -> list[tuple[int, str]]:
-    """(line, module) of every `adjudicator` import in the file of module `name`, anywhere."""
+    """(line, module) of every `adjudicator` import in the file of module `name`, anywhere: the
+    import statements, and the strings naming a module (what `importlib.import_module`,
+    `__import__`, a `module:function` setting or a WSGI target import at run time)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if named := named_module(node.value):
+                found.append((node.lineno, named))
+        elif isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -125,6 +151,32 @@ def test_an_upward_import_is_named(tmp_path: Path):
     assert upward_imports({plant: "adjudicator.store.planted"}) == [
         f"{plant}:5: upward import store -> audit (adjudicator.audit.chain)"
     ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'importlib.import_module("adjudicator.audit.jury")',
+        '__import__("adjudicator.audit.jury")',
+        'CHECK = "adjudicator.audit.jury:checked_event"',
+        'TARGET = "adjudicator.audit.jury.checked_event"',
+    ],
+)
+def test_an_upward_import_by_string_is_named(tmp_path: Path, source: str):
+    """A plant: the settings naming the audit log's module in a string (what the settings'
+    `module:function` checks once did) is refused as an import would be."""
+    plant = tmp_path / "planted.py"
+    plant.write_text(f"import importlib\n\n{source}\n")
+    assert upward_imports({plant: "adjudicator.settings"}) == [
+        f"{plant}:3: upward import settings -> audit (adjudicator.audit.jury)"
+    ]
+
+
+def test_a_string_that_names_no_module_is_no_import(tmp_path: Path):
+    """A logger's name (`adjudicator.db`) or prose that mentions a module is no arrow."""
+    plant = tmp_path / "planted.py"
+    plant.write_text('LOG = "adjudicator.db"\n"""See adjudicator.audit.jury."""\n')
+    assert upward_imports({plant: "adjudicator.settings"}) == []
 
 
 def test_the_command_line_runs_as_a_module():
