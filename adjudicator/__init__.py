@@ -62,8 +62,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # Who is asking (issue 12): open or tournament mode, directors, judge devices, app keys.
     from adjudicator import auth
+    from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
 
-    auth.init_app(app, check_game=games.check_game)
+    auth.init_app(app)
 
     # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record

@@ -7,14 +7,17 @@ every module outside the tests, at module level or inside a function alike (an i
 a function to dodge a cycle is still the arrow), must reach a part on a lower layer, or its own
 part. So must a module named in a string (`importlib.import_module("adjudicator.x")`,
 `__import__`, a `"adjudicator.x:f"` target): an import deferred to run time is the arrow too.
-Parts on one layer may not import each other. There are no exceptions: a new upward import
-fails here, named by file, line and arrow.
+Parts on one layer may not import each other. An object reached through `app.extensions` is
+the arrow too: a key is put in place by the lowest part that writes it (a higher one may replace
+its value, as a hot reload does), and no lower part may read it. There are no exceptions: a new
+upward import fails here, named by file, line and arrow.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -135,8 +138,62 @@ def upward_imports(files: dict[Path, str]) -> list[str]:
     return wrong
 
 
+def extension_keys(path: Path) -> Iterator[tuple[int, str, bool]]:
+    """(line, key, written) of each `….extensions["key"]` and `….extensions.get("key")` (a
+    read) or `.setdefault("key", …)` (a write) in the file, for a key written out."""
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Subscript) and _is_extensions(node.value):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                yield node.lineno, node.slice.value, isinstance(node.ctx, ast.Store)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method, args = node.func.attr, node.args
+            if method in ("get", "setdefault") and _is_extensions(node.func.value) and args:
+                if isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+                    yield node.lineno, args[0].value, method == "setdefault"
+
+
+def _is_extensions(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "extensions"
+
+
+def upward_lookups(files: dict[Path, str]) -> list[str]:
+    """Reads of an `app.extensions` key in a part below the lowest part that writes it."""
+    owners: dict[str, str] = {}
+    reads = []
+    for path, name in files.items():
+        here = part_of(name)
+        for line, key, written in extension_keys(path):
+            if not written:
+                reads.append((path, line, key, here))
+            elif key not in owners or RANK[here] < RANK[owners[key]]:
+                owners[key] = here
+    wrong = []
+    for path, line, key, here in reads:
+        owner = owners.get(key)
+        if owner is None:
+            wrong.append(f"{path}:{line}: app.extensions[{key!r}] is read but never put there")
+        elif RANK[owner] > RANK[here]:
+            wrong.append(f"{path}:{line}: upward lookup {here} -> {owner} (extensions[{key!r}])")
+    return wrong
+
+
 def test_every_import_points_down_the_layers():
     assert upward_imports(sources()) == []
+
+
+def test_every_lookup_in_app_extensions_points_down_the_layers():
+    assert upward_lookups(sources()) == []
+
+
+def test_an_upward_lookup_is_named(tmp_path: Path):
+    """A plant: the JSON API puts its check in `app.extensions` for the directors' pages to
+    call, so the auth part reaches up through the app."""
+    api, auth = tmp_path / "api.py", tmp_path / "auth.py"
+    api.write_text('def init_app(app):\n    app.extensions["check"] = len\n')
+    auth.write_text('from flask import current_app\n\ncurrent_app.extensions["check"]("x")\n')
+    assert upward_lookups({api: "adjudicator.api.games", auth: "adjudicator.auth.views"}) == [
+        f"{auth}:3: upward lookup auth -> api (extensions['check'])"
+    ]
 
 
 def test_every_part_is_in_the_list():
