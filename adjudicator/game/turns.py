@@ -11,15 +11,8 @@ from adjudicator.game.gcg import Event, GameRecord, Player, require_whole
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 from adjudicator.problems import DomainError, Problem
 
-TURN_TYPES = {
-    "play": PLAY,
-    "pass": PASS,
-    "exchange": EXCHANGE,
-    "withdrawn": WITHDRAWN,
-    "challenge": CHALLENGE,
-    "time": TIME,
-    "end_rack": END_RACK,
-}
+KINDS = (PLAY, PASS, EXCHANGE, WITHDRAWN, CHALLENGE, TIME, END_RACK)
+TURN_TYPES = {kind.replace("-", "_"): kind for kind in KINDS}  # a JSON name: `end_rack`
 TURN_TYPE_MESSAGE = f"'type' must be one of {sorted(TURN_TYPES)}"
 
 
