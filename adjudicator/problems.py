@@ -9,7 +9,8 @@ read from here (tests keep each equal to it).
 Each member carries its usual HTTP status, which `ApiError` uses when no status is given, the
 other statuses it is answered with somewhere (the game rules' refusals are 422 where a view's
 own check of the same kind is a 400), and a one-line meaning for the reference. This module
-imports nothing of the service, so the game rules raise with it as well as the views.
+imports nothing of the service, so every layer raises with it: the domain its own subclass of
+`DomainError`, which the web layer answers as a problem document; the views `ApiError`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""One exception type and one handler: an error leaves as RFC 9457 `application/problem+json`.
+"""One handler: an error leaves as RFC 9457 `application/problem+json`, whether the web layer
+raised it (`ApiError`) or the domain did (a `DomainError`, mapped here, in `as_problem` only).
 
 A problem carries the standard members (`type`, `title`, `status`, `detail`) and ours: `code`,
 the machine-readable reason a client branches on, and `field`, the request field at fault. The
