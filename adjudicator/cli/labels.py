@@ -1,6 +1,6 @@
 """`adjudicator labels collisions`: the stored labels that their PRECIS profiles make one.
 
-A director reads it after the store moved to the PRECIS labels (migration 0011, issue 35), or at
+A director reads it after the store moved to the PRECIS labels (migration 0012), or at
 any time: which spellings in the audit log are one player, table, event, game or round (`Anna`,
 `ANNA`; `R3-T12`, `R3‐T12` with U+2010 HYPHEN), which labels hold a character the profiles now
 refuse (shown without it), and which jury counts became one. Exit 1 when there is any.
