@@ -1,12 +1,14 @@
 """What the `adjudicator` commands share: exit statuses, the usage error, the store to open.
 
-Its own module, below both the main command line (`adjudicator.cli`) and the accounts'
-commands (`adjudicator.cli.accounts`), so neither imports the other's half-built module.
+Its own module, below the command line (`adjudicator.cli`) and each command's module, so that
+none imports another's half-built module.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from adjudicator import settings
 
@@ -45,3 +47,17 @@ def open_store(args: argparse.Namespace):
         return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+
+
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator:
+    """`open_store`, its errors as one-line usage errors, its connections closed at the end."""
+    from adjudicator.store import StoreError
+
+    store = open_store(args)
+    try:
+        yield store
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.dispose()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, add_database_option
+from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, add_database_option, opened_store
 
 
 def add_labels(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +35,6 @@ def add_labels(sub: argparse._SubParsersAction) -> None:
 def run_labels(args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
-    from adjudicator.cli import opened_store
     from adjudicator.store import labelforms, migrate
     from adjudicator.store.models import JuryWords, Ruling
 
