@@ -14,19 +14,21 @@ from adjudicator.cli.common import (
     EXIT_OK,
     UsageError,
     add_database_option,
+    add_group,
     opened_store,
 )
 from adjudicator.pages.page_language import LANGUAGES
 
 
 def add_audit(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "audit",
+        run_audit,
         help="verify, export or prune the audit log of rulings, or print its head to note",
         description="Check the audit log's hash chain, print its head to note, write its "
         "entries out, or remove old ones.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     verify = actions.add_parser(
         "verify",
         help="check the hash chain",
@@ -42,7 +44,7 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
         help="a head noted earlier (`audit head`): also check that the log still extends it, "
         "and list the prunes since",
     )
-    head = actions.add_parser(
+    actions.add_parser(
         "head",
         help="print the chain's head (SEQ:HASH) to note or print at each round",
         description="Verify the chain, then print its head as SEQ:HASH on standard output and, "
@@ -82,9 +84,7 @@ def add_audit(sub: argparse._SubParsersAction) -> None:
         help="required: an ISO date or time (UTC unless it names a zone), e.g. 2027-01-01,"
         " not in the future",
     )
-    for action in (verify, head, export, prune):
-        add_database_option(action)
-    p.set_defaults(handler=run_audit)
+    add_database_option(actions)
 
 
 def past_time(value: str) -> datetime:

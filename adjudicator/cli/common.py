@@ -26,12 +26,26 @@ class UsageError(Exception):
     """Bad input the user can fix; printed as one line, exit code 2."""
 
 
-def add_database_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the instance "
-        "folder, $ADJUDICATOR_INSTANCE_DIR)",
-    )
+def add_group(
+    sub: argparse._SubParsersAction, name: str, handler, *, help: str, description: str
+) -> argparse._SubParsersAction:
+    """A command of ACTIONs (`adjudicator keys revoke NAME`): `handler` runs each, reading
+    `args.action`. Add the actions to what this returns."""
+    p = sub.add_parser(name, help=help, description=description)
+    p.set_defaults(handler=handler)
+    return p.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+
+def add_database_option(actions: argparse._SubParsersAction, but: tuple[str, ...] = ()) -> None:
+    """`--database-url` on every action of a group but `but`, after its own arguments (so
+    that help lists it last)."""
+    for name, action in actions.choices.items():
+        if name not in but:
+            action.add_argument(
+                "--database-url",
+                help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the "
+                "instance folder, $ADJUDICATOR_INSTANCE_DIR)",
+            )
 
 
 def open_store(args: argparse.Namespace):

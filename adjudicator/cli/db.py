@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import argparse
 
-from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, add_database_option, opened_store
+from adjudicator.cli.common import (
+    EXIT_DISAGREE,
+    EXIT_OK,
+    add_database_option,
+    add_group,
+    opened_store,
+)
 
 
 def add_db(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "db",
+        run_db,
         help="create or migrate the store's database",
         description="Create the store's database or migrate it to the newest schema, and say "
         "which revision it is at.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    upgrade = actions.add_parser(
+    actions.add_parser(
         "upgrade",
         help="create the database or migrate it to the newest schema",
         description="Create the database or migrate it to the newest schema. Safe to repeat; "
         "boxes sharing one PostgreSQL take turns.",
     )
-    current = actions.add_parser(
+    actions.add_parser(
         "current",
         help="the revision the database is at",
         description="Print the revision the database is at; exit 1 when it is not the newest.",
@@ -31,9 +38,7 @@ def add_db(sub: argparse._SubParsersAction) -> None:
         help="the newest revision this version ships",
         description="Print the newest schema revision this version ships (no database needed).",
     )
-    for action in (upgrade, current):
-        add_database_option(action)
-    p.set_defaults(handler=run_db)
+    add_database_option(actions, but=("heads",))
 
 
 def run_db(args: argparse.Namespace) -> int:
