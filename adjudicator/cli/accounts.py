@@ -7,7 +7,6 @@ import getpass
 import sys
 from datetime import datetime
 
-from adjudicator import settings
 from adjudicator.auth import devices, directors, keys, store_time
 from adjudicator.cli.common import (
     EXIT_OK,
@@ -16,6 +15,7 @@ from adjudicator.cli.common import (
     add_database_option,
     add_group,
     open_store,
+    rulesets,
 )
 from lexicon.console import text, whole_number
 
@@ -33,15 +33,6 @@ def _store(args: argparse.Namespace):
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     return store
-
-
-def _known_rulesets() -> set[str]:
-    from adjudicator.rulesets import RulesetError, load_rulesets
-
-    try:
-        return set(load_rulesets(settings.value("RULESET_DIR")))
-    except RulesetError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _when(at: datetime | None) -> str:
@@ -237,7 +228,7 @@ def run_keys(args: argparse.Namespace) -> int:
     store = _store(args)
     at = store_time.now()
     if args.action == "create":
-        known = _known_rulesets()
+        known = set(rulesets())
         with store.connection(write=True) as conn:
             try:
                 made = keys.create(conn, args.name, args.role, args.scope or [], known, at)

@@ -48,6 +48,17 @@ def add_database_option(actions: argparse._SubParsersAction, but: tuple[str, ...
             )
 
 
+def rulesets() -> dict:
+    """The rulesets as the service loads them: the bundled files, then
+    `$ADJUDICATOR_RULESET_DIR` (with its `lexicons.toml`), checked field by field."""
+    from adjudicator.rulesets import RulesetError, load_rulesets
+
+    try:
+        return load_rulesets(settings.value("RULESET_DIR"))
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
     from adjudicator.store import Store, StoreError, default_url

@@ -8,21 +8,17 @@ import sys
 from pathlib import Path
 
 from adjudicator import settings
-from adjudicator.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, UsageError
-from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
+from adjudicator.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
+from adjudicator.rulesets import Ruleset
 from lexicon.console import folder
 
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
-    """A ruleset as the service loads it: the bundled files, then `$ADJUDICATOR_RULESET_DIR`
-    (with its `lexicons.toml`), checked field by field."""
-    try:
-        rulesets = load_rulesets(settings.value("RULESET_DIR"))
-    except RulesetError as exc:
-        raise UsageError(str(exc)) from None
-    if ruleset_id not in rulesets:
-        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(rulesets))}")
-    return rulesets[ruleset_id]
+    """A ruleset as the service loads it (`common.rulesets`)."""
+    known = rulesets()
+    if ruleset_id not in known:
+        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(known))}")
+    return known[ruleset_id]
 
 
 def add_replay(sub: argparse._SubParsersAction) -> None:
@@ -97,8 +93,7 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
 
 def _rulesets_for(language: str) -> str:
     """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
-    rulesets = load_rulesets(settings.value("RULESET_DIR") or None)
-    ids = sorted(r.id for r in rulesets.values() if r.language == language)
+    ids = sorted(r.id for r in rulesets().values() if r.language == language)
     if not ids:
         return ""
     return f"; try --ruleset {ids[0]}" + (f" (or {', '.join(ids[1:])})" if ids[1:] else "")
