@@ -1,4 +1,4 @@
-"""Who is asking (issue 12): directors, paired judge devices and app keys, and the open or
+"""Who is asking: directors, paired judge devices and app keys, and the open or
 tournament mode that decides whether an anonymous caller may have a ruling.
 
 `init_app` reads the settings, puts the proxy fix in front when the service sits behind one,

@@ -154,12 +154,6 @@ class GameRecord:
     lexicon_line: int | None = None
     language: str | None = None  # from #lexicon or the record's letters; None when unknown
 
-    def player_index(self, nick: str) -> int:
-        for i, p in enumerate(self.players):
-            if p.nick == nick:
-                return i
-        return -1
-
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
