@@ -7,11 +7,15 @@ from typing import Any
 from flask import Flask, current_app
 
 from adjudicator.lexicon_registry import registry
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
-from adjudicator.web.errors import ApiError
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
+
+
+class RulesetError(DomainError):
+    """A ruleset asked for that this service does not have, or cannot rule with right now."""
+
 
 # The flag `init_app` sets: the service runs a tournament, and house variants are not served.
 HOUSE_REFUSED = "house_rulesets_refused"
@@ -35,8 +39,8 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
         if ruleset_id in all_rulesets():  # known, but a house variant in a tournament
-            raise ApiError(Problem.HOUSE_RULESET, house_refusal(ruleset_id), "ruleset")
-        raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
+            raise RulesetError(Problem.HOUSE_RULESET, house_refusal(ruleset_id), "ruleset")
+        raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -76,7 +80,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     lexicon = registry().get(ruleset.lexicon_id)
     reason = unavailable_reason(ruleset, lexicon)
     if reason is not None:
-        raise ApiError(
+        raise RulesetError(
             Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its {reason}",
             "ruleset",

@@ -39,14 +39,6 @@ _REQUIRED = (
 )
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 @dataclass
 class Lexicon:
     """A loaded artifact: the trie (built from verified bytes), its manifest and its profile."""

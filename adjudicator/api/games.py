@@ -1,8 +1,8 @@
 """Whole games over HTTP: verify a record, settle the final score, "may I exchange now".
 
 The rules live in `adjudicator.game` as functions of the ruleset data; this layer only reads
-the request strictly and maps the game's `GameInputError` (input that cannot be true, such as
-more Z tiles than the set has) to a 422 naming the field.
+the request strictly; the game's `GameInputError` (input that cannot be true, such as more Z
+tiles than the set has) is answered with a 422 naming the field (`adjudicator.web.errors`).
 
 A verification rules on every play of the record at once, in one request. In tournament mode a
 device's or key's rulings are counted one by one against its rate limit and recorded in the
@@ -21,13 +21,11 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
-    TURN_TYPE_MESSAGE,
     DrawOrderRequest,
     FinalScoreRequest,
     Position,
     Record,
     RecordPicture,
-    Turn,
     VerifyRequest,
     parse,
 )
@@ -45,22 +43,13 @@ from adjudicator.game.exchange import exchange_allowed as exchange_verdict
 from adjudicator.game.exchange import needs_turn_history
 from adjudicator.game.final import PlayerEnd, final_score
 from adjudicator.game.gcg import (
-    CHALLENGE,
-    END_RACK,
-    EXCHANGE,
-    PASS,
-    PLAY,
-    TIME,
-    WITHDRAWN,
-    Event,
-    GameRecord,
     GcgError,
     GcgOutOfBounds,
-    Player,
     parse_text,
     resolve_language,
 )
 from adjudicator.game.racks import parse_rack
+from adjudicator.game.turns import read_turns
 from adjudicator.game.walk import walk_with_boards
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
@@ -74,17 +63,6 @@ from lexicon.languages import available_languages
 from lexicon.limits import RACK_SIZE
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
-
-TURN_TYPES = {
-    "play": PLAY,
-    "pass": PASS,
-    "exchange": EXCHANGE,
-    "withdrawn": WITHDRAWN,
-    "challenge": CHALLENGE,
-    "time": TIME,
-    "end_rack": END_RACK,
-}
-
 
 VERIFY = "games.verify_game"
 RECORDS = {VERIFY, "games.board_picture"}  # the endpoints that walk a whole record
@@ -126,10 +104,6 @@ def _spend_the_budget(response):
     if start is not None and budget is not None:
         budget.spend(time.perf_counter() - start)
     return response
-
-
-def _game_error(exc: GameInputError) -> ApiError:
-    return ApiError(exc.code, exc.message, exc.field, status=422)
 
 
 # --- exchange-allowed ------------------------------------------------------------------------
@@ -228,21 +202,16 @@ def final_score_route(ruleset_id: str):
     asked = parse(FinalScoreRequest, json_body())
     rules = ruleset.rules
     profile = profile_for(ruleset)
-    try:
-        players = [
-            PlayerEnd(
-                p.name.strip(),
-                p.score,
-                parse_rack(profile, p.rack, f"players[{i}].rack"),
-                p.overtime_minutes,
-            )
-            for i, p in enumerate(asked.players)
-        ]
-        result = final_score(
-            rules, profile, players, asked.ending, asked.went_out, asked.point_target
+    players = [
+        PlayerEnd(
+            p.name.strip(),
+            p.score,
+            parse_rack(profile, p.rack, f"players[{i}].rack"),
+            p.overtime_minutes,
         )
-    except GameInputError as exc:
-        raise _game_error(exc) from None
+        for i, p in enumerate(asked.players)
+    ]
+    result = final_score(rules, profile, players, asked.ending, asked.went_out, asked.point_target)
     return jsonify(result.to_dict())
 
 
@@ -292,68 +261,11 @@ def draw_order_route(ruleset_id: str):
             "draws",
         )
     draws = draws or []  # a given winner needs no tiles
-    try:
-        result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
-    except GameInputError as exc:
-        raise _game_error(exc) from None
+    result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
     return jsonify(result.to_dict(rules))
 
 
 # --- verify ----------------------------------------------------------------------------------
-
-
-def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
-    """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
-    if len(set(names)) != len(names):
-        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
-    totals = dict.fromkeys(names, 0)
-    events: list[Event] = []
-    for i, turn in enumerate(turns):
-        field = f"turns[{i}]"
-        player = turn.player
-        if player not in totals:
-            raise ApiError(
-                Problem.UNKNOWN_PLAYER, f"{player!r} is not in 'players'", f"{field}.player"
-            )
-        if turn.type is None:
-            raise ApiError(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, f"{field}.type")
-        kind = TURN_TYPES[turn.type]
-        score = turn.score
-        total = totals[player] + score if turn.total is None else turn.total
-        if abs(total) > bounds.MAX_POINTS:
-            raise ApiError(
-                Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
-            )
-        totals[player] = total
-        ev = Event(
-            kind,
-            player,
-            i + 1,
-            f"{player}: {turn.type} {turn.move or ''}".strip(),
-            rack=turn.rack or None,
-            score=score,
-            total=total,
-        )
-        if kind == PLAY:
-            parts = (turn.move or "").split()
-            if len(parts) != 2:
-                raise ApiError(
-                    Problem.BAD_NOTATION, "a play's 'move' is '8H WORD'", f"{field}.move"
-                )
-            ev.coordinate, ev.word = parts
-        elif kind == EXCHANGE:
-            if turn.tiles:
-                ev.tiles, ev.count = turn.tiles, len(turn.tiles)
-            elif turn.count is not None:
-                ev.count = turn.count
-            else:
-                raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
-        elif kind == END_RACK:
-            ev.tiles = turn.tiles or ""
-        if turn.note:  # as a GCG `#note` line after the turn
-            ev.notes.append(turn.note)
-        events.append(ev)
-    return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
 
 
 def _rules_on_words() -> bool:
@@ -381,13 +293,9 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
     rules = ruleset.rules
     try:
         if asked.gcg is not None:
-            record = parse_text(asked.gcg, "<gcg>")
-            if not record.players:
-                raise ApiError(Problem.BAD_RECORD, "the record declares no #player lines", "gcg")
+            record = parse_text(asked.gcg, "<gcg>", whole=True)
         else:
-            record = _record_from_turns(asked.players, asked.turns)
-        if not record.events:
-            raise ApiError(Problem.BAD_RECORD, "the record has no moves", "gcg")
+            record = read_turns(asked.players, asked.turns)
         if len(record.players) > rules.max_players:
             raise ApiError(
                 Problem.PLAYER_COUNT,
@@ -398,8 +306,6 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
         verdict, boards = walk_with_boards(record, rules, lexicon.profile, consulted, free)
-    except GameInputError as exc:
-        raise _game_error(exc) from None
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = (
