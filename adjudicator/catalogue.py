@@ -9,6 +9,7 @@ from flask import Flask, current_app
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
+from adjudicator.settings import current_settings
 from adjudicator.web.errors import ApiError
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
@@ -76,12 +77,12 @@ def warn_unavailable(app: Flask) -> None:
 def required_rulesets() -> list[str]:
     """The rulesets this deployment must serve: `ADJUDICATOR_RULESETS` (comma-separated), or
     every ruleset it knows."""
-    wanted = current_app.config.get("RULESETS")
+    wanted = current_settings().rulesets
     if not wanted:
         return sorted(rulesets())
     return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+    app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
     warn_unavailable(app)

@@ -15,12 +15,12 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from adjudicator.auth import guard, passwords, settings
+from adjudicator.auth import guard, passwords
+from adjudicator.settings import current_settings
 
 
 def init_app(app: Flask, check_game: Callable[..., Any]) -> None:
-    config = settings.load(app)
-    app.extensions["auth"] = config
+    config = current_settings(app)
     app.extensions["check_game"] = check_game  # api.games.check_game
     if config.trusted_proxies:
         # Behind nginx: the client's address (lockouts) and https (Secure cookies) come from

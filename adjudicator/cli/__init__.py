@@ -27,6 +27,7 @@ from adjudicator.cli.common import (
     add_database_option,
     open_store,
 )
+from adjudicator.environment import environment_for_child, terminal_locale
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.rulesets import Ruleset, RulesetError, load_rulesets
 from adjudicator.settings import ConfigError
@@ -37,7 +38,7 @@ def load_ruleset(ruleset_id: str) -> Ruleset:
     """A ruleset as the service loads it: the bundled files, then `$ADJUDICATOR_RULESET_DIR`
     (with its `lexicons.toml`), checked field by field."""
     try:
-        rulesets = load_rulesets(settings.value("RULESET_DIR"))
+        rulesets = load_rulesets(settings.read().ruleset_dir)
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
     if ruleset_id not in rulesets:
@@ -91,8 +92,7 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    values = settings.read(names=("LEXICON_DIR", "INSTANCE_DIR"))
-    folder = Path(args.lexicon_dir or settings.lexicon_dir(values))
+    folder = Path(args.lexicon_dir or settings.read().lexicon_dir)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -120,7 +120,7 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
 
 def _rulesets_for(language: str) -> str:
     """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
-    rulesets = load_rulesets(settings.value("RULESET_DIR") or None)
+    rulesets = load_rulesets(settings.read().ruleset_dir)
     ids = sorted(r.id for r in rulesets.values() if r.language == language)
     if not ids:
         return ""
@@ -234,7 +234,7 @@ def run_serve(args: argparse.Namespace) -> int:
         options["WORKERS"] = str(args.workers)
     if args.lexicon_dir is not None:  # an existing folder, made absolute (argparse)
         options["LEXICON_DIR"] = args.lexicon_dir
-    env = settings.environment_for_child(**options)
+    env = environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
@@ -392,10 +392,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         except ConfigError as exc:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
-            load_rulesets(config["RULESET_DIR"])
+            load_rulesets(config.ruleset_dir)
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
-        reg = LexiconRegistry(os.path.abspath(settings.lexicon_dir(config)))
+        reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
         quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
@@ -408,11 +408,9 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 def run_reload(args: argparse.Namespace) -> int:
     import time
 
-    from adjudicator.rundir import read_last_reload, run_dir_for
+    from adjudicator.rundir import read_last_reload
 
-    run_dir = Path(
-        args.run_dir or run_dir_for(settings.read(names=("RUN_DIR", "BIND", "INSTANCE_DIR")))
-    )
+    run_dir = Path(args.run_dir or settings.read().run_directory)
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)
     if failed:
@@ -597,8 +595,8 @@ def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
     if args.format == "json":
         write = export.write_json
     else:
-        zone = event_zone(settings.value("TIME_ZONE"))
-        lang = args.lang or terminal_language(settings.terminal_locale())
+        zone = event_zone(settings.read().time_zone)
+        lang = args.lang or terminal_language(terminal_locale())
         writer = sheet.write_xlsx if binary else sheet.write_csv
         found = (search.item(row) for row in found)
         write = functools.partial(writer, lang=lang, zone=zone)

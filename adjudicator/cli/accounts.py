@@ -32,7 +32,7 @@ def _known_rulesets() -> set[str]:
     from adjudicator.rulesets import RulesetError, load_rulesets
 
     try:
-        return set(load_rulesets(settings.value("RULESET_DIR")))
+        return set(load_rulesets(settings.read().ruleset_dir))
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
 

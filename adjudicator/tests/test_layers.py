@@ -20,10 +20,14 @@ PACKAGE = Path(adjudicator.__file__).parent
 
 # Lowest first. Within a layer, the parts are peers that do not import each other.
 LAYERS: list[tuple[str, ...]] = [
+    # the labels' PRECIS profiles (the event's setting is one), below all that names them
+    ("store.labelforms",),
     # foundations: the settings, the input bounds, the problem codes, ruling ids, the run dir,
     # the catalogue's texts;
     # then the problem document every layer raises
     ("settings", "bounds", "problems", "rulings", "rundir", "messages"),
+    # what a process passes on in its environment (settings, among others)
+    ("environment",),
     ("web.errors",),
     # the domain: one move, one game, the rulesets, the lexicons and what may be disclosed
     ("engine", "disclosure", "wordforms", "lexicon_registry"),

@@ -34,8 +34,9 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from adjudicator.environment import multiprocess_metrics_dir
 from adjudicator.problems import Problem
-from adjudicator.settings import multiprocess_metrics_dir, networks
+from adjudicator.settings import current_settings
 from adjudicator.web.access import public
 from adjudicator.web.errors import ApiError
 
@@ -169,11 +170,11 @@ def _count_request(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    on = app.config["METRICS"]  # checked, as every setting, by adjudicator.settings
+    on = current_settings(app).metrics
     app.extensions["metrics_on"] = on
     if not on:
         return
-    app.extensions["metrics_allow"] = networks(app.config["METRICS_ALLOW"])
+    app.extensions["metrics_allow"] = current_settings(app).metrics_allow
     app.before_request(_start_timer)
     app.after_request(_count_request)
     # Its own allow-list guards it; a scraper has no credential even in tournament mode.
