@@ -192,7 +192,7 @@ def check_request():
         )
     view = current_app.view_functions[endpoint]
     counts = config.tournament and not getattr(view, NOT_A_RULING, False)
-    limit = config.rulings_per_minute if counts else None
+    limit = config.rate_rulings_per_minute if counts else None
     charge = bookkeeping.owed(found, limit, at)
     if charge is None:
         return None

@@ -416,12 +416,10 @@ WANTED = {  # pydantic's error types, as the settings' messages have always said
 def _message(exc: ValidationError) -> str:
     """The first bad value as one line naming its variable (`ADJUDICATOR_<NAME> must be …`)."""
     error = exc.errors()[0]
-    name = str(error["loc"][0]) if error["loc"] else ""
+    name = str(error["loc"][0])
     value, kind, context = error.get("input"), error["type"], error.get("ctx") or {}
     if isinstance(context.get("error"), ConfigError):
         return str(context["error"])
-    if kind == "extra_forbidden":
-        return f"{name.upper()} is not a setting"
     annotation = Settings.model_fields[name].annotation
     number = "whole number" if annotation is int else "number"
     bound = next((f"{sign} {context[b]:g}" for b, sign in BOUNDS.items() if b in context), "")
