@@ -23,6 +23,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -235,6 +236,13 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
+    @classmethod
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, **files):  # type: ignore[override]
+        """A test's or a command's values, then the environment: this process's, or the one
+        `read` was given. No .env file, no secrets folder."""
+        environ = _ENVIRON.get()
+        return init_settings, env_settings if environ is None else _Environment(environ)
+
     # The rules a type and bounds cannot say (before the fields, whose names they share).
     _instance_dir = field_validator("instance_dir")(lambda v: os.path.abspath(v))
     _cors_origins = field_validator("cors_origins", mode="before")(origins)
@@ -389,6 +397,9 @@ class Settings(BaseSettings):
         return os.path.abspath(os.path.join(self.instance_dir, "run", name or "default"))
 
 
+_ENVIRON: ContextVar[Mapping[str, str] | None] = ContextVar("environ", default=None)
+
+
 class _Environment(EnvSettingsSource):
     """pydantic-settings' reading of the variables, from another process's environment."""
 
@@ -439,12 +450,13 @@ def read(
     process's, or `environ`), then `overrides` by name (`{"MODE": "tournament"}`: a test's, or
     a command's options). The first bad value raises ConfigError naming its variable."""
     given = {name.lower(): v for name, v in (overrides or {}).items() if is_setting(name)}
+    token = _ENVIRON.set(environ)
     try:
-        if environ is None:
-            return Settings(**given)
-        return Settings.model_validate(_Environment(environ)() | given)
+        return Settings(**given)
     except ValidationError as exc:
         raise ConfigError(_message(exc)) from None
+    finally:
+        _ENVIRON.reset(token)
 
 
 def read_or_exit() -> Settings:

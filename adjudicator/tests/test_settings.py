@@ -356,3 +356,13 @@ def test_no_module_reads_a_setting_by_its_name():
         if "tests" not in path.relative_to(PACKAGE).parts:
             reads += _string_reads(path)
     assert reads == []
+
+
+def test_another_processes_environment_is_read_alone(monkeypatch):
+    """`adjudicator reload` reads the running instance's settings from its environment
+    (/proc/PID/environ), not from its own: the same rules, an empty variable unset."""
+    monkeypatch.setenv("ADJUDICATOR_MODE", "tournament")
+    theirs = settings.read({"ADJUDICATOR_THREADS": " 2 ", "ADJUDICATOR_EVENT": "", "HOME": "/"})
+    assert theirs.threads == 2 and theirs.mode == "open" and theirs.event == ""
+    with pytest.raises(ConfigError, match="ADJUDICATOR_THREADS must be a whole number ≥ 1"):
+        settings.read({"ADJUDICATOR_THREADS": "0"})
