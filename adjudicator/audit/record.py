@@ -197,5 +197,5 @@ def record_ruling(
 
 
 def init_app(app: Flask) -> None:
-    observe = metrics.observe_commit if app.extensions.get("metrics_on") else None
+    observe = metrics.observe_commit if current_settings(app).metrics else None
     app.extensions["group_commit"] = GroupCommit(app.extensions["store"], observe)

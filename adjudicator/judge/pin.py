@@ -16,7 +16,7 @@ import hmac
 import re
 import secrets
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Response, jsonify, request
 
 from adjudicator import store
 from adjudicator.api.bodies import UnlockRequest, parse
@@ -63,7 +63,7 @@ def pin_matches(given: str, configured: str) -> bool:
 
 
 def unlock():
-    configured = current_app.extensions["judge_pin"]
+    configured = current_settings().judge_pin  # text: `0042` stays `0042`
     if not configured:
         raise ApiError(Problem.PIN_NOT_SET, "no judge PIN is configured (ADJUDICATOR_JUDGE_PIN)")
     caller = identify()
@@ -114,8 +114,3 @@ def _kiosk_client() -> str:
     device = kiosk_device()
     address = client_id()
     return lockout.device_client(device, address) if device else address
-
-
-def configured_pin(app: Flask) -> str | None:
-    """The PIN as text: the environment's own (`0042` stays `0042`, adjudicator.settings)."""
-    return current_settings(app).judge_pin or None

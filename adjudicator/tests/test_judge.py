@@ -12,6 +12,7 @@ from adjudicator import create_app
 from adjudicator.judge import LANGUAGES, pin_matches
 from adjudicator.judge import config as judge_config
 from adjudicator.judge.layouts import check_layouts
+from adjudicator.settings import current_settings
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 PIN = "0468"
@@ -386,10 +387,10 @@ def test_a_numeric_pin_from_the_environment_keeps_its_leading_zero(lexicon_dir, 
     monkeypatch.setenv("ADJUDICATOR_JUDGE_PIN", "0042")
     monkeypatch.setenv("ADJUDICATOR_LEXICON_DIR", str(lexicon_dir))
     app = create_app()
-    assert app.extensions["judge_pin"] == "0042"
+    assert current_settings(app).judge_pin == "0042"
     assert unlock(app.test_client(), "0042").status_code == 200
     monkeypatch.setenv("ADJUDICATOR_JUDGE_PIN", "1234")  # JSON-parsed to an int by Flask
-    assert create_app().extensions["judge_pin"] == "1234"
+    assert current_settings(create_app()).judge_pin == "1234"
 
 
 def test_pin_compare():

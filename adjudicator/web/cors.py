@@ -1,16 +1,17 @@
 """CORS for browser apps on other origins: an allow-list from configuration, off by default.
 
 `ADJUDICATOR_CORS_ORIGINS` lists the origins (`https://app.example,https://club.example`, or a
-JSON list; `*` allows any origin; checked with the other settings, adjudicator.settings). An allowed origin gets `Access-Control-Allow-Origin` on every
-API answer, errors included, so the app can read a problem document; a preflight (`OPTIONS` with
-`Access-Control-Request-Method`) is answered with the route's methods and the headers the API
-reads. Credentials (cookies) are never allowed across origins. Other origins get no CORS headers
-and the browser keeps its same-origin rule.
+JSON list; `*` allows any origin), checked with the other settings (adjudicator.settings). An
+allowed origin gets `Access-Control-Allow-Origin` on every API answer, errors included, so the
+app can read a problem document; a preflight (`OPTIONS` with `Access-Control-Request-Method`) is
+answered with the route's methods and the headers the API reads. Credentials (cookies) are
+never allowed across origins. Other origins get no CORS headers and the browser keeps its
+same-origin rule.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 
 from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
@@ -21,7 +22,7 @@ PREFLIGHT_MAX_AGE = 600  # seconds a browser may reuse a preflight answer
 
 
 def _add_cors_headers(response: Response) -> Response:
-    origins: frozenset[str] = current_app.extensions["cors_origins"]
+    origins = current_settings().cors_origins
     if not origins or not request.path.startswith(API_PREFIX + "/"):
         return response
     response.vary.add("Origin")  # caches must keep one answer per origin
@@ -45,5 +46,4 @@ def _add_cors_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["cors_origins"] = current_settings(app).cors_origins
     app.after_request(_add_cors_headers)
