@@ -289,13 +289,14 @@ class Settings(BaseSettings):
         "browser apps may call the API: `https://app.example,https://club.example`, or `*` for "
         "any", "none (CORS off)")
     cache_max_age: int = _setting(60, "seconds `/lexicons`, `/rulesets` and `/openapi.json` may "
-        "be cached", ge=0)
+        "be cached: longer behind a caching proxy, 0 while the lexicons are being changed", ge=0)
     # gunicorn
     bind: str = _setting("127.0.0.1:8000", "gunicorn bind address(es), comma-separated, each "
         "`HOST:PORT` (port 0–65535), `[IPv6]:PORT`, `unix:PATH` or `fd://N`; `0.0.0.0:8000` "
         "serves the venue's network ([the judge's tablet](../how-to/judge-tablets.md"
         "#the-judges-tablet-judgeruleset))")
-    workers: int = _setting(default_workers, "gunicorn worker processes", "2 × cores, at most 4",
+    workers: int = _setting(default_workers, "gunicorn worker processes: as the machine's cores "
+        "allow", "2 × cores, at most 4",
         ge=1, le=256)
     threads: int = _setting(8, "threads per worker (gthread), so that rulings answered at the "
         "same moment share one commit of the audit log; `1` runs gunicorn's sync worker",
@@ -303,9 +304,10 @@ class Settings(BaseSettings):
     access_log: str | None = _setting("off", "gunicorn's access log: `off` (nginx in front logs "
         "every request; the line costs a worker 60-110 µs), `-` standard output, or a file",
         "`off`")
-    error_log: str = _setting("-", "gunicorn's error log (`-`: standard error)")
+    error_log: str = _setting("-", "gunicorn's error log: `-` standard error (the journal), or a "
+        "file where nothing collects standard error")
     log_level: Literal["debug", "info", "warning", "error", "critical"] = _setting("info",
-        "the error log's level")
+        "the error log's level: `debug` while tracing a fault, `warning` for a quieter log")
     log_format: Literal["plain", "json"] = _setting("plain", "`json`: every log line one JSON "
         "object (no request bodies, so no words)")
     # Operations
