@@ -9,21 +9,20 @@ if TYPE_CHECKING:  # imported where used: the console script (adjudicator.proces
 
 
 def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Config from the declared settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
-    environment variables, then `test_config`), each checked here, so a bad value stops the
-    start naming its variable. Keys of `test_config` that are not settings (`TESTING`) pass."""
+    """The app with its settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
+    environment variables, then the settings named in `test_config`), each checked here, so a
+    bad value stops the start naming its variable. Keys of `test_config` that are not settings
+    (`TESTING`) go to Flask's config."""
     from flask import Flask
 
-    from adjudicator import settings
+    from adjudicator.settings import init_app, is_setting, read
 
-    values = settings.read(overrides=test_config)
+    settings = read(overrides=test_config)
     # The instance folder (`INSTANCE_DIR`) is the app's: its lexicons and SQLite store default
-    # to it, as the run directory does (adjudicator.rundir).
-    app = Flask(__name__, instance_relative_config=True, instance_path=values["INSTANCE_DIR"])
-    values["LEXICON_DIR"] = settings.lexicon_dir(values)
-    app.config.from_mapping(values)
-    if test_config:
-        app.config.from_mapping({k: v for k, v in test_config.items() if k not in values})
+    # to it, as the run directory does.
+    app = Flask(__name__, instance_relative_config=True, instance_path=settings.instance_dir)
+    init_app(app, settings)
+    app.config.from_mapping({k: v for k, v in (test_config or {}).items() if not is_setting(k)})
     return app
 
 
@@ -77,9 +76,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.judge import card
 
     card.init_app(app)
-
-    # The jury's limit: the event counts are kept under, and whether it applies.
-    from adjudicator.audit import jury
-
-    jury.init_app(app)
     return app

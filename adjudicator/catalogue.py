@@ -9,16 +9,13 @@ from flask import Flask, current_app
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
+from adjudicator.settings import current_settings
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
 
 class RulesetError(DomainError):
     """A ruleset asked for that this service does not have, or cannot rule with right now."""
-
-
-# The flag `init_app` sets: the service runs a tournament, and house variants are not served.
-HOUSE_REFUSED = "house_rulesets_refused"
 
 
 def all_rulesets() -> dict[str, Ruleset]:
@@ -28,9 +25,9 @@ def all_rulesets() -> dict[str, Ruleset]:
 
 def rulesets() -> dict[str, Ruleset]:
     """The rulesets this deployment serves: in tournament mode, never a house variant (004
-    Almindelige varianter), so no list, kiosk or pairing offers one."""
+    Almindelige varianter, docs/rules.md §4.6), so no list, kiosk or pairing offers one."""
     every = all_rulesets()
-    if not current_app.extensions.get(HOUSE_REFUSED):
+    if not current_settings().tournament:
         return every
     return {i: r for i, r in every.items() if not r.house_variant}
 
@@ -127,14 +124,12 @@ def warn_unavailable(app: Flask) -> None:
 def required_rulesets() -> list[str]:
     """The rulesets this deployment must serve: `ADJUDICATOR_RULESETS` (comma-separated), or
     every ruleset it knows."""
-    wanted = current_app.config.get("RULESETS")
+    wanted = current_settings().rulesets
     if not wanted:
         return sorted(rulesets())
     return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
-    # A tournament never serves a house variant (004): read once, here (docs/rules.md §4.6).
-    app.extensions[HOUSE_REFUSED] = app.config.get("MODE") == "tournament"
+    app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
     warn_unavailable(app)

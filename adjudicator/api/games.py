@@ -33,7 +33,6 @@ from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import settle_deferred
-from adjudicator.auth.settings import settings
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
@@ -53,6 +52,7 @@ from adjudicator.game.turns import read_turns
 from adjudicator.game.walk import walk_with_boards
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import counted_when_answered, lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
@@ -73,7 +73,7 @@ def _verify_budget(state) -> None:
     """Each worker's share of its time for records (`ADJUDICATOR_VERIFY_TIME_SHARE`, default 0.05;
     1 turns the budget off, as the test apps do unless they set it)."""
     app = state.app
-    share = app.config["VERIFY_TIME_SHARE"]  # checked by adjudicator.settings; None: unset
+    share = current_settings(app).verify_time_share  # None: unset
     if share is None:
         share = 1.0 if app.testing else 0.05
     app.extensions["verify_budget"] = CpuBudget(share) if share < 1 else None
@@ -272,7 +272,7 @@ def _rules_on_words() -> bool:
     """Whether this verification may say which plays form words: always in open mode, where
     anyone may challenge any word; in tournament mode only for a director, since for a device
     or key one record would be a ruling per play outside its rate limit and the audit log."""
-    return not settings().tournament or current_caller().kind == "director"
+    return not current_settings().tournament or current_caller().kind == "director"
 
 
 @dataclass

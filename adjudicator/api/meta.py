@@ -19,12 +19,18 @@ from adjudicator.catalogue import (
 )
 from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
+from adjudicator.settings import current_settings
 from adjudicator.store import current_store
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
 from adjudicator.web.contract import Answer, operation
 from lexicon import __version__
+
+# `readyz` is 503 after this many abnormal worker exits within the window: a worker dying again
+# and again, not one killed by chance.
+CRASH_LIMIT = 3
+CRASH_WINDOW_SECONDS = 60.0
 
 # Health, readiness and the OpenAPI document: public in every mode.
 bp = public_blueprint(Blueprint("meta", __name__, url_prefix=API_PREFIX))
@@ -41,7 +47,7 @@ def openapi_document() -> dict:
 def server_url() -> str:
     """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
     proxy the request's own host may be an internal name), else the URL this request came to."""
-    public = current_app.config.get("PUBLIC_URL")
+    public = current_settings().public_url
     base = str(public).rstrip("/") if public else request.host_url.rstrip("/")
     return base + API_PREFIX
 
@@ -81,11 +87,9 @@ def readyz():
             entry["sha256"] = lexicon.identity()["sha256"]
         view[ruleset_id] = entry
     unavailable = sorted(r for r, v in view.items() if not v["available"])
-    config = current_app.config
-    partial = config["ALLOW_PARTIAL"]  # settings checked at start (adjudicator.settings)
-    window = config["CRASH_WINDOW_SECONDS"]
-    limit = config["CRASH_LIMIT"]
-    crashes = abnormal_exits(config["RUN_DIR"], window)
+    partial = current_settings().allow_partial
+    window, limit = CRASH_WINDOW_SECONDS, CRASH_LIMIT
+    crashes = abnormal_exits(current_settings().run_dir, window)
     serving = len(unavailable) < len(view)
     store = current_store()
     store_problem = store.unreachable()

@@ -24,8 +24,8 @@ from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels, under_event
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.settings import settings
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web import idempotency, metrics
 
 KINDS = ("challenge", "jury", "move")
@@ -159,8 +159,8 @@ def record_ruling(
     jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
     service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
     (`labels.under_event`)."""
-    logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
-    labels = under_event(labels, current_app.config.get("EVENT", ""))  # the service's event
+    logged = current_settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    labels = under_event(labels, current_settings().event)  # the service's event
     write = RulingWrite(
         body=body,
         entry=audit_entry(
@@ -197,5 +197,5 @@ def record_ruling(
 
 
 def init_app(app: Flask) -> None:
-    observe = metrics.observe_commit if app.extensions.get("metrics_on") else None
+    observe = metrics.observe_commit if current_settings(app).metrics else None
     app.extensions["group_commit"] = GroupCommit(app.extensions["store"], observe)

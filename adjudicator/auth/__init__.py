@@ -12,12 +12,12 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from adjudicator.auth import guard, passwords, settings
+from adjudicator.auth import guard, passwords
+from adjudicator.settings import current_settings
 
 
 def init_app(app: Flask) -> None:
-    config = settings.load(app)
-    app.extensions["auth"] = config
+    config = current_settings(app)
     if config.trusted_proxies:
         # Behind nginx: the client's address (lockouts) and https (Secure cookies) come from
         # X-Forwarded-For and X-Forwarded-Proto, believed from this many proxies only.

@@ -33,7 +33,6 @@ from adjudicator import store
 from adjudicator.auth import devices, directors, keys, lockout, store_time
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, caller, identify
 from adjudicator.auth.lockout import PIN_SCOPE
-from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
 from adjudicator.messages import Said
@@ -43,6 +42,7 @@ from adjudicator.pages.render import error_page, page
 from adjudicator.pages.strings import fill_markup, said_in, say, wait_text
 from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
+from adjudicator.settings import current_settings
 from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
@@ -60,6 +60,7 @@ bp = Blueprint(
 )
 
 PAIRING_SCOPE = "pairing"
+PAIRING_CODE_SECONDS = 5 * 60  # a pairing code, typed on the tablet within minutes
 bp.add_app_template_filter(fill_markup, "fill")
 # A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
 # (an English sentence not yet of the catalogue is marked `lang="en"`).
@@ -181,13 +182,13 @@ def login():
         return again(say("dir_login_wrong_site"), 403)
     if not name or not password:
         return again(say("dir_login_missing"), 400)
-    config = settings()
+    config = current_settings()
     result = directors.login(
         store.current_store(),
         name,
         password,
         client_id(),
-        config.login,
+        lockout.LOGIN,
         config.session_seconds,
         store_time.now(),
     )
@@ -271,7 +272,7 @@ def _home(status: int = 200, **extra) -> Response:
         "keys": key_rows,
         "rulesets": ruleset_choices(),
         "when": when,
-        "mode": settings().mode,
+        "mode": current_settings().mode,
         "pairing": None,
         "error": None,
     }
@@ -304,10 +305,9 @@ def new_pairing():
     ruleset = None if chosen == ANY_RULESET else chosen
     if ruleset is not None and ruleset not in rulesets():
         return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))
-    config = settings()
     with store.connection(write=True) as conn:
         pairing = devices.new_pairing(
-            conn, int(caller().id), name, ruleset, config.pairing_seconds, store_time.now()
+            conn, int(caller().id), name, ruleset, PAIRING_CODE_SECONDS, store_time.now()
         )
     # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
     bases, loopback = tablet_bases()
@@ -318,7 +318,7 @@ def new_pairing():
         "name": name,
         "ruleset": ruleset,
         "expires": when(pairing.expires_at),
-        "minutes": config.pairing_seconds // 60,
+        "minutes": PAIRING_CODE_SECONDS // 60,
         "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
         "loopback": loopback,
@@ -394,14 +394,14 @@ def pair():
     code = request.form.get("code") or ""
     if not code.strip() or len(code) > 32:
         return again(say("dir_pair_missing"), 400)
-    config = settings()
+    config = current_settings()
     client = client_id()
     at = store_time.now()
     with store.connection(write=True) as conn:
         # Counted first, in turn (lockout.attempt), per address under its /64; a right code
         # forgets this address's wrong ones, as a right password does.
         account = lockout.shared_account(client)
-        wait = lockout.attempt(conn, PAIRING_SCOPE, account, client, config.pairing, at)
+        wait = lockout.attempt(conn, PAIRING_SCOPE, account, client, lockout.PAIRING, at)
         paired = None if wait else devices.redeem(conn, code, config.device_seconds, at)
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, account, client)
@@ -434,7 +434,7 @@ def pair():
 def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
     body = identify().to_dict()
-    body["mode"] = settings().mode
+    body["mode"] = current_settings().mode
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response

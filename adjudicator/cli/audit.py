@@ -17,6 +17,7 @@ from adjudicator.cli.common import (
     add_group,
     opened_store,
 )
+from adjudicator.environment import terminal_locale
 from adjudicator.pages.page_language import LANGUAGES
 
 
@@ -169,8 +170,8 @@ def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
     if args.format == "json":
         write = export.write_json
     else:
-        zone = event_zone(settings.value("TIME_ZONE"))
-        lang = args.lang or terminal_language(settings.terminal_locale())
+        zone = event_zone(settings.read().time_zone)
+        lang = args.lang or terminal_language(terminal_locale())
         writer = sheet.write_xlsx if binary else sheet.write_csv
         found = (search.item(row) for row in found)
         write = functools.partial(writer, lang=lang, zone=zone)

@@ -54,7 +54,7 @@ def rulesets() -> dict:
     from adjudicator.rulesets import RulesetError, load_rulesets
 
     try:
-        return load_rulesets(settings.value("RULESET_DIR"))
+        return load_rulesets(settings.read().ruleset_dir)
     except RulesetError as exc:
         raise UsageError(str(exc)) from None
 
@@ -63,13 +63,10 @@ def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
     from adjudicator.store import Store, StoreError, default_url
 
-    url = (
-        args.database_url
-        or settings.value("DATABASE_URL")
-        or default_url(settings.value("INSTANCE_DIR"))
-    )
+    found = settings.read()
+    url = args.database_url or found.database_url or default_url(found.instance_dir)
     try:
-        return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
+        return Store(url, found.sqlite_synchronous)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
 

@@ -64,8 +64,7 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    values = settings.read(names=("LEXICON_DIR", "INSTANCE_DIR"))
-    folder = Path(args.lexicon_dir or settings.lexicon_dir(values))
+    folder = Path(args.lexicon_dir or settings.read().lexicon_dir)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(

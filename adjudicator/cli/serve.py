@@ -11,6 +11,7 @@ from pathlib import Path
 
 from adjudicator import settings
 from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError
+from adjudicator.environment import environment_for_child
 from adjudicator.settings import ConfigError
 from lexicon.console import folder, seconds, whole_number
 
@@ -69,7 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
         options["WORKERS"] = str(args.workers)
     if args.lexicon_dir is not None:  # an existing folder, made absolute (argparse)
         options["LEXICON_DIR"] = args.lexicon_dir
-    env = settings.environment_for_child(**options)
+    env = environment_for_child(**options)
     settings.read(env)  # ConfigError: exit 2 (`_run`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
@@ -156,10 +157,10 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         except ConfigError as exc:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
-            load_rulesets(config["RULESET_DIR"])
+            load_rulesets(config.ruleset_dir)
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
-        reg = LexiconRegistry(os.path.abspath(settings.lexicon_dir(config)))
+        reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
         quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
         quiet.propagate = False
         quiet.addHandler(logging.NullHandler())
@@ -172,11 +173,9 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
 def run_reload(args: argparse.Namespace) -> int:
     import time
 
-    from adjudicator.rundir import read_last_reload, run_dir_for
+    from adjudicator.rundir import read_last_reload
 
-    run_dir = Path(
-        args.run_dir or run_dir_for(settings.read(names=("RUN_DIR", "BIND", "INSTANCE_DIR")))
-    )
+    run_dir = Path(args.run_dir or settings.read().run_directory)
     master = _master_pid(run_dir)
     installed, failed = _check_as_instance(master)
     if failed:

@@ -51,18 +51,11 @@ from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
 from adjudicator.process.acceptbalance import POST_EVERY, ConnectionBoard
-from adjudicator.settings import value
 from adjudicator.web.errors import (
     HTTP_CODES,
     PROBLEM_MIMETYPE,
     ApiError,
 )
-
-
-def configured_threads() -> int:
-    """Threads per worker: `ADJUDICATOR_THREADS` (adjudicator.settings, default 8), checked;
-    1 means gunicorn's sync worker."""
-    return value("THREADS")
 
 
 def worker_class(threads: int) -> str:

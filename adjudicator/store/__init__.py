@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import get_args
 
 from flask import Flask, current_app
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -45,7 +46,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase
 
-from adjudicator.settings import SETTINGS, ConfigError
+from adjudicator.settings import Synchronous, current_settings
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -65,7 +66,7 @@ OUTAGE_RETRY_AFTER_SECONDS = 5
 # Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values (declared in adjudicator.settings). In WAL mode
 # NORMAL survives the death of any process (the WAL is in the OS's page cache) but not a power
 # cut; FULL fsyncs every commit.
-SQLITE_SYNCHRONOUS = SETTINGS["SQLITE_SYNCHRONOUS"].choices
+SQLITE_SYNCHRONOUS = get_args(Synchronous)
 
 
 class Base(DeclarativeBase):
@@ -115,10 +116,12 @@ class Store:
                 f"ADJUDICATOR_DATABASE_URL: unsupported database {self.url.get_backend_name()!r}"
                 " (use sqlite:///PATH or postgresql+psycopg://…)"
             )
-        try:
-            self.sqlite_synchronous = SETTINGS["SQLITE_SYNCHRONOUS"].parse(sqlite_synchronous)
-        except ConfigError as exc:
-            raise StoreError(str(exc)) from None
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise StoreError(
+                f"ADJUDICATOR_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)},"
+                f" not {sqlite_synchronous!r}"
+            )
+        self.sqlite_synchronous = sqlite_synchronous
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._turn = _WriteTurn(self._turn_path())
@@ -322,10 +325,11 @@ def init_app(app: Flask) -> None:
     upgrade`), since several boxes must not race to migrate a shared database."""
     from adjudicator.store import migrate
 
-    url = app.config["DATABASE_URL"] or default_url(app.instance_path)
-    store = Store(url, app.config["SQLITE_SYNCHRONOUS"])
+    settings = current_settings(app)
+    url = settings.database_url or default_url(app.instance_path)
+    store = Store(url, settings.sqlite_synchronous)
     app.extensions["store"] = store
-    if store.is_sqlite and app.config["DATABASE_AUTO_UPGRADE"]:
+    if store.is_sqlite and settings.database_auto_upgrade:
         migrate.upgrade(store)
     migrate.require_head(store)
     store.dispose()  # the master holds no connection across gunicorn's fork

@@ -21,9 +21,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from adjudicator.store import Base
+from adjudicator.store.labelforms import LABEL_MAX
 
 # Bounds shared by the tables and the request fields that fill them.
-LABEL_MAX = 64  # event, round, table, game, player: what a caller may attach to a ruling
 IDEMPOTENCY_KEY_MAX = 255
 SHA256_HEX = 64
 GENESIS_HASH = "0" * SHA256_HEX  # the "previous hash" of the first entry

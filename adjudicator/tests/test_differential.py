@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app
+from adjudicator.settings import current_settings
 from adjudicator.tests.differential import (
     CARD,
     PIN,
@@ -110,7 +111,7 @@ def test_the_play_forms_both_words(apps):
 
 def test_an_unregistered_route_fails_with_advice(apps):
     app_a, _, _ = apps
-    app = create_app({"TESTING": True, "LEXICON_DIR": app_a.config["LEXICON_DIR"]})
+    app = create_app({"TESTING": True, "LEXICON_DIR": current_settings(app_a).lexicon_dir})
     app.add_url_rule("/api/v1/rulesets/<ruleset_id>/new-thing", "new.thing", lambda **_: "")
     _, unknown = requests_for(app, ["naspa"])
     assert unknown == ["new.thing (/api/v1/rulesets/<ruleset_id>/new-thing)"]

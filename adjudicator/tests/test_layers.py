@@ -30,9 +30,13 @@ NAMED = re.compile(r"adjudicator(?:\.\w+)+(?::\w+)?")
 
 # Lowest first. Within a layer, the parts are peers that do not import each other.
 LAYERS: list[tuple[str, ...]] = [
+    # the labels' PRECIS profiles (the event's setting is one), below all that names them
+    ("store.labelforms",),
     # foundations: the settings, the input bounds, the problem codes (and the domain's error
     # base), ruling ids, the run dir, the catalogue's texts
     ("settings", "bounds", "problems", "rulings", "rundir", "messages"),
+    # what a process passes on in its environment (settings, among others)
+    ("environment",),
     # the domain: one move, one game, the rulesets, the lexicons and what may be disclosed
     ("engine", "disclosure", "wordforms", "lexicon_registry"),
     ("game",),

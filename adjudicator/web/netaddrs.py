@@ -16,7 +16,9 @@ import struct
 import sys
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import request
+
+from adjudicator.settings import current_settings
 
 # Interfaces no tablet reaches: loopback, containers, virtual bridges.
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
@@ -141,7 +143,7 @@ def device_network(address: str) -> str | None:
 
 def configured_venue_bind() -> str:
     """`venue_bind` for this app's `ADJUDICATOR_BIND`, for the pages' loopback warning."""
-    return venue_bind(parse_bind(str(current_app.config.get("BIND") or "")))
+    return venue_bind(parse_bind(current_settings().bind))
 
 
 def tablet_bases() -> tuple[list[str], str | None]:
@@ -149,13 +151,13 @@ def tablet_bases() -> tuple[list[str], str | None]:
     about (or None), for this request. `ADJUDICATOR_PUBLIC_URL` when the operator published one;
     else the address this visitor used, unless that is loopback (the director on the laptop
     itself), which no tablet can open: then this machine's network addresses for the bind."""
-    public = current_app.config.get("PUBLIC_URL")  # the operator's published address wins
+    public = current_settings().public_url  # the operator's published address wins
     if public:
         return [str(public).rstrip("/") + "/"], None
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
         return [own], None  # the address this visitor reached: the tablets can too
-    bind = current_app.config.get("BIND")  # ADJUDICATOR_BIND, as gunicorn reads it
+    bind = current_settings().bind  # ADJUDICATOR_BIND, as gunicorn reads it
     if not bind:
         return [own], None
     bound = parse_bind(str(bind))

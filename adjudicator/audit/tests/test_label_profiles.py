@@ -220,7 +220,7 @@ def test_no_dash_starts_a_count_afresh(jury, dash):
 def test_the_event_setting_is_a_name_under_nickname(tmp_path, lexicon_dir):
     """ADJUDICATOR_EVENT keys every count: a character its profile disallows stops the start,
     named; it is kept in its profile's form and counted case-mapped."""
-    from adjudicator.settings import ConfigError
+    from adjudicator.settings import ConfigError, current_settings
 
     url = f"sqlite:///{tmp_path / 'store.db'}"
     migrate.upgrade(Store(url))
@@ -228,4 +228,4 @@ def test_the_event_setting_is_a_name_under_nickname(tmp_path, lexicon_dir):
     with pytest.raises(ConfigError, match="U\\+3164 HANGUL FILLER"):
         create_app(config | {"EVENT": "NK\u31642027"})
     app = create_app(config | {"EVENT": " \uff2eK\u00a0 2027 "})
-    assert app.config["EVENT"] == "NK 2027" and app.config["EVENT_KEY"] == "nk 2027"
+    assert current_settings(app).event == "NK 2027" and current_settings(app).event_key == "nk 2027"
