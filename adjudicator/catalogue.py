@@ -1,15 +1,25 @@
-"""Rulesets joined to their lexicons: what is available, and the public view of each."""
+"""Rulesets joined to their lexicons: what is available, and the public view of each.
+
+A ruleset's word list comes in editions, each in force from its date (`lexicon.editions`). The
+service rules with the edition in force on the event's date, on the event's clock: the day is
+read once, when a request starts (`_fix_day`), so an edition never changes in the middle of a
+request, and the next request after midnight takes the new one, without a restart. The clock is
+`app.extensions["clock"]` (aware UTC `now`), which tests replace with a frozen one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
 from adjudicator.web.errors import ApiError
+from lexicon import editions
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -25,9 +35,46 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def event_day() -> date:
+    """The event's date: today on its clock (its time zone, `TIME_ZONE`), read once per
+    request, at its start; outside a request, now."""
+    if has_request_context():
+        day = g.get("event_day")
+        if day is None:
+            day = g.event_day = _today()
+        return day
+    return _today()
+
+
+def _today() -> date:
+    zone = current_app.extensions["event_zone"]()
+    return current_app.extensions["clock"]().astimezone(zone).date()
+
+
+def _fix_day() -> None:
+    """The request's day, read before anything else of it: one edition per request."""
+    g.event_day = _today()
+
+
+def editions_of(ruleset: Ruleset) -> list[Lexicon]:
+    """The ruleset's editions that are loaded, as listed (`Ruleset.edition_ids`)."""
+    reg = registry()
+    return [lex for lex in map(reg.get, ruleset.edition_ids) if lex is not None]
+
+
+def edition_in_force(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+    """The ruleset's edition in force on `day` (the event's, this request's, by default)."""
+    return editions.in_force(editions_of(ruleset), event_day() if day is None else day)
+
+
 def lexicon_for(ruleset: Ruleset) -> Lexicon:
-    """The ruleset's lexicon, or a 503 saying the ruleset cannot rule right now."""
-    lexicon = registry().get(ruleset.lexicon_id)
+    """The ruleset's lexicon (the edition in force on the event's date), or a 503 saying the
+    ruleset cannot rule right now."""
+    lexicon = edition_in_force(ruleset)
     if lexicon is None:
         raise ApiError(
             Problem.RULESET_UNAVAILABLE,
@@ -48,7 +95,7 @@ PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = edition_in_force(ruleset)
     view = {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -82,6 +129,11 @@ def required_rulesets() -> list[str]:
     return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) -> None:
+    """`event_zone`: the event's time zone (`pages.times.event_zone`, passed in by the app
+    factory: the pages sit above this layer)."""
     app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+    app.extensions.setdefault("clock", _now)
+    app.extensions["event_zone"] = event_zone
+    app.before_request(_fix_day)
     warn_unavailable(app)

@@ -10,7 +10,7 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.audit import health
-from adjudicator.catalogue import required_rulesets, rulesets
+from adjudicator.catalogue import edition_in_force, required_rulesets, rulesets
 from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
 from adjudicator.store import current_store
@@ -58,8 +58,11 @@ def readyz():
         if ruleset is None:
             view[ruleset_id] = {"available": False, "reason": "no such ruleset"}
             continue
-        lexicon = reg.get(ruleset.lexicon_id)
-        entry: dict = {"available": lexicon is not None, "lexicon": ruleset.lexicon_id}
+        lexicon = edition_in_force(ruleset)  # the edition in force on the event's date
+        entry: dict = {
+            "available": lexicon is not None,
+            "lexicon": lexicon.id if lexicon else ruleset.lexicon_id,
+        }
         if lexicon is None:
             entry["reason"] = f"lexicon {ruleset.lexicon_id!r} is not loaded"
         else:

@@ -24,7 +24,7 @@ from adjudicator.catalogue import rulesets
 from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import strings
+from adjudicator.pages.strings import fill, strings
 from adjudicator.pages.times import event_zone, shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.web import API_PREFIX
@@ -50,7 +50,12 @@ def shown(item: dict[str, Any], lang: str) -> dict[str, Any]:
     (`reading`, as the export says it)."""
     t = strings(lang)
     consequence, consequence_lang = consequence_text(item["consequence"], lang, t)
+    in_force = item["lexicon"].get("in_force_from")
     return item | {
+        # the edition's date, where the entry records its edition (written after migration 0013)
+        "edition_date": fill(t["edition_in_force_from"], date=in_force)
+        if in_force
+        else t["dir_edition_always"],
         "local_time": shown_time(item["created_at"], lang),
         "shown_table": shown_table(item),
         "consequence_text": consequence,

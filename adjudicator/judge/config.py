@@ -16,10 +16,9 @@ from flask import current_app
 
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import edition_in_force, rulesets
 from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.judge.layouts import check_layouts, key_letters
-from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
@@ -97,8 +96,10 @@ def page_language(ruleset: Ruleset) -> str:
 
 
 def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
-    """What the entry screen says of the word list: what a ruling's `lexicon` says too."""
-    return {key: identity[key] for key in ("title", "version", "stand_in")}
+    """What the entry screen says of the word list: what a ruling's `lexicon` says too (the
+    edition's date where it has one: the edition a ruling now rests on, 000 §2.1)."""
+    keys = ("title", "version", "stand_in", "in_force_from")
+    return {key: identity[key] for key in keys if key in identity}
 
 
 def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
@@ -118,7 +119,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     language = page_language(ruleset)
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = edition_in_force(ruleset)  # the edition a ruling now would rest on
     normaliser = lexicon.normaliser if lexicon is not None else None
     mode = ruleset.challenge.mode
     return {

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, make_response, render_template
 
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import edition_in_force, rulesets
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
-from adjudicator.lexicon_registry import registry
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.strings import strings
@@ -36,7 +35,7 @@ def listed_rulesets() -> list[dict]:
             "name_en": r.name_en,
             "language": r.language,
             "mode": r.challenge.mode,
-            "available": registry().get(r.lexicon_id) is not None,
+            "available": edition_in_force(r) is not None,
         }
         for _, r in sorted(rulesets().items())
     ]
