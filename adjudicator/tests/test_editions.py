@@ -195,3 +195,81 @@ def test_an_entry_written_before_the_edition_columns_hashes_as_it_did():
     assert entryform.entry_hash(old) == entryform.entry_hash(row)
     dated = row | {"lexicon_version": "2027", "lexicon_in_force_from": "2027-01-01"}
     assert entryform.entry_hash(dated) != entryform.entry_hash(row)
+
+
+# --- the edition on the directors' pages, and a second opinion (issue 39 items 1 and 2) ------
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def director_app(make_app):
+    from adjudicator import store
+    from adjudicator.auth import directors, store_time
+
+    now = [datetime(2027, 3, 1, 12, tzinfo=UTC)]  # the 2027 update in force, 2028's installed
+    app = make_app(lambda: now[0])
+    with app.app_context(), store.connection(write=True) as conn:
+        directors.add(conn, "anna", PASSWORD, store_time.now())
+    director = app.test_client()
+    response = director.post("/director/login", data={"name": "anna", "password": PASSWORD})
+    assert response.status_code in (302, 303)
+    return app, director, now
+
+
+def test_the_rulings_page_and_export_name_the_edition(director_app):
+    """002 "Godkända ord": the players must know which printing is used; the director's page
+    and the export name each ruling's edition, its date and checksum."""
+    app, director, _ = director_app
+    answer = app.test_client().post(CHALLENGE, json={"words": ["hund"]}).json
+    sha = answer["lexicon"]["sha256"]
+    page = director.get("/director/rulings").get_data(as_text=True)
+    assert "wdanish-2027 · 2027 · in force from 2027-01-01" in page and sha[:12] in page
+    (listed,) = director.get("/api/v1/audit/rulings").json["rulings"]
+    assert listed["lexicon"] == {
+        "id": "wdanish-2027",
+        "sha256": sha,
+        "version": "2027",
+        "in_force_from": "2027-01-01",
+    }
+    csv_text = director.get("/director/rulings/export?format=csv&lang=da").data.decode("utf-8-sig")
+    head, row = csv_text.splitlines()[:2]
+    assert "Ordliste;Udgave;Gældende fra;Ordlistens SHA-256" in head
+    assert "wdanish-2027;2027;2027-01-01;" + sha in row
+
+
+def test_a_disputed_ruling_shows_the_other_editions_verdicts_to_the_director(director_app):
+    """An invalid verdict shows, on the director's page, the verdict under the previous edition
+    (2026's list still had KAT) and under the installed 2028 edition, where it differs."""
+    app, director, now = director_app
+    tablet = app.test_client()
+    tablet.post(CHALLENGE, json={"words": ["kat"]})  # invalid under 2027: KAT was dropped
+    tablet.post(CHALLENGE, json={"words": ["hund"]})  # valid under every edition
+    tablet.post(CHALLENGE, json={"words": ["flyskam"]})  # invalid now, valid from 2028
+    page = director.get("/director/rulings").get_data(as_text=True)
+    kat = _cell(page, 1)
+    assert "Under wdanish · test (the previous edition): valid; differs on KAT" in kat
+    assert "wdanish-2028" not in kat  # 2028 agrees with 2027 on KAT: not shown
+    fly = _cell(page, 3)
+    assert "Under wdanish-2028 · 2028 · in force from 2028-01-01: valid; differs on FLYSKAM" in fly
+    assert "Under wdanish · test (the previous edition): invalid" not in fly  # the same verdict
+    assert "Check other editions" in _cell(page, 2)  # a valid ruling: only when opened
+    (hund,) = [r for r in director.get("/api/v1/audit/rulings?q=hund").json["rulings"]]
+    opened = director.get(f"/director/rulings?open={hund['ruling_id']}").get_data(as_text=True)
+    assert "The same under every other edition installed." in _cell(opened, 2)
+    danish = director.get(f"/director/rulings?lang=da&open={hund['ruling_id']}")
+    assert "Det samme efter alle andre installerede udgaver." in _cell(danish.get_data(True), 2)
+
+
+def test_the_tablet_and_the_json_learn_nothing_of_other_editions(director_app):
+    """Tablets, keys and anonymous callers: the answer names the edition that ruled, never the
+    others (the differential test proves it over every route)."""
+    app, _, _ = director_app
+    answer = app.test_client().post(CHALLENGE, json={"words": ["kat"]})
+    text = answer.get_data(as_text=True)
+    assert "wdanish-2027" in text and "wdanish-2028" not in text and '"wdanish"' not in text
+
+
+def _cell(page: str, seq: int) -> str:
+    start = page.index(f'id="opinion-{seq}"')
+    return page[start : page.index("</td>", start)]
