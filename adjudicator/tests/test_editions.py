@@ -25,13 +25,18 @@ MIDNIGHT = datetime(2026, 12, 31, 23, 0, tzinfo=UTC)
 BASE = ["hej", "café", "elguitar", "ord", "spil", "brik", "kat", "hund"]
 
 
-def build_edition(root: Path, lexicon_id: str, words: list[str], in_force: str) -> None:
+def build_edition(
+    root: Path, lexicon_id: str, words: list[str], in_force: str, language: str = "da"
+) -> None:
+    """An edition in force from `in_force`, compiled into `root/lexicons` as `lexicon build
+    --in-force-from` makes it."""
     src = root / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
     recipe = src / f"{lexicon_id}.toml"
     recipe.write_text(
-        f'id = "{lexicon_id}"\nlanguage = "da"\ntitle = "Test da"\nversion = "{in_force[:4]}"\n'
+        f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
+        f'version = "{in_force[:4]}"\n'
         f'license = "test"\nstand_in = true\n\n[[source]]\npath = "{lexicon_id}.txt"\n'
         'format = "plain"\nencoding = "utf-8"\n',
         encoding="utf-8",
