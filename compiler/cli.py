@@ -167,8 +167,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for word in added:
         print(f"+{word}")
     print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
-    if args.in_force_among:
-        print(f"{_edition_name(b)} is used from that date on, not before", file=sys.stderr)
+    if args.in_force_among and b.in_force_from is not None:
+        print(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before", file=sys.stderr)
     if a.profile.code != b.profile.code:  # legal, but almost always the wrong pair of files
         print(
             f"lexicon diff: warning: {a.id} is {a.profile.english_name} ({a.profile.code}) and "

@@ -107,6 +107,7 @@ def test_diff_against_the_edition_in_force(tmp_path, capsys):
     assert captured.out.splitlines() == ["-BÅT", "+BIL", "+KO"]
     assert "in force on 2026-12-31: y26 (in force from 2026-01-01)" in captured.err
     assert "y26 → y27: 2 added, 1 removed" in captured.err
+    assert "y27 is used from 2027-01-01 on, not before" in captured.err
     assert main([*args, "--on", "2025-06-01"]) == 0  # then the base list was in force
     captured = capsys.readouterr()
     assert captured.out.splitlines() == ["-BÅT", "+BIL", "+KO", "+SOL"]
