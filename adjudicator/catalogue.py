@@ -118,6 +118,13 @@ def warn_unavailable(app: Flask) -> None:
                 ruleset.id,
                 ruleset.lexicon_id,
             )
+        for edition in ruleset.edition_ids[1:]:  # a later edition missing: never used
+            if edition not in app.extensions["lexicons"].loaded:
+                app.logger.warning(
+                    "ruleset %s: its edition %s is not loaded and will not be used",
+                    ruleset.id,
+                    edition,
+                )
 
 
 def required_rulesets() -> list[str]:

@@ -186,6 +186,13 @@ def test_a_ruleset_lists_its_editions_in_lexicons_toml_or_its_file(tmp_path):
     )
 
 
+def test_an_edition_named_but_not_installed_is_reported_at_start(edition_dirs, tmp_path, caplog):
+    lexicons, _ = edition_dirs
+    (tmp_path / "lexicons.toml").write_text('dsf-2015 = ["wdanish", "wdanish-2029"]\n', "utf-8")
+    create_app({"TESTING": True, "LEXICON_DIR": str(lexicons), "RULESET_DIR": str(tmp_path)})
+    assert "ruleset dsf-2015: its edition wdanish-2029 is not loaded" in caplog.text
+
+
 def test_an_entry_written_before_the_edition_columns_hashes_as_it_did():
     """The columns added for the edition are hashed only with a value: an entry from before
     them keeps its hash, and one that has them cannot lose them unnoticed."""
