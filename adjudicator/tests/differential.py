@@ -309,6 +309,7 @@ UNKNOWN_ROUTES = (
 _RULING_ID = re.compile(rb'"ruling_id":"[0-9a-f]{32}"')
 # The kiosk's device id (judge.pin.KIOSK_COOKIE): random per tablet, whatever the lexicon.
 _KIOSK_ID = re.compile(rf"^{KIOSK_COOKIE}=[^;]*")
+_EXPIRES = re.compile(r"Expires=[^;]*")
 
 
 def normalise(body: bytes, sums: list[str]) -> bytes:
@@ -327,6 +328,8 @@ def comparable(status: int, headers: list[tuple[str, str]], body: bytes, sums: l
             continue
         if k.lower() == "set-cookie":
             v = _KIOSK_ID.sub(f"{KIOSK_COOKIE}=<random>", v)
+            # the clock's second when each answered (Max-Age, compared, says the same span)
+            v = _EXPIRES.sub("Expires=<when answered + Max-Age>", v)
         if k.lower() == "etag" and (not body or v == quote_etag(generate_etag(body))):
             # An ETag that is the digest of the whole body (lexicon checksums included) can
             # differ only as the body does, which is compared below: set aside with the
