@@ -57,29 +57,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(moves.bp)
     app.register_blueprint(games.bp)
 
-    # The judge's tablet (issue 5): its page, assets and PIN check; JUDGE_* config defaults.
+    # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
     from adjudicator import judge
 
     judge.init_app(app)
 
-    # Who is asking (issue 12): open or tournament mode, directors, judge devices, app keys.
+    # Who is asking: open or tournament mode, directors, judge devices, app keys.
     from adjudicator import auth
+    from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
 
-    auth.init_app(app, check_game=games.check_game)
+    auth.init_app(app)
 
-    # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
+    # The audit log for directors: a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
 
     audit_record.init_app(app)
     audit_views.init_app(app)
 
-    # The two-letter card for the tables (issue 39, 003): a page to print, per ruleset.
+    # The two-letter card for the tables (003 Verloop van het spel): a page to print, per ruleset.
     from adjudicator.judge import card
 
     card.init_app(app)
 
-    # The jury's limit (issue 27): the event counts are kept under, and whether it applies.
+    # The jury's limit: the event counts are kept under, and whether it applies.
     from adjudicator.audit import jury
 
     jury.init_app(app)

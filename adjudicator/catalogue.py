@@ -16,12 +16,15 @@ from typing import Any
 from flask import Flask, current_app, g, has_request_context
 
 from adjudicator.lexicon_registry import registry
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
-from adjudicator.web.errors import ApiError
 from lexicon import editions
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
+
+
+class RulesetError(DomainError):
+    """A ruleset asked for that this service does not have, or cannot rule with right now."""
 
 
 def rulesets() -> dict[str, Ruleset]:
@@ -31,7 +34,7 @@ def rulesets() -> dict[str, Ruleset]:
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
-        raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
+        raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -76,7 +79,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     ruleset cannot rule right now."""
     lexicon = edition_in_force(ruleset)
     if lexicon is None:
-        raise ApiError(
+        raise RulesetError(
             Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
             "ruleset",

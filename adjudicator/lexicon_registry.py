@@ -116,3 +116,4 @@ def init_app(app: Flask) -> None:
     reg = LexiconRegistry(app.config["LEXICON_DIR"])
     reg.load_all(app.logger)
     app.extensions["lexicons"] = reg
+    app.extensions["last_reload"] = None  # a hot reload's report (process.hotswap), for readiness

@@ -61,14 +61,6 @@ def in_force_date(value: Any) -> date | None:
     raise ValueError(f"must be a date, YYYY-MM-DD (2027-01-01), not {value!r}")
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 @dataclass
 class Lexicon:
     """A loaded artifact: the trie (built from verified bytes), its manifest and its profile."""

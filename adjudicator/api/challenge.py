@@ -28,6 +28,7 @@ from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX, idempotency
 from adjudicator.web.access import lexicon_dependent, not_a_ruling, public, rules
 from adjudicator.web.caching import cacheable
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
 from adjudicator.wordforms import normalise_word
@@ -52,12 +53,24 @@ def free_challenge(ruleset: Ruleset, free: bool) -> bool:
 
 @bp.get("/rulesets")
 @public
+@operation(
+    "listRulesets",
+    "rulesets",
+    {
+        "type": "object",
+        "properties": {
+            "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/Ruleset"}}
+        },
+        "required": ["rulesets"],
+    },
+)
 def list_rulesets():
     return cacheable(jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())]))
 
 
 @bp.get("/rulesets/<ruleset_id>")
 @public
+@operation("getRuleset", "rulesets", "Ruleset", problems=(Problem.UNKNOWN_RULESET,))
 def get_ruleset(ruleset_id: str):
     return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
@@ -65,6 +78,30 @@ def get_ruleset(ruleset_id: str):
 @bp.post("/rulesets/<ruleset_id>/challenge")
 @lexicon_dependent
 @rules
+@operation(
+    "challenge",
+    "challenges",
+    "Ruling",
+    body=ChallengeRequest,
+    idempotent=True,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        *WORD_FORMS,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.UNKNOWN_RULESET,
+        Problem.INCONSISTENT_INPUT,
+        Problem.JURY_LIMIT_REACHED,
+        Problem.BAD_IDEMPOTENCY_KEY,
+        Problem.IDEMPOTENCY_KEY_REUSED,
+        Problem.RATE_LIMITED,
+        Problem.RULESET_UNAVAILABLE,
+        Problem.STORE_UNAVAILABLE,
+        Problem.STORE_REFUSES_WRITES,
+    ),
+)
 def challenge(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(ChallengeRequest, json_body())
@@ -119,6 +156,20 @@ def challenge(ruleset_id: str):
 @bp.get("/rulesets/<ruleset_id>/jury")
 @lexicon_dependent  # the same credential as a query: a paired tablet, a key, a director
 @not_a_ruling
+@operation(
+    "juryWordsLeft",
+    "challenges",
+    "JuryWordsLeft",
+    query=JuryCountQuery,
+    problems=(
+        Problem.UNKNOWN_FIELD,
+        Problem.MISSING_FIELD,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.UNKNOWN_RULESET,
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def jury_words_left(ruleset_id: str):
     """The words a player may still put to the jury in a game, read before a query is sent.
 

@@ -17,6 +17,7 @@ from adjudicator.store import current_store
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
+from adjudicator.web.contract import Answer, operation
 from lexicon import __version__
 
 # Health, readiness and the OpenAPI document: public in every mode.
@@ -40,11 +41,17 @@ def server_url() -> str:
 
 
 @bp.get("/healthz")
+@operation(
+    "healthz",
+    "service",
+    {"type": "object", "properties": {"status": {"const": "ok"}}, "required": ["status"]},
+)
 def healthz():
     return jsonify(status="ok")
 
 
 @bp.get("/readyz")
+@operation("readyz", "service", "Readiness", also={503: Answer("Readiness")})
 def readyz():
     """Ready when every ruleset the deployment must serve can serve (or a partial service is
     allowed and at least one can), the store answers (a ruling that cannot be recorded is not
@@ -112,6 +119,7 @@ def readyz():
 
 
 @bp.get("/openapi.json")
+@operation("openapi", "service", {"type": "object"})
 def openapi():
     doc = copy.copy(openapi_document())
     doc["servers"] = [{"url": server_url(), "description": "this service"}]

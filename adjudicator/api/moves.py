@@ -30,6 +30,7 @@ from adjudicator.problems import Problem
 from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX, idempotency
 from adjudicator.web.access import lexicon_dependent, rules
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
 
@@ -70,6 +71,36 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
 @bp.post("/rulesets/<ruleset_id>/moves/validate")
 @lexicon_dependent
 @rules
+@operation(
+    "validateMove",
+    "moves",
+    "MoveResult",
+    body=MoveRequest,
+    idempotent=True,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.OUT_OF_RANGE,
+        Problem.BAD_BOARD,
+        Problem.BAD_NOTATION,
+        Problem.ILLEGAL_EARLIER_PLAY,
+        Problem.TOO_MANY_PLAYS,
+        Problem.TOO_MANY_TILES,
+        *WORD_FORMS,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.UNKNOWN_RULESET,
+        Problem.INCONSISTENT_INPUT,
+        Problem.JURY_LIMIT_REACHED,
+        Problem.BAD_IDEMPOTENCY_KEY,
+        Problem.IDEMPOTENCY_KEY_REUSED,
+        Problem.RATE_LIMITED,
+        Problem.RULESET_UNAVAILABLE,
+        Problem.STORE_UNAVAILABLE,
+        Problem.STORE_REFUSES_WRITES,
+    ),
+)
 def validate(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(MoveRequest, json_body())

@@ -19,16 +19,27 @@ from adjudicator.audit import opinion as opinion_of
 from adjudicator.audit import sheet
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.reading import consequence_text, shown_table
-from adjudicator.audit.search import PARAMETERS, Query, every, read_query, search
+from adjudicator.audit.record import KINDS
+from adjudicator.audit.search import (
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PARAMETERS,
+    QUERY_MAX,
+    Query,
+    every,
+    read_query,
+    search,
+)
 from adjudicator.auth.guard import caller
 from adjudicator.catalogue import rulesets
+from adjudicator.disclosure import VERDICTS
 from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
 from adjudicator.pages.strings import fill, strings
 from adjudicator.pages.times import event_zone, shown_time, zone_name
 from adjudicator.problems import Problem
-from adjudicator.web import API_PREFIX
+from adjudicator.web import API_PREFIX, contract
 from adjudicator.web.access import directors_only
 from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.requests import query_args
@@ -71,6 +82,32 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
 
 @bp.get(f"{API_PREFIX}/audit/rulings")
 @directors_only
+@contract.operation(
+    "auditRulings",
+    "audit",
+    "AuditPage",
+    query=(
+        contract.Query("q", {"type": "string", "maxLength": QUERY_MAX}),
+        contract.Query("ruleset", {"type": "string"}),
+        contract.Query("kind", {"enum": list(KINDS)}),
+        contract.Query("verdict", {"enum": list(VERDICTS)}),
+        contract.Query("event", {"type": "string"}),
+        contract.Query("before", {"type": "integer", "minimum": 1}),
+        contract.Query(
+            "limit", {"type": "integer", "minimum": 1, "maximum": PAGE_MAX, "default": PAGE_DEFAULT}
+        ),
+    ),
+    problems=(
+        *contract.QUERY,
+        Problem.NOT_A_NUMBER,
+        Problem.OUT_OF_RANGE,
+        Problem.TOO_LONG,
+        Problem.DIRECTOR_REQUIRED,
+        Problem.BAD_AUTHORIZATION,
+        Problem.CREDENTIAL_INVALID,
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def rulings_json():
     _, items, next_before, head = _found(query_args(PARAMETERS))
     return jsonify(rulings=items, next_before=next_before, head=head)

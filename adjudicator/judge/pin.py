@@ -27,6 +27,7 @@ from adjudicator.auth.settings import settings
 from adjudicator.auth.views import set_cookie
 from adjudicator.catalogue import rulesets
 from adjudicator.problems import Problem
+from adjudicator.web.contract import JSON_BODY, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.netaddrs import client_id
 from adjudicator.web.requests import json_body
@@ -69,6 +70,40 @@ def _policy() -> lockout.Policy:
     )
 
 
+@operation(
+    "judgeUnlock",
+    "judge",
+    {
+        "type": "object",
+        "properties": {
+            "unlocked": {"const": True},
+            "rulesets": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "language": {"type": "string"},
+                    },
+                    "required": ["id", "name", "language"],
+                },
+            },
+        },
+        "required": ["unlocked", "rulesets"],
+    },
+    body=UnlockRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.CREDENTIAL_REQUIRED,
+        Problem.CREDENTIAL_INVALID,
+        Problem.BAD_AUTHORIZATION,
+        Problem.WRONG_PIN,
+        Problem.PIN_NOT_SET,
+        Problem.TOO_MANY_ATTEMPTS,
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def unlock():
     configured = current_app.extensions["judge_pin"]
     if not configured:

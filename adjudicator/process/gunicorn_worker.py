@@ -51,14 +51,12 @@ from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
 from adjudicator.process.acceptbalance import POST_EVERY, ConnectionBoard
-from adjudicator.settings import SETTINGS, value
+from adjudicator.settings import value
 from adjudicator.web.errors import (
     HTTP_CODES,
     PROBLEM_MIMETYPE,
     ApiError,
 )
-
-DEFAULT_THREADS = SETTINGS["THREADS"].default
 
 
 def configured_threads() -> int:

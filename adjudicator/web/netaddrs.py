@@ -87,10 +87,13 @@ def tablet_urls(bound: list[tuple[str, int]], interfaces: list[str] | None = Non
             continue
         else:
             hosts = [host]
-        for h in hosts:
-            shown = f"[{h}]" if ":" in h else h
-            urls.append(f"http://{shown}:{port}/")
+        urls.extend(base_url(h, port) for h in hosts)
     return list(dict.fromkeys(urls))
+
+
+def base_url(host: str, port: int) -> str:
+    """`http://HOST:PORT/`, an IPv6 address in brackets as URLs write it (RFC 3986)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def loopback_only(bound: list[tuple[str, int]]) -> bool:
@@ -106,7 +109,7 @@ def venue_bind(bound: list[tuple[str, int]]) -> str:
 
 def startup_lines(bound: list[tuple[str, int]], interfaces: list[str] | None = None) -> list[str]:
     """What the start-up log says: where to point the tablets, or why they cannot reach it."""
-    local = [f"http://{h}:{p}/" for h, p in bound if is_loopback(h)]
+    local = [base_url(h, p) for h, p in bound if is_loopback(h)]
     if loopback_only(bound):
         return [
             f"judge tablets: this service listens on {', '.join(local)} only, which no tablet "

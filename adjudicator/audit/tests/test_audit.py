@@ -723,7 +723,7 @@ def test_the_csv_delimiter_follows_the_locales_decimal_sign():
     [("da_DK.UTF-8", "da"), ("sv_SE", "sv"), ("nl_BE.utf8", "nl"), ("C.UTF-8", "en"), ("", "en")],
 )
 def test_the_export_speaks_the_terminals_language(locale, lang):
-    from adjudicator.cli import terminal_language
+    from adjudicator.cli.audit import terminal_language
     from adjudicator.settings import terminal_locale
 
     assert terminal_language(locale) == lang

@@ -1,4 +1,5 @@
-"""Rulesets as data: the bundled TOML files, plus a deployment's own config directory.
+"""Rulesets as data: the TOML files bundled in this package's folder, plus a deployment's own
+config directory.
 
 A ruleset says what a federation allows the service to disclose and what a ruling costs. A file
 is read into one frozen model, `Ruleset` (the game's `Rules` plus the service's fields), which
