@@ -47,7 +47,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     store.init_app(app)
     cors.init_app(app)
     lexicon_registry.init_app(app)
-    catalogue.init_app(app)
+    from adjudicator.pages.times import event_zone
+
+    catalogue.init_app(app, event_zone=event_zone)  # the edition in force: on the event's date
     app.register_blueprint(meta.bp)
     app.register_blueprint(lexicons_api.bp)
     app.register_blueprint(challenge.bp)

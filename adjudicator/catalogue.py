@@ -1,15 +1,25 @@
-"""Rulesets joined to their lexicons: what is available, and the public view of each."""
+"""Rulesets joined to their lexicons: what is available, and the public view of each.
+
+A ruleset's word list comes in editions, each in force from its date (`lexicon.editions`). The
+service rules with the edition in force on the event's date, on the event's clock: the day is
+read once, when a request starts (`_fix_day`), so an edition never changes in the middle of a
+request, and the next request after midnight takes the new one, without a restart. The clock is
+`app.extensions["clock"]` (aware UTC `now`), which tests replace with a frozen one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
 from adjudicator.settings import current_settings
+from lexicon import editions
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -41,6 +51,42 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def event_day() -> date:
+    """The event's date: today on its clock (its time zone, `TIME_ZONE`), read once per
+    request, at its start; outside a request, now."""
+    if has_request_context():
+        day = g.get("event_day")
+        if day is None:
+            day = g.event_day = _today()
+        return day
+    return _today()
+
+
+def _today() -> date:
+    zone = current_app.extensions["event_zone"]()
+    return current_app.extensions["clock"]().astimezone(zone).date()
+
+
+def _fix_day() -> None:
+    """The request's day, read before anything else of it: one edition per request."""
+    g.event_day = _today()
+
+
+def editions_of(ruleset: Ruleset) -> list[Lexicon]:
+    """The ruleset's editions that are loaded, as listed (`Ruleset.edition_ids`)."""
+    reg = registry()
+    return [lex for lex in map(reg.get, ruleset.edition_ids) if lex is not None]
+
+
+def edition_in_force(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+    """The ruleset's edition in force on `day` (the event's, this request's, by default)."""
+    return editions.in_force(editions_of(ruleset), event_day() if day is None else day)
+
+
 def house_refusal(ruleset_id: str) -> str:
     return (
         f"ruleset {ruleset_id!r} is a house variant (004 Almindelige varianter) and is not "
@@ -66,15 +112,17 @@ def unavailable_reason(ruleset: Ruleset, lexicon: Lexicon | None) -> str | None:
     return None
 
 
-def served_lexicon(ruleset: Ruleset) -> Lexicon | None:
-    """The ruleset's lexicon if it may rule with it now, else None (`unavailable_reason`)."""
-    lexicon = registry().get(ruleset.lexicon_id)
+def served_lexicon(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+    """The ruleset's edition in force if it may rule with it now, else None
+    (`unavailable_reason`)."""
+    lexicon = edition_in_force(ruleset, day)
     return None if unavailable_reason(ruleset, lexicon) else lexicon
 
 
 def lexicon_for(ruleset: Ruleset) -> Lexicon:
-    """The ruleset's lexicon, or a 503 saying the ruleset cannot rule right now."""
-    lexicon = registry().get(ruleset.lexicon_id)
+    """The ruleset's lexicon (the edition in force on the event's date), or a 503 saying the
+    ruleset cannot rule right now."""
+    lexicon = edition_in_force(ruleset)
     reason = unavailable_reason(ruleset, lexicon)
     if reason is not None:
         raise RulesetError(
@@ -119,6 +167,13 @@ def warn_unavailable(app: Flask) -> None:
         reason = unavailable_reason(ruleset, lexicon)
         if reason is not None:
             app.logger.warning("ruleset %s is unavailable: %s", ruleset.id, reason)
+        for edition in ruleset.edition_ids[1:]:  # a later edition missing: never used
+            if edition not in app.extensions["lexicons"].loaded:
+                app.logger.warning(
+                    "ruleset %s: its edition %s is not loaded and will not be used",
+                    ruleset.id,
+                    edition,
+                )
 
 
 def required_rulesets() -> list[str]:
@@ -130,6 +185,11 @@ def required_rulesets() -> list[str]:
     return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) -> None:
+    """`event_zone`: the event's time zone (`pages.times.event_zone`, passed in by the app
+    factory: the pages sit above this layer)."""
     app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
+    app.extensions.setdefault("clock", _now)
+    app.extensions["event_zone"] = event_zone
+    app.before_request(_fix_day)
     warn_unavailable(app)

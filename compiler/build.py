@@ -19,7 +19,7 @@ from compiler import __version__, artifact
 from compiler.bulk import PlainReader
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
-from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION
+from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION, IN_FORCE_FROM
 from lexicon.errors import LexiconError
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS
@@ -92,6 +92,8 @@ class BuildResult:
             "sources": self.sources,
             "rejected": dict(sorted(self.rejected_counts.items())),
             "profile": self.profile.to_dict(),
+            # only an edition with a date says so: a build without one is as it always was
+            **({IN_FORCE_FROM: r.in_force_from.isoformat()} if r.in_force_from else {}),
         }
         if r.filters_off:  # a house build says so; a tournament build's manifest is unchanged
             manifest["filters_off"] = dict(r.filters_off)

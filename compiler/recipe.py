@@ -5,14 +5,25 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from compiler.sources import ENCODINGS, FORMATS
+from lexicon.artifact import in_force_date
 from lexicon.errors import LexiconError
 from lexicon.normalise import CAPITALISED
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-_RECIPE_KEYS = {"id", "language", "title", "version", "license", "stand_in", "description"}
+_RECIPE_KEYS = {
+    "id",
+    "language",
+    "title",
+    "version",
+    "license",
+    "stand_in",
+    "description",
+    "in_force_from",
+}
 _REQUIRED = ("id", "language", "title", "version", "license")
 _SOURCE_KEYS = {"path", "format", "encoding"}
 # Filters a recipe may turn off, each with the reason why (`[filters_off]`). Only the capitals
@@ -50,6 +61,10 @@ class Recipe:
     def house(self) -> bool:
         """A build with a filter off is a house variant: no tournament ruleset may use it."""
         return bool(self.filters_off)
+
+    # The date this edition is in force from (the yearly Danish update from 1 January): None,
+    # in force since always. `lexicon build --in-force-from` sets or overrides it.
+    in_force_from: date | None = None
 
 
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?")
@@ -127,6 +142,10 @@ def load_recipe(path: Path | str) -> Recipe:
     if not isinstance(stand_in, bool):
         raise fail("'stand_in' must be true or false", "stand_in")
     filters_off = _filters_off(data.get("filters_off", {}), fail)
+    try:
+        in_force = in_force_date(data.get("in_force_from"))
+    except ValueError as exc:
+        raise fail(f"'in_force_from' {exc}", "in_force_from") from None
     raw_sources = data.get("source")
     if not isinstance(raw_sources, list) or not raw_sources:
         raise fail("a recipe needs at least one [[source]]")
@@ -166,6 +185,7 @@ def load_recipe(path: Path | str) -> Recipe:
         sources=tuple(sources),
         language_line=lines.of("language"),
         filters_off=filters_off,
+        in_force_from=in_force,
     )
 
 

@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, jsonify, request
 from adjudicator.audit import health
 from adjudicator.catalogue import (
     all_rulesets,
+    edition_in_force,
     house_refusal,
     required_rulesets,
     rulesets,
@@ -78,9 +79,12 @@ def readyz():
             reason = house_refusal(ruleset_id) if ruleset_id in all_rulesets() else None
             view[ruleset_id] = {"available": False, "reason": reason or "no such ruleset"}
             continue
-        lexicon = reg.get(ruleset.lexicon_id)
+        lexicon = edition_in_force(ruleset)  # the edition in force on the event's date
         reason = unavailable_reason(ruleset, lexicon)
-        entry: dict = {"available": reason is None, "lexicon": ruleset.lexicon_id}
+        entry: dict = {
+            "available": reason is None,
+            "lexicon": lexicon.id if lexicon else ruleset.lexicon_id,
+        }
         if reason is not None:
             entry["reason"] = reason
         else:

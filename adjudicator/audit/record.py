@@ -77,6 +77,8 @@ def audit_entry(
         "ruleset": ruleset.id,
         "lexicon_id": lexicon["id"],
         "lexicon_sha256": lexicon["sha256"],
+        "lexicon_version": lexicon.get("version"),  # the edition (000 §2.1), as the answer named it
+        "lexicon_in_force_from": lexicon.get("in_force_from"),
         "caller_kind": caller.kind,
         "caller_id": caller.id,
         "caller_name": caller.name,

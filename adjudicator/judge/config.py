@@ -101,8 +101,10 @@ def page_language(ruleset: Ruleset) -> str:
 
 
 def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
-    """What the entry screen says of the word list: what a ruling's `lexicon` says too."""
-    return {key: identity[key] for key in ("title", "version", "stand_in")}
+    """What the entry screen says of the word list: what a ruling's `lexicon` says too (the
+    edition's date where it has one: the edition a ruling now rests on, 000 §2.1)."""
+    keys = ("title", "version", "stand_in", "in_force_from")
+    return {key: identity[key] for key in keys if key in identity}
 
 
 def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
@@ -122,7 +124,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     language = page_language(ruleset)
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
-    lexicon = served_lexicon(ruleset)
+    lexicon = served_lexicon(ruleset)  # the edition a ruling now would rest on
     normaliser = lexicon.normaliser if lexicon is not None else None
     mode = ruleset.challenge.mode
     return {

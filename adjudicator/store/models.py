@@ -50,6 +50,10 @@ class Ruling(Base):
     ruleset: Mapped[str] = mapped_column(String(64))
     lexicon_id: Mapped[str] = mapped_column(String(64))
     lexicon_sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
+    # The edition (migration 0013): its version as its manifest names it, and the date it is in
+    # force from (ISO; none: since always). Empty in the entries written before.
+    lexicon_version: Mapped[str | None] = mapped_column(Text(), nullable=True)
+    lexicon_in_force_from: Mapped[str | None] = mapped_column(String(10), nullable=True)
     caller_kind: Mapped[str] = mapped_column(String(16))
     caller_id: Mapped[str] = mapped_column(String(64))
     caller_name: Mapped[str] = mapped_column(String(128))

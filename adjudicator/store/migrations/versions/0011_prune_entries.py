@@ -16,7 +16,8 @@ from alembic import op
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import utcnow
-from adjudicator.store.entryform import COLUMNS, entry_hash, prune_entry, prune_id
+from adjudicator.store.entryform import BEFORE_LATER as COLUMNS  # the table as it was here
+from adjudicator.store.entryform import entry_hash, prune_entry, prune_id
 from adjudicator.store.labelforms import COLUMNS as LABELS
 from adjudicator.store.labelforms import canonical_columns
 
