@@ -1,24 +1,17 @@
-"""The ruling step: what every route that gives a ruling declares, and the one place where a
-ruling is charged, replayed, counted, recorded and measured.
+"""The ruling step: a route that rules on words declares it, and this is the one place where
+its ruling is charged, replayed, counted, recorded and measured.
 
-A view that rules on words declares it on its route and only rules:
+`recorded(kind, Model, within)`: the answer is a ruling for the audit log (a challenge, a jury
+query, a move). The step resolves the ruleset, reads the body as `Model`, makes the route's own
+refusals (`within`), asks the jury limit before any word is looked up, and calls the view with
+`(ruleset, asked)` for the answer's body; `audit.record.record_ruling` then settles the rate
+count, counts the jury's words, appends the entry and keeps the answer under its
+`Idempotency-Key` in one transaction, and counts the ruling in `/metrics`.
+`counted_when_answered`: the answer rules on words but is recorded nowhere (games/verify,
+games/board): the rate count is settled once it has answered, so a refusal costs nothing.
 
-- `recorded(kind, Model)`: its answer is a ruling recorded in the audit log (a challenge, a
-  jury query, a validated move). The step resolves the ruleset, reads the body as `Model`
-  (labels included), makes the refusals the route declares as `within` (asked of the ruleset
-  before anything else), asks the jury limit before any word is looked up, calls the view with
-  `(ruleset, asked)` for the answer's body, then hands it with who asked, what they owe
-  (`bookkeeping.pending`) and the request's `Idempotency-Key` to `audit.record.record_ruling`:
-  one transaction settles the rate count, counts the jury's words, appends the entry, keeps
-  the answer for a retry, and then the ruling is counted in `/metrics`.
-- `counted_when_answered`: its answer rules on words but is no recorded ruling (a record's
-  verification, its picture); the caller's rate count is settled once it has answered, so a
-  refused request uses up nothing.
-
-The declaration also marks the view for the guard (`web.access.RULES`,
-`COUNTED_WHEN_ANSWERED`), which then leaves the rate count to this step;
-`adjudicator/tests/test_ruling_step.py` walks the URL map so that no route ruling on words
-goes around it.
+Either marks the view for the guard (`RULES`, `COUNTED_WHEN_ANSWERED`), which then leaves the
+rate count to the step; `tests/test_ruling_step.py` walks the URL map so that none goes around.
 """
 
 from __future__ import annotations
@@ -32,9 +25,8 @@ from flask import Response
 
 from adjudicator.api.bodies import Labelled, parse
 from adjudicator.audit import jury, record
-from adjudicator.auth import bookkeeping
+from adjudicator.auth import bookkeeping, guard
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.guard import settle_deferred
 from adjudicator.catalogue import ruleset_or_404
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import idempotency
@@ -64,12 +56,13 @@ class Ruling:
             jury_limit = jury.counted(ruleset, labels)
             body = view(ruleset, asked)
             caller = current_caller()
+            jury_mode = ruleset.challenge.mode == "jury"  # a challenge there: a jury query
             return record.record_ruling(
                 body,
                 caller=caller,
                 charge=bookkeeping.pending(),
                 key=idempotency.from_request(caller),
-                kind=self.kind_under(ruleset),
+                kind="jury" if self.kind == "challenge" and jury_mode else self.kind,
                 ruleset=ruleset,
                 labels=labels,
                 jury_limit=jury_limit,
@@ -77,11 +70,6 @@ class Ruling:
 
         setattr(step, RULES, self)
         return step
-
-    def kind_under(self, ruleset: Ruleset) -> str:
-        """A challenge under a jury ruleset is a query to the jury (recorded as `jury`)."""
-        jury_mode = ruleset.challenge.mode == "jury"
-        return "jury" if self.kind == "challenge" and jury_mode else self.kind
 
 
 recorded = Ruling  # `@recorded("move", MoveRequest)`: read as the declaration it is
@@ -95,7 +83,7 @@ def counted_when_answered(view: Callable[..., Response]) -> Callable[..., Respon
     @wraps(view)
     def step(**args: Any) -> Response:
         answer = view(**args)
-        settle_deferred()
+        guard.settle_deferred()
         return answer
 
     setattr(step, COUNTED_WHEN_ANSWERED, True)
