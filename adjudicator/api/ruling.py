@@ -1,17 +1,8 @@
-"""The ruling step: a route that rules on words declares it, and this is the one place where
-its ruling is charged, replayed, counted, recorded and measured.
-
-`recorded(kind, Model, within)`: the answer is a ruling for the audit log (a challenge, a jury
-query, a move). The step resolves the ruleset, reads the body as `Model`, makes the route's own
-refusals (`within`), asks the jury limit before any word is looked up, and calls the view with
-`(ruleset, asked)` for the answer's body; `audit.record.record_ruling` then settles the rate
-count, counts the jury's words, appends the entry and keeps the answer under its
-`Idempotency-Key` in one transaction, and counts the ruling in `/metrics`.
-`counted_when_answered`: the answer rules on words but is recorded nowhere (games/verify,
-games/board): the rate count is settled once it has answered, so a refusal costs nothing.
-
-Either marks the view for the guard (`RULES`, `COUNTED_WHEN_ANSWERED`), which then leaves the
-rate count to the step; `tests/test_ruling_step.py` walks the URL map so that none goes around.
+"""The ruling step: a route that rules on words declares it (`recorded`, for a ruling the audit
+log records; `counted_when_answered`, for one recorded nowhere), and here, in one place, its
+ruling is charged, replayed, counted against the jury limit, recorded and measured (the path is
+told in docs/explanation/layout.md). The declaration marks the view for the guard (`RULES`,
+`COUNTED_WHEN_ANSWERED`), which then leaves the rate count to the step.
 """
 
 from __future__ import annotations
@@ -36,9 +27,9 @@ from adjudicator.web.requests import json_body
 
 @dataclass(frozen=True)
 class Ruling:
-    """A route's declaration: the ruling it gives (`record.KINDS`: a challenge is a query to
-    the jury under a jury ruleset), the body it reads (its labels key the jury count), and its
-    own refusals of that body under the ruleset."""
+    """A route's declaration: the ruling it gives (`record.KINDS`), the body it reads (its
+    labels key the jury count) and its own refusals of it under the ruleset (`within`). The
+    view is called with `(ruleset, asked)` and returns the answer's body."""
 
     kind: str
     model: type[Labelled]
@@ -76,9 +67,8 @@ recorded = Ruling  # `@recorded("move", MoveRequest)`: read as the declaration i
 
 
 def counted_when_answered(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Declare a route that rules on words but records nothing (games/verify, games/board): a
-    device's or key's rate count is settled once it has answered (past the limit: 429 after
-    all), so a request refused on the way uses up none of its rulings."""
+    """A route that rules on words but records nothing: the rate count is settled once it has
+    answered (past the limit: 429 after all), so a refused request uses up no ruling."""
 
     @wraps(view)
     def step(**args: Any) -> Response:
