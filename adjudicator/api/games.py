@@ -31,8 +31,8 @@ from adjudicator.api.bodies import (
 )
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
+from adjudicator.api.ruling import counted_when_answered
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.guard import settle_deferred
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
@@ -54,7 +54,7 @@ from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
-from adjudicator.web.access import counted_when_answered, lexicon_dependent, public
+from adjudicator.web.access import lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
 from adjudicator.web.contract import CREDENTIALS, JSON_BODY, QUERY, RECORD, Answer, Query, operation
 from adjudicator.web.errors import ApiError
@@ -343,7 +343,6 @@ def verify_game(ruleset_id: str):
             f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
             "turns" if "turns" in data else "gcg",
         )
-    settle_deferred()
     return current_app.response_class(answer, mimetype="application/json")
 
 
@@ -427,7 +426,6 @@ def board_picture(ruleset_id: str):
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
             caption=turn_caption(turns[k - 1], k, len(turns)) if k else None,
         )
-    settle_deferred()
     response = current_app.response_class(svg, mimetype=picture.MIMETYPE)
     response.vary.add("Accept")
     return response

@@ -32,11 +32,6 @@ KINDS = ("challenge", "jury", "move")
 METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values
 
 
-def ruling_kind(ruleset: Ruleset) -> str:
-    """What a challenge request is under this ruleset: a challenge, or a query to the jury."""
-    return "jury" if ruleset.challenge.mode == "jury" else "challenge"
-
-
 def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
     """What the entry says was ruled, read from the answer `body` itself and from nothing else,
     so the log can never say more or other than the caller was told: the words as listed, the
@@ -155,8 +150,9 @@ def record_ruling(
 ) -> Response:
     """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
     consequence as answered: `answered`), asked by `caller`, and return the answer: committed
-    before it is returned. `charge` is the caller's deferred rate count and last use
-    (`bookkeeping.pending`), `key` the request's idempotency key (`idempotency.from_request`).
+    before it is returned. The ruling step (`adjudicator.api.ruling`) is its one caller in a
+    request: `charge` is the caller's deferred rate count and last use (`bookkeeping.pending`),
+    `key` the request's idempotency key (`idempotency.from_request`).
     With `jury_limit`, the query is counted and the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
     jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
     service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
