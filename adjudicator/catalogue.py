@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask, current_app, g, has_request_context
 
+from adjudicator.game.rules import Section
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
@@ -140,7 +141,16 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
 
 
 # The rule tables the public view shows, each as its file states it (`Ruleset.as_written`).
-PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
+# Every rule table of a ruleset file, as the file writes it, so a table added to the model is
+# public without anyone remembering it; the disclosure, the house variant and the editions are
+# said under their own keys.
+PUBLIC_TABLES = tuple(
+    field.alias or name
+    for name, field in Ruleset.model_fields.items()
+    if isinstance(field.annotation, type)
+    and issubclass(field.annotation, Section)
+    and name not in ("disclosure", "house", "editions")
+)
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
