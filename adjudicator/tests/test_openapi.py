@@ -366,3 +366,19 @@ def test_a_problem_is_declared_only_with_a_status_it_is_answered_with():
     )
     with pytest.raises(ValueError, match="word_empty is never answered with 422"):
         wrong.problem_statuses()
+
+
+def test_the_numbers_the_prose_states_are_the_services_own():
+    """The document states a few fixed numbers in words (constants since they stopped being
+    settings): each must be the constant's value, so changing one without the prose fails."""
+    from adjudicator.api import meta
+    from adjudicator.auth import lockout
+    from adjudicator.web import idempotency
+
+    text = json.dumps(openapi_document())
+    hours = idempotency.TTL.total_seconds() / 3600
+    assert f"Keys are kept {hours:g} hours." in text
+    assert meta.CRASH_WINDOW_SECONDS == 60  # "within a minute"
+    assert f"workers died {meta.CRASH_LIMIT} times within a minute" in text
+    minutes = lockout.PIN.window / 60
+    assert f"{lockout.PIN.attempts} in {minutes:g} minutes" in text
