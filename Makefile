@@ -70,9 +70,11 @@ test-quick: $(LEXICONS) $(INSTALLED_TEST)
 docs: $(INSTALLED_TEST)
 	$(BIN)/mkdocs build --strict
 
-# openapi.json's request-body schemas from their pydantic models (adjudicator/api/bodies.py) and
-# its problem codes from adjudicator/problems.py; a test fails while the committed document differs.
-openapi: $(INSTALLED)
+# openapi.json's paths from the routes' declarations (@operation, adjudicator/web/contract.py) with
+# their prose from adjudicator/openapi-prose.yaml, its request-body schemas from their pydantic
+# models (adjudicator/api/bodies.py) and its problem codes from adjudicator/problems.py; a test
+# fails while the committed document differs. PyYAML comes with the test extra.
+openapi: $(INSTALLED_TEST)
 	$(BIN)/python tools/openapi.py
 
 # constraints.txt from pyproject.toml's dependencies and its test extra. pip-compile keeps the

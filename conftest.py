@@ -64,6 +64,21 @@ def database_url(request, tmp_path) -> str:
 
 
 @pytest.fixture
+def lockouts(monkeypatch):
+    """Shorter lockouts for one test: `lockouts(LOGIN={"attempts": 3})`. The policies are
+    constants of adjudicator.auth.lockout, the same for every deployment, not settings."""
+    from dataclasses import replace
+
+    from adjudicator.auth import lockout
+
+    def shorten(**policies: dict) -> None:
+        for name, changes in policies.items():
+            monkeypatch.setattr(lockout, name, replace(getattr(lockout, name), **changes))
+
+    return shorten
+
+
+@pytest.fixture
 def store(database_url):
     """A store on each kind of database in turn, migrated to the newest schema."""
     from adjudicator.store import Store, migrate

@@ -9,21 +9,20 @@ if TYPE_CHECKING:  # imported where used: the console script (adjudicator.proces
 
 
 def configured_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Config from the declared settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
-    environment variables, then `test_config`), each checked here, so a bad value stops the
-    start naming its variable. Keys of `test_config` that are not settings (`TESTING`) pass."""
+    """The app with its settings (adjudicator.settings: defaults, then `ADJUDICATOR_*`
+    environment variables, then the settings named in `test_config`), each checked here, so a
+    bad value stops the start naming its variable. Keys of `test_config` that are not settings
+    (`TESTING`) go to Flask's config."""
     from flask import Flask
 
-    from adjudicator import settings
+    from adjudicator.settings import init_app, is_setting, read
 
-    values = settings.read(overrides=test_config)
+    settings = read(overrides=test_config)
     # The instance folder (`INSTANCE_DIR`) is the app's: its lexicons and SQLite store default
-    # to it, as the run directory does (adjudicator.rundir).
-    app = Flask(__name__, instance_relative_config=True, instance_path=values["INSTANCE_DIR"])
-    values["LEXICON_DIR"] = settings.lexicon_dir(values)
-    app.config.from_mapping(values)
-    if test_config:
-        app.config.from_mapping({k: v for k, v in test_config.items() if k not in values})
+    # to it, as the run directory does.
+    app = Flask(__name__, instance_relative_config=True, instance_path=settings.instance_dir)
+    init_app(app, settings)
+    app.config.from_mapping({k: v for k, v in (test_config or {}).items() if not is_setting(k)})
     return app
 
 
@@ -48,37 +47,35 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     store.init_app(app)
     cors.init_app(app)
     lexicon_registry.init_app(app)
-    catalogue.init_app(app)
+    from adjudicator.pages.times import event_zone
+
+    catalogue.init_app(app, event_zone=event_zone)  # the edition in force: on the event's date
     app.register_blueprint(meta.bp)
     app.register_blueprint(lexicons_api.bp)
     app.register_blueprint(challenge.bp)
     app.register_blueprint(moves.bp)
     app.register_blueprint(games.bp)
 
-    # The judge's tablet (issue 5): its page, assets and PIN check; JUDGE_* config defaults.
+    # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
     from adjudicator import judge
 
     judge.init_app(app)
 
-    # Who is asking (issue 12): open or tournament mode, directors, judge devices, app keys.
+    # Who is asking: open or tournament mode, directors, judge devices, app keys.
     from adjudicator import auth
+    from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
 
-    auth.init_app(app, check_game=games.check_game)
+    auth.init_app(app)
 
-    # The audit log for directors (issue 12): a page and a JSON list of rulings, searched.
+    # The audit log for directors: a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
 
     audit_record.init_app(app)
     audit_views.init_app(app)
 
-    # The two-letter card for the tables (issue 39, 003): a page to print, per ruleset.
+    # The two-letter card for the tables (003 Verloop van het spel): a page to print, per ruleset.
     from adjudicator.judge import card
 
     card.init_app(app)
-
-    # The jury's limit (issue 27): the event counts are kept under, and whether it applies.
-    from adjudicator.audit import jury
-
-    jury.init_app(app)
     return app

@@ -1,37 +1,134 @@
-"""Rulesets joined to their lexicons: what is available, and the public view of each."""
+"""Rulesets joined to their lexicons: what is available, and the public view of each.
+
+A ruleset's word list comes in editions, each in force from its date (`lexicon.editions`). The
+service rules with the edition in force on the event's date, on the event's clock: the day is
+read once, when a request starts (`_fix_day`), so an edition never changes in the middle of a
+request, and the next request after midnight takes the new one, without a restart. The clock is
+`app.extensions["clock"]` (aware UTC `now`), which tests replace with a frozen one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 
+from adjudicator.game.rules import Section
 from adjudicator.lexicon_registry import registry
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
-from adjudicator.web.errors import ApiError
+from adjudicator.settings import current_settings
+from lexicon import editions
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
 
-def rulesets() -> dict[str, Ruleset]:
+class RulesetError(DomainError):
+    """A ruleset asked for that this service does not have, or cannot rule with right now."""
+
+
+def all_rulesets() -> dict[str, Ruleset]:
+    """Every ruleset loaded, the house variants (004) too."""
     return current_app.extensions["rulesets"]
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """The rulesets this deployment serves: in tournament mode, never a house variant (004
+    Almindelige varianter, docs/rules.md §4.6), so no list, kiosk or pairing offers one."""
+    every = all_rulesets()
+    if not current_settings().tournament:
+        return every
+    return {i: r for i, r in every.items() if not r.house_variant}
 
 
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
-        raise ApiError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
+        if ruleset_id in all_rulesets():  # known, but a house variant in a tournament
+            raise RulesetError(Problem.HOUSE_RULESET, house_refusal(ruleset_id), "ruleset")
+        raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
-def lexicon_for(ruleset: Ruleset) -> Lexicon:
-    """The ruleset's lexicon, or a 503 saying the ruleset cannot rule right now."""
-    lexicon = registry().get(ruleset.lexicon_id)
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def event_day() -> date:
+    """The event's date: today on its clock (its time zone, `TIME_ZONE`), read once per
+    request, at its start; outside a request, now."""
+    if has_request_context():
+        day = g.get("event_day")
+        if day is None:
+            day = g.event_day = _today()
+        return day
+    return _today()
+
+
+def _today() -> date:
+    zone = current_app.extensions["event_zone"]()
+    return current_app.extensions["clock"]().astimezone(zone).date()
+
+
+def _fix_day() -> None:
+    """The request's day, read before anything else of it: one edition per request."""
+    g.event_day = _today()
+
+
+def editions_of(ruleset: Ruleset) -> list[Lexicon]:
+    """The ruleset's editions that are loaded, as listed (`Ruleset.edition_ids`)."""
+    reg = registry()
+    return [lex for lex in map(reg.get, ruleset.edition_ids) if lex is not None]
+
+
+def edition_in_force(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+    """The ruleset's edition in force on `day` (the event's, this request's, by default)."""
+    return editions.in_force(editions_of(ruleset), event_day() if day is None else day)
+
+
+def house_refusal(ruleset_id: str) -> str:
+    return (
+        f"ruleset {ruleset_id!r} is a house variant (004 Almindelige varianter) and is not "
+        "served in tournament mode"
+    )
+
+
+def unavailable_reason(ruleset: Ruleset, lexicon: Lexicon | None) -> str | None:
+    """Why the ruleset cannot rule with `lexicon` (its lexicon as loaded), or None.
+
+    A house build (a compiler filter off, e.g. proper names kept) serves house variants only:
+    a tournament ruleset pointed at one (by its file or a deployment's `lexicons.toml`) is
+    unavailable, never ruling with words its federation does not allow.
+    """
     if lexicon is None:
-        raise ApiError(
+        return f"lexicon {ruleset.lexicon_id!r} is not loaded"
+    if lexicon.house and not ruleset.house_variant:
+        off = ", ".join(sorted(lexicon.filters_off))
+        return (
+            f"lexicon {ruleset.lexicon_id!r} is a house build (filter {off} off) and only a "
+            "house variant may use it"
+        )
+    return None
+
+
+def served_lexicon(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+    """The ruleset's edition in force if it may rule with it now, else None
+    (`unavailable_reason`)."""
+    lexicon = edition_in_force(ruleset, day)
+    return None if unavailable_reason(ruleset, lexicon) else lexicon
+
+
+def lexicon_for(ruleset: Ruleset) -> Lexicon:
+    """The ruleset's lexicon (the edition in force on the event's date), or a 503 saying the
+    ruleset cannot rule right now."""
+    lexicon = edition_in_force(ruleset)
+    reason = unavailable_reason(ruleset, lexicon)
+    if reason is not None:
+        raise RulesetError(
             Problem.RULESET_UNAVAILABLE,
-            f"ruleset {ruleset.id!r} is unavailable: its lexicon {ruleset.lexicon_id!r} is not loaded",
+            f"ruleset {ruleset.id!r} is unavailable: its {reason}",
             "ruleset",
         )
     return lexicon
@@ -44,11 +141,20 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
 
 
 # The rule tables the public view shows, each as its file states it (`Ruleset.as_written`).
-PUBLIC_TABLES = ("challenge", "exchange", "pass", "end", "final", "clock")
+# Every rule table of a ruleset file, as the file writes it, so a table added to the model is
+# public without anyone remembering it; the disclosure, the house variant and the editions are
+# said under their own keys.
+PUBLIC_TABLES = tuple(
+    field.alias or name
+    for name, field in Ruleset.model_fields.items()
+    if isinstance(field.annotation, type)
+    and issubclass(field.annotation, Section)
+    and name not in ("disclosure", "house", "editions")
+)
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = served_lexicon(ruleset)
     view = {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -60,28 +166,40 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
         "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
+    if ruleset.house_variant:  # said of a house variant only: the others' view is unchanged
+        view["house"] = ruleset.as_written("house")
     return view
 
 
 def warn_unavailable(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
-        if ruleset.lexicon_id not in app.extensions["lexicons"].loaded:
-            app.logger.warning(
-                "ruleset %s is unavailable: lexicon %s is not loaded",
-                ruleset.id,
-                ruleset.lexicon_id,
-            )
+        lexicon = app.extensions["lexicons"].get(ruleset.lexicon_id)
+        reason = unavailable_reason(ruleset, lexicon)
+        if reason is not None:
+            app.logger.warning("ruleset %s is unavailable: %s", ruleset.id, reason)
+        for edition in ruleset.edition_ids[1:]:  # a later edition missing: never used
+            if edition not in app.extensions["lexicons"].loaded:
+                app.logger.warning(
+                    "ruleset %s: its edition %s is not loaded and will not be used",
+                    ruleset.id,
+                    edition,
+                )
 
 
 def required_rulesets() -> list[str]:
     """The rulesets this deployment must serve: `ADJUDICATOR_RULESETS` (comma-separated), or
     every ruleset it knows."""
-    wanted = current_app.config.get("RULESETS")
+    wanted = current_settings().rulesets
     if not wanted:
         return sorted(rulesets())
     return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
 
 
-def init_app(app: Flask) -> None:
-    app.extensions["rulesets"] = load_rulesets(app.config.get("RULESET_DIR"))
+def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) -> None:
+    """`event_zone`: the event's time zone (`pages.times.event_zone`, passed in by the app
+    factory: the pages sit above this layer)."""
+    app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
+    app.extensions.setdefault("clock", _now)
+    app.extensions["event_zone"] = event_zone
+    app.before_request(_fix_day)
     warn_unavailable(app)

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from adjudicator.settings import current_settings
 from lexicon import artifact
 from lexicon.errors import LexiconError
 
@@ -113,6 +114,7 @@ def registry() -> LexiconRegistry:
 
 
 def init_app(app: Flask) -> None:
-    reg = LexiconRegistry(app.config["LEXICON_DIR"])
+    reg = LexiconRegistry(current_settings(app).lexicon_dir)
     reg.load_all(app.logger)
     app.extensions["lexicons"] = reg
+    app.extensions["last_reload"] = None  # a hot reload's report (process.hotswap), for readiness

@@ -9,7 +9,8 @@ read from here (tests keep each equal to it).
 Each member carries its usual HTTP status, which `ApiError` uses when no status is given, the
 other statuses it is answered with somewhere (the game rules' refusals are 422 where a view's
 own check of the same kind is a 400), and a one-line meaning for the reference. This module
-imports nothing of the service, so the game rules raise with it as well as the views.
+imports nothing of the service, so every layer raises with it: the domain its own subclass of
+`DomainError`, which the web layer answers as a problem document; the views `ApiError`.
 """
 
 from __future__ import annotations
@@ -141,7 +142,16 @@ class Problem(StrEnum):
 
     # --- rulesets, labels and the service's own state -----------------------------------------
     UNKNOWN_RULESET = "unknown_ruleset", 404, "no ruleset has this id"
-    RULESET_UNAVAILABLE = "ruleset_unavailable", 503, "the ruleset's lexicon is not loaded"
+    RULESET_UNAVAILABLE = (
+        "ruleset_unavailable",
+        503,
+        "the ruleset's lexicon is not loaded, or is a house build only a house variant may use",
+    )
+    HOUSE_RULESET = (
+        "house_ruleset",
+        403,
+        "the ruleset is a house variant (004), which a tournament never serves",
+    )
     STORE_UNAVAILABLE = "store_unavailable", 503, "the store cannot record a ruling right now"
     STORE_REFUSES_WRITES = (
         "store_refuses_writes",
@@ -182,6 +192,26 @@ class Problem(StrEnum):
     def type(self) -> str:
         """The problem's `type` member: a tag URI made from the code, so the two never differ."""
         return PROBLEM_TYPE_PREFIX + self.value
+
+
+class DomainError(Exception):
+    """A refusal the domain raises with its problem code, message and field, knowing no HTTP:
+    each layer raises its own subclass, and the web layer's one handler answers every one as a
+    problem document (`adjudicator.web.errors.as_problem`). `extra`: further members a client
+    acts on (`character`)."""
+
+    def __init__(
+        self,
+        code: Problem,
+        message: str,
+        field: str | None = None,
+        *,
+        extra: dict[str, object] | None = None,
+    ):
+        if not isinstance(code, Problem):
+            raise TypeError(f"{type(self).__name__} takes a Problem member, not {code!r}")
+        super().__init__(message)
+        self.code, self.message, self.field, self.extra = code, message, field, extra or {}
 
 
 def markdown_table() -> str:

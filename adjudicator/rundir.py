@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,20 +22,6 @@ PIDFILE = "gunicorn.pid"
 CONTROL_SOCKET = "gunicorn.ctl"
 EXITS = "worker-exits.log"
 LAST_RELOAD = "last-reload.json"
-
-
-def default_run_dir(bind: str, instance_dir: str) -> str:
-    """`<instance_dir>/run/127.0.0.1-8000` for the first bind address: one folder per instance."""
-    first = bind.split(",")[0].strip()
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", first.removeprefix("unix:")).strip("-.")
-    return os.path.abspath(os.path.join(instance_dir, "run", name or "default"))
-
-
-def run_dir_for(values: Mapping[str, Any]) -> str:
-    """The run directory the settings name (adjudicator.settings.read): `RUN_DIR`, else the
-    default for `BIND` under `INSTANCE_DIR`. gunicorn's settings and `adjudicator reload` both
-    take it from here."""
-    return values["RUN_DIR"] or default_run_dir(values["BIND"], values["INSTANCE_DIR"])
 
 
 def _clean_mark(run_dir: str, pid: int) -> Path:

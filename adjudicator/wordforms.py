@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from adjudicator.problems import Problem
-from adjudicator.web.errors import ApiError
+from adjudicator.problems import DomainError, Problem
 from lexicon.normalise import (
     CONTROL,
     EMPTY,
@@ -23,41 +22,49 @@ from lexicon.normalise import (
 )
 
 
-def _form_error(rejection: Rejection, text: str, field: str) -> ApiError:
+class WordFormError(DomainError):
+    """A typed word that is no word form: a digit, a space, a letter the tiles cannot spell."""
+
+
+def _form_error(rejection: Rejection, text: str, field: str) -> WordFormError:
     shown = repr(text) if len(text) <= 40 else repr(text[:40] + "…")
     ch = rejection.char
     reason = rejection.reason
     if reason == EMPTY:
-        return ApiError(Problem.WORD_EMPTY, "the word is empty", field)
+        return WordFormError(Problem.WORD_EMPTY, "the word is empty", field)
     if reason == PHRASE:
-        return ApiError(Problem.WORD_HAS_SPACE, f"{shown} contains a space", field)
+        return WordFormError(Problem.WORD_HAS_SPACE, f"{shown} contains a space", field)
     if reason == CONTROL:
-        return ApiError(
+        return WordFormError(
             Problem.WORD_HAS_CONTROL_CHARACTER, "the word contains a control character", field
         )
     if reason == NON_LETTER:
         if ch.isdigit() or unicodedata.category(ch) == "Nd":
-            return ApiError(Problem.WORD_HAS_DIGIT, f"{shown} contains the digit {ch!r}", field)
+            return WordFormError(
+                Problem.WORD_HAS_DIGIT, f"{shown} contains the digit {ch!r}", field
+            )
         if unicodedata.category(ch) == "Pd":
-            return ApiError(Problem.WORD_HAS_HYPHEN, f"{shown} contains a hyphen", field)
-        return ApiError(
+            return WordFormError(Problem.WORD_HAS_HYPHEN, f"{shown} contains a hyphen", field)
+        return WordFormError(
             Problem.WORD_HAS_NON_LETTER, f"{shown} contains {ch!r}, which is not a letter", field
         )
     if reason == FOREIGN_LETTER:
-        return ApiError(
+        return WordFormError(
             Problem.WORD_HAS_FOREIGN_LETTER,
             f"{shown} contains {ch!r}, which this language's tiles cannot spell",
             field,
         )
     if reason == TOO_SHORT:
-        return ApiError(Problem.WORD_TOO_SHORT, f"{shown} has fewer than 2 letters", field)
+        return WordFormError(Problem.WORD_TOO_SHORT, f"{shown} has fewer than 2 letters", field)
     if reason == TOO_LONG:
-        return ApiError(Problem.WORD_TOO_LONG, f"{shown} has more than 15 letters", field)
-    return ApiError(Problem.WORD_INVALID_FORM, f"{shown} is not a word form: {rejection}", field)
+        return WordFormError(Problem.WORD_TOO_LONG, f"{shown} has more than 15 letters", field)
+    return WordFormError(
+        Problem.WORD_INVALID_FORM, f"{shown} is not a word form: {rejection}", field
+    )
 
 
 def normalise_word(normaliser: Normaliser, text: str, field: str) -> str:
-    """A challenged word in the lexicon's form, or the 400 saying why it is none (its type and
+    """A challenged word in the lexicon's form, or the WordFormError saying why it is none (its type and
     length the request's model has checked: `api.bodies.ChallengeRequest`)."""
     result = normaliser.query(text)
     if isinstance(result, Rejection):

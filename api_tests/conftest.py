@@ -208,6 +208,17 @@ def director_login(
     return session
 
 
+def director_page_login(page, server: Server, password: str, lang: str = "en", name: str = "anna"):
+    """Log `page` in as director `name` through the login form, as a director does, in `lang`."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}/director/login?lang={lang}")
+    page.fill('input[name="name"]', name)
+    page.fill('input[name="password"]', password)
+    page.click('form.stack button[type="submit"]')
+    expect(page).to_have_url(re.compile(r"/director/"))
+
+
 def csrf_token(html: str) -> str:
     """The CSRF token a director's screen puts in its forms."""
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)

@@ -10,7 +10,7 @@ import requests
 
 from adjudicator.pages.strings import fill, strings
 from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import store_cli
+from api_tests.conftest import director_page_login, store_cli
 
 pytestmark = pytest.mark.slow  # a server and a browser: left out of `make test-quick`
 
@@ -34,10 +34,7 @@ def tournament(tmp_path_factory):
 
 
 def log_in(page, server, name: str = "anna", password: str = PASSWORD) -> None:
-    page.goto(f"{server.url}/director/login?lang=nl")
-    page.fill('input[name="name"]', name)
-    page.fill('input[name="password"]', password)
-    page.click('form.stack button[type="submit"]')
+    director_page_login(page, server, password, "nl", name)
     expect(page.locator("#accounts-link")).to_be_visible()
 
 

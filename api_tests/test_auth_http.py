@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
+from adjudicator.auth.lockout import LOGIN
 from api_tests.conftest import (
     csrf_token,
     director_login,
@@ -56,7 +57,6 @@ def server(database, tmp_path_factory):
         ADJUDICATOR_DATABASE_URL=database,
         ADJUDICATOR_MODE="tournament",
         ADJUDICATOR_RATE_RULINGS_PER_MINUTE=str(RATE),
-        ADJUDICATOR_LOGIN_ATTEMPTS="3",
         ADJUDICATOR_TRUSTED_PROXIES="1",
     )
     yield srv
@@ -117,7 +117,7 @@ def test_an_app_key_is_rate_limited_across_workers_and_revocable(server, databas
 def test_a_director_logs_in_and_a_player_cannot_lock_them_out(server):
     player = requests.Session()
     player.headers.update(PLAYER)
-    for _ in range(3):
+    for _ in range(LOGIN.attempts):
         wrong = player.post(
             f"{server.url}/director/login",
             data={"name": "anna", "password": "1234"},
@@ -312,7 +312,7 @@ def test_a_burst_straddling_a_minute_boundary_is_refused_past_the_limit(server, 
 
 def test_wrong_passwords_sent_at_once_get_exactly_the_allowed_tries(server):
     """Both workers checking passwords for one client at the same time: the count is taken in
-    turn before each check, so exactly LOGIN_ATTEMPTS (3) are checked and the rest wait."""
+    turn before each check, so exactly `LOGIN.attempts` (5) are checked and the rest wait."""
     client = {"X-Forwarded-For": "10.7.7.7"}
 
     def wrong(i):
@@ -326,7 +326,7 @@ def test_wrong_passwords_sent_at_once_get_exactly_the_allowed_tries(server):
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         statuses = list(pool.map(wrong, range(12)))
-    assert sorted(statuses) == [401] * 3 + [429] * 9
+    assert sorted(statuses) == [401] * LOGIN.attempts + [429] * (12 - LOGIN.attempts)
 
 
 def test_a_changed_password_ends_the_directors_sessions_at_once(server, database):

@@ -13,7 +13,7 @@ import pytest
 from adjudicator.auth.guard import CSRF_HEADER
 from adjudicator.pages.strings import strings
 from api_tests.browser import expect, overlaps, serious_violations, shot, start_server
-from api_tests.conftest import director_login, store_cli
+from api_tests.conftest import director_login, director_page_login, store_cli
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -61,10 +61,7 @@ def test_the_board_at_any_turn(page, tournament_server):
     en = strings("en")
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(f"{tournament_server.url}/director/login?lang=en")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
+    director_page_login(page, tournament_server, PASSWORD, "en")
     page.click("#check-link")
     expect(page.locator("h1")).to_have_text(en["dir_check_title"])
     assert serious_violations(page) == []
@@ -122,10 +119,7 @@ def test_the_board_at_any_turn(page, tournament_server):
 
 def test_a_refusal_stays_on_the_page_in_its_language(page, tournament_server):
     da = strings("da")
-    page.goto(f"{tournament_server.url}/director/login?lang=da")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
+    director_page_login(page, tournament_server, PASSWORD, "da")
     page.goto(f"{tournament_server.url}/director/games?lang=da")
     page.fill("#check-record", "#player1 A A\n>B: ABC 8H ABC +10 10\n")
     page.click('#check-form button[type="submit"]')
@@ -140,10 +134,7 @@ def test_an_illegal_play_is_a_deviation_in_the_pages_language(page, tournament_s
     van het spel"): counted, listed in the deviations panel in Danish, linked to its turn, and
     not ruled "gyldig"."""
     da = strings("da")
-    page.goto(f"{tournament_server.url}/director/login?lang=da")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
+    director_page_login(page, tournament_server, PASSWORD, "da")
     page.goto(f"{tournament_server.url}/director/games?lang=da")
     page.select_option("#check-ruleset", "dsf-2015")
     record = (
@@ -196,10 +187,7 @@ def test_board_slider_and_turn_table_fit_on_a_laptop_screen_together(
     within itself) are on the screen at once, with no scrolling, and the turn shown stays in
     the table's view."""
     page = browser_context(viewport)
-    page.goto(f"{tournament_server.url}/director/login?lang=nl")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
+    director_page_login(page, tournament_server, PASSWORD, "nl")
     page.click("#check-link")
     page.select_option("#check-ruleset", "naspa")
     page.set_input_files("#check-file", str(RECORD))

@@ -93,3 +93,47 @@ def test_word_policy_differs_over_http(pair):
 
 def _parts(r: requests.Response):
     return r.status_code, list(r.headers.items()), r.content
+
+
+@pytest.fixture(scope="module")
+def edition_pair(tmp_path_factory):
+    """Two gunicorns whose edition in force is the same and whose previous editions differ
+    (issue 39 item 2: `differential.build_edition_pair`)."""
+    from adjudicator.tests.differential import build_edition_pair
+
+    root = tmp_path_factory.mktemp("differential-editions-http")
+    dir_a, dir_b, rulesets = build_edition_pair(root)
+    env = {
+        "ADJUDICATOR_JUDGE_PIN": PIN,
+        "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test",
+        "ADJUDICATOR_RULESET_DIR": str(rulesets),
+    }
+    store_a, store_b = (f"sqlite:///{root / name}" for name in ("a.db", "b.db"))
+    a = start_server(
+        root, ADJUDICATOR_LEXICON_DIR=str(dir_a), ADJUDICATOR_DATABASE_URL=store_a, **env
+    )
+    try:
+        b = start_server(
+            root, ADJUDICATOR_LEXICON_DIR=str(dir_b), ADJUDICATOR_DATABASE_URL=store_b, **env
+        )
+    except BaseException:
+        a.stop()
+        raise
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(dir_a), "RULESET_DIR": str(rulesets)})
+    yield app, a, b, checksums(dir_a) + checksums(dir_b)
+    a.stop()
+    b.stop()
+
+
+def test_another_editions_verdict_stays_with_the_director_over_http(edition_pair):
+    """Every route, every ruleset, both policies: the previous editions differ, the edition in
+    force does not, and an anonymous caller's answers are byte-identical."""
+    app, a, b, sums = edition_pair
+    reqs, unknown = requests_for(app, sorted(app.extensions["rulesets"]))
+    assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
+    with requests.Session() as sa, requests.Session() as sb:
+        for ruleset, endpoint, req in reqs:
+            ra, rb = _send(sa, a.url, req), _send(sb, b.url, req)
+            got_a = comparable(ra.status_code, list(ra.headers.items()), ra.content, sums)
+            got_b = comparable(rb.status_code, list(rb.headers.items()), rb.content, sums)
+            assert got_a == got_b, f"{ruleset} {endpoint}: {req.label()}\nA: {got_a}\nB: {got_b}"

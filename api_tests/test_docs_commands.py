@@ -11,7 +11,8 @@ The blocks run in a scratch copy of the checkout (its files linked, `.venv` the 
 so that `build/`, `rulings.csv` and the like land in a temporary directory. The addresses and
 paths a page names for one box are rewritten to the test's own (REWRITES): the service
 (`127.0.0.1:8000`, `localhost:8000`, the unit's instance `127.0.0.1:8001`), a scratch nginx port
-(`127.0.0.1:8080`), the lexicon directory (`/srv/adjudicator/lexicons`, a copy the server reads)
+(`127.0.0.1:8080`), the lexicon directory (`/srv/adjudicator/lexicons`, a copy the server reads),
+the ruleset directory (`/srv/adjudicator/rulesets`, a temporary folder)
 and the instance's run directory (`/run/adjudicator/8001`; `adjudicator reload` without
 `--run-dir` finds it through `ADJUDICATOR_RUN_DIR`, as it finds `make serve`'s in a checkout;
 `instance/lexicons` is the copy the server reads). A page in POSTGRES runs against a
@@ -139,6 +140,7 @@ def test_the_pages_commands_run(page, tmp_path, request):
     rewrites |= dict.fromkeys(SERVICE_ADDRESSES, f"127.0.0.1:{port}") | {
         "127.0.0.1:8080": f"127.0.0.1:{free_port()}",
         "/srv/adjudicator/lexicons": str(lexicons),
+        "/srv/adjudicator/rulesets": str(tmp_path / "rulesets"),  # a deployment's rulesets
         "/opt/adjudicator/bin/": f"{Path(sys.executable).parent}/",
         "/run/adjudicator/8001": str(tmp_path / "server" / f"run-{port}"),
     }

@@ -52,6 +52,8 @@ def test_whole_flow_ssf_1999_play_policy(page, judge_server):
     lexicon = result.locator(".lexicon")
     expect(lexicon).to_contain_text("Den stora svenska ordlistan")
     expect(lexicon).to_contain_text("version 1.4.5-3")
+    # the edition's checksum under the verdict (002: the players know which printing ruled)
+    expect(lexicon).to_contain_text(re.compile(r"SHA-256 [0-9a-f]{12}…"))
     expect(lexicon.locator(".badge")).to_have_text("öppen ersättningslista")
     expect(result.locator(".ruling-id")).to_have_text(re.compile(r"^Utslag( [0-9a-f]{4}){8}$"))
     assert page.locator("#result-body").get_attribute("aria-live") == "assertive"
@@ -662,5 +664,40 @@ def test_jury_mode_counts_words_where_the_event_counts(page, tmp_path):
         expect(page.locator(".jury-remaining")).to_have_text(
             "Deze speler mag in dit spel nog 6 woorden opvragen."
         )
+    finally:
+        srv.stop()
+
+
+def test_the_verdict_names_the_edition_in_force_with_its_date_and_checksum(page, tmp_path):
+    """000 §2.1a (the yearly update, in force from its date) and 002 "Godkända ord" (the players
+    know which printing is used): the tablet names the edition in force, on the entry screen
+    and under the verdict, with its date and the start of its checksum."""
+    from api_tests.conftest import LEXICON_DIR
+
+    lexicons, rulesets = tmp_path / "lexicons", tmp_path / "rulesets"
+    lexicons.mkdir()
+    rulesets.mkdir()
+    for path in LEXICON_DIR.iterdir():
+        if path.suffix in (".json", ".marisa") and "update-example" not in path.name:
+            (lexicons / path.name).symlink_to(path)
+    manifest = json.loads((LEXICON_DIR / "wdanish-update-example.json").read_text("utf-8"))
+    manifest["in_force_from"] = "2000-01-01"  # the yearly update, in force since then
+    (lexicons / "wdanish-update-example.json").write_text(json.dumps(manifest), "utf-8")
+    trie = manifest["marisa"]["file"]
+    (lexicons / trie).symlink_to(LEXICON_DIR / trie)
+    (rulesets / "lexicons.toml").write_text(
+        'dsf-2015 = ["wdanish", "wdanish-update-example"]\n', "utf-8"
+    )
+    srv = start_server(
+        tmp_path, ADJUDICATOR_LEXICON_DIR=str(lexicons), ADJUDICATOR_RULESET_DIR=str(rulesets)
+    )
+    try:
+        open_kiosk(page, srv, "dsf-2015")
+        expect(page.locator("#enter-lexicon")).to_contain_text("gældende fra 2000-01-01")
+        judge(page, ["klimaangst"])  # added by the update: valid only under the edition
+        expect(page.locator(".verdict-word")).to_have_text("GYLDIG")
+        lexicon = page.locator("#screen-result .lexicon")
+        expect(lexicon).to_contain_text("gældende fra 2000-01-01")
+        expect(lexicon).to_contain_text(f"SHA-256 {manifest['marisa']['sha256'][:12]}…")
     finally:
         srv.stop()

@@ -4,7 +4,6 @@ plurals picked by the browser's CLDR rule as the service's Babel picks them."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from adjudicator.auth.guard import CSRF_HEADER
 from adjudicator.pages.strings import fill, plural_category, strings
 from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import director_login, pair_tablet, store_cli
+from api_tests.conftest import director_login, director_page_login, pair_tablet, store_cli
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -53,11 +52,7 @@ def event(tmp_path_factory):
 
 
 def login(page, server, lang: str) -> None:
-    page.goto(f"{server.url}/director/login?lang={lang}")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
-    expect(page).to_have_url(re.compile(r"/director/"))
+    director_page_login(page, server, PASSWORD, lang)
 
 
 @pytest.mark.parametrize("lang", list(KIOSKS))

@@ -5,7 +5,6 @@ event's zone, the table is the tablet's name, and axe-core finds nothing serious
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -13,7 +12,7 @@ import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
 from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import director_login, pair_tablet, store_cli
+from api_tests.conftest import director_login, director_page_login, pair_tablet, store_cli
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -63,11 +62,7 @@ def logged(tournament_server) -> dict:
 
 
 def login(page, server) -> None:
-    page.goto(f"{server.url}/director/login?lang=en")
-    page.fill('input[name="name"]', "anna")
-    page.fill('input[name="password"]', PASSWORD)
-    page.click('form.stack button[type="submit"]')
-    expect(page).to_have_url(re.compile(r"/director/"))
+    director_page_login(page, server, PASSWORD)
 
 
 def rows_in_view(page) -> int:

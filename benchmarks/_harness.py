@@ -15,7 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from adjudicator.process.gunicorn_worker import configured_threads
+from adjudicator.settings import read as read_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -28,7 +28,7 @@ LEXICON_DIR = Path(os.environ.get("ADJUDICATOR_LEXICON_DIR", ROOT / "instance" /
 
 def worker_label() -> str:
     """gunicorn's worker class as `adjudicator.process.gunicorn_conf` picks it from the environment."""
-    threads = configured_threads()
+    threads = read_settings().threads
     return f"gthread, {threads} threads each" if threads > 1 else "sync"
 
 

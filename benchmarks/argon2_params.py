@@ -65,20 +65,22 @@ def verify_times(rounds: int) -> list[tuple[str, float]]:
 
 def login_times(rounds: int) -> dict[str, float]:
     """Median seconds of a whole login: right, wrong password, unknown name."""
+    from dataclasses import replace
+
     from adjudicator import create_app, store
-    from adjudicator.auth import directors, store_time
+    from adjudicator.auth import directors, lockout, store_time
     from adjudicator.store import Store, migrate
 
     folder = tempfile.mkdtemp(prefix="argon2-bench-")
     url = f"sqlite:///{folder}/adjudicator.db"
     migrate.upgrade(Store(url))
+    # the wrong ones must not lock the account
+    lockout.LOGIN = replace(lockout.LOGIN, attempts=10 * rounds, account_attempts=100 * rounds)
     app = create_app(
         {
             "TESTING": True,
             "DATABASE_URL": url,
             "MODE": "tournament",
-            "LOGIN_ATTEMPTS": 10 * rounds,  # the wrong ones must not lock the account
-            "LOGIN_ACCOUNT_ATTEMPTS": 100 * rounds,
             "LEXICON_DIR": str(ROOT / "instance" / "lexicons"),
         }
     )

@@ -70,11 +70,6 @@ def trie_image(keys: Iterable[bytes]) -> bytes:
     return marisa_trie.BinaryTrie(keys, **TRIE_OPTIONS).tobytes()
 
 
-def trie_bytes(words: Iterable[str]) -> bytes:
-    """The marisa-trie image of `words` (strings)."""
-    return trie_image(word.encode("utf-8") for word in words)
-
-
 def manifest_json(manifest: dict[str, Any]) -> bytes:
     return (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -18,11 +19,11 @@ from compiler import __version__, artifact
 from compiler.bulk import PlainReader
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
-from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION
+from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION, IN_FORCE_FROM
 from lexicon.errors import LexiconError
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS
-from lexicon.normalise import Normaliser, Rejection, is_folded
+from lexicon.normalise import CAPITALISED, Normaliser, Rejection, is_folded
 
 PROGRESS_BYTES = 8 << 20  # sources smaller than this compile too fast to need a bar
 DELTA_ABSENT = "delta-remove-absent"  # a removal of a word that was not there: a warning
@@ -73,7 +74,7 @@ class BuildResult:
 
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
-        return {
+        manifest = {
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
             "id": r.id,
@@ -91,7 +92,12 @@ class BuildResult:
             "sources": self.sources,
             "rejected": dict(sorted(self.rejected_counts.items())),
             "profile": self.profile.to_dict(),
+            # only an edition with a date says so: a build without one is as it always was
+            **({IN_FORCE_FROM: r.in_force_from.isoformat()} if r.in_force_from else {}),
         }
+        if r.filters_off:  # a house build says so; a tournament build's manifest is unchanged
+            manifest["filters_off"] = dict(r.filters_off)
+        return manifest
 
 
 def _read_entries(
@@ -160,6 +166,8 @@ def compile_recipe(
         raise LexiconError(
             str(exc.args[0]), file=str(recipe.file), line=recipe.language_line
         ) from exc
+    if CAPITALISED in dict(recipe.filters_off):  # proper names kept (a house build)
+        profile = dataclasses.replace(profile, drop_capitals=False)
     normaliser = Normaliser(profile)
     plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
     words: set[bytes] = set()

@@ -6,11 +6,14 @@ import argparse
 import csv
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
-from lexicon import artifact
+from lexicon import artifact, editions
+from lexicon.artifact import in_force_date
 from lexicon.console import add_version, closed_pipe_safe
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
@@ -29,6 +32,7 @@ def _table(rows: list[list[str]]) -> str:
 
 def summary_table(results: Sequence[BuildResult]) -> str:
     seen = {reason for r in results for reason in r.rejected_counts}
+    seen |= {name for r in results for name, _ in r.recipe.filters_off}
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
@@ -37,16 +41,31 @@ def summary_table(results: Sequence[BuildResult]) -> str:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
         row = [r.recipe.id, str(entries), str(kept), str(r.word_count)]
-        row += [str(r.rejected_counts.get(reason, 0)) for reason in reasons]
+        off = dict(r.recipe.filters_off)  # a filter turned off shows `off`, not a count of 0
+        row += [
+            "off" if reason in off else str(r.rejected_counts.get(reason, 0)) for reason in reasons
+        ]
         row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
     return _table(rows)
+
+
+def _date_arg(text: str) -> date:
+    """A command line's date, or argparse's usage error naming the option."""
+    try:
+        day = in_force_date(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert day is not None
+    return day
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     results = []
     for path in args.recipes:
         recipe = load_recipe(path)
+        if args.in_force_from is not None:  # the command line's date wins over the recipe's
+            recipe = replace(recipe, in_force_from=args.in_force_from)
         result, manifest_path = build(recipe, Path(args.out), progress=not args.quiet)
         results.append(result)
         if not args.quiet:
@@ -63,6 +82,8 @@ def cmd_build(args: argparse.Namespace) -> int:
             )
         if result.unplayable:  # said even with --quiet: a list no game can play is news
             print(unplayable_note(result), file=sys.stderr)
+        if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
+            print(filters_off_note(result), file=sys.stderr)
     print(summary_table(results))
     return 0
 
@@ -80,6 +101,12 @@ def unplayable_note(result: BuildResult) -> str:
         f"than the tile set's {profile.blanks} and cannot be played (kept, as the source lists "
         f"them; `lexicon lookup` flags them): {shown}{more}"
     )
+
+
+def filters_off_note(result: BuildResult) -> str:
+    """Which filters the recipe turned off, and why: a house build, never a tournament list."""
+    off = "; ".join(f"filter {name!r} off: {why}" for name, why in result.recipe.filters_off)
+    return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
@@ -117,8 +144,34 @@ def cmd_folded(args: argparse.Namespace) -> int:
     return 0
 
 
+def _edition_name(lexicon: artifact.Lexicon) -> str:
+    day = lexicon.in_force_from
+    return f"{lexicon.id} ({'in force from ' + day.isoformat() if day else 'no date: always'})"
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
-    a, b = artifact.load(args.a), artifact.load(args.b)
+    if args.in_force_among:
+        if args.b is not None:
+            raise LexiconError("give one build (the new edition) with --in-force-among, not two")
+        b = artifact.load(args.a)
+        installed = [artifact.load(path) for path in args.in_force_among]
+        day = args.on or date.today()
+        a = editions.in_force([e for e in installed if e.id != b.id], day)
+        if a is None:
+            raise LexiconError(f"none of the editions given is in force on {day.isoformat()}")
+        print(
+            f"against the edition in force on {day.isoformat()}: {_edition_name(a)}",
+            file=sys.stderr,
+        )
+        if editions.since(b) <= day:
+            print(
+                f"lexicon diff: note: {_edition_name(b)} would already be in force on {day.isoformat()}",
+                file=sys.stderr,
+            )
+    elif args.b is None:
+        raise LexiconError("give two builds (A.json B.json), or one with --in-force-among")
+    else:
+        a, b = artifact.load(args.a), artifact.load(args.b)
     old, new = set(a.words()), set(b.words())
     added, removed = sorted(new - old), sorted(old - new)
     for word in removed:
@@ -126,6 +179,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for word in added:
         print(f"+{word}")
     print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
+    if args.in_force_among and b.in_force_from is not None:
+        print(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before", file=sys.stderr)
     if a.profile.code != b.profile.code:  # legal, but almost always the wrong pair of files
         print(
             f"lexicon diff: warning: {a.id} is {a.profile.english_name} ({a.profile.code}) and "
@@ -198,6 +253,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("recipes", nargs="+", metavar="RECIPE", help="recipe files (TOML)")
     b.add_argument("--out", required=True, metavar="DIR", help="folder for the artifacts")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
+    b.add_argument(
+        "--in-force-from",
+        type=_date_arg,
+        metavar="YYYY-MM-DD",
+        help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
+        "the recipe's); without one, a build is in force since always",
+    )
     b.set_defaults(func=cmd_build)
     r = sub.add_parser(
         "rejected",
@@ -224,12 +286,24 @@ def parser() -> argparse.ArgumentParser:
     f.set_defaults(func=cmd_folded)
     d = sub.add_parser(
         "diff",
-        help="words added and removed between two builds",
+        help="words added and removed between two builds, or against the edition in force",
         description="Print the words removed (-WORD) and added (+WORD) from build A to build "
-        "B; a count on standard error, with a warning when they are different languages.",
+        "B; a count on standard error, with a warning when they are different languages. With "
+        "--in-force-among, give one build (the new edition): it is compared with the edition "
+        "in force today (or --on a day) among the editions named.",
     )
-    d.add_argument("a", metavar="A.json", help="the older build's manifest")
-    d.add_argument("b", metavar="B.json", help="the newer build's manifest")
+    d.add_argument("a", metavar="A.json", help="the older build's manifest (or the new one)")
+    d.add_argument("b", metavar="B.json", nargs="?", help="the newer build's manifest")
+    d.add_argument(
+        "--in-force-among",
+        nargs="+",
+        metavar="EDITION.json",
+        help="the installed editions of the list (e.g. DIR/wdanish*.json): compare with the one "
+        "in force, chosen by their dates",
+    )
+    d.add_argument(
+        "--on", type=_date_arg, metavar="YYYY-MM-DD", help="the day to choose it on (today)"
+    )
     d.set_defaults(func=cmd_diff)
     lk = sub.add_parser(
         "lookup",

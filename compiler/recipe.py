@@ -5,15 +5,31 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from compiler.sources import ENCODINGS, FORMATS
+from lexicon.artifact import in_force_date
 from lexicon.errors import LexiconError
+from lexicon.normalise import CAPITALISED
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-_RECIPE_KEYS = {"id", "language", "title", "version", "license", "stand_in", "description"}
+_RECIPE_KEYS = {
+    "id",
+    "language",
+    "title",
+    "version",
+    "license",
+    "stand_in",
+    "description",
+    "in_force_from",
+}
 _REQUIRED = ("id", "language", "title", "version", "license")
 _SOURCE_KEYS = {"path", "format", "encoding"}
+# Filters a recipe may turn off, each with the reason why (`[filters_off]`). Only the capitals
+# filter: it is a federation's choice (proper names; 004 names allowing them as a house
+# variant). The others are the board's and the tiles' (too long, a sign, a foreign letter).
+SWITCHABLE_FILTERS = (CAPITALISED,)
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,18 @@ class Recipe:
     description: str
     sources: tuple[Source, ...]
     language_line: int | None = None  # for errors about the language
+    # Filters turned off, each with why: a house build (never a tournament list); the build
+    # report and the manifest say so.
+    filters_off: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def house(self) -> bool:
+        """A build with a filter off is a house variant: no tournament ruleset may use it."""
+        return bool(self.filters_off)
+
+    # The date this edition is in force from (the yearly Danish update from 1 January): None,
+    # in force since always. `lexicon build --in-force-from` sets or overrides it.
+    in_force_from: date | None = None
 
 
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?")
@@ -63,6 +91,8 @@ class _KeyLines:
                 continue
             if table is None:
                 self.top.setdefault(key.group(1), number)
+            elif table == "filters_off":
+                self.top.setdefault(f"filters_off.{key.group(1)}", number)
             elif table == "source" and self.sources:
                 self.sources[-1].setdefault(key.group(1), number)
 
@@ -99,7 +129,7 @@ def load_recipe(path: Path | str) -> Recipe:
         return LexiconError(msg, file=file, line=lines.of(key, source))
 
     for key in data:
-        if key not in _RECIPE_KEYS | {"source"}:
+        if key not in _RECIPE_KEYS | {"source", "filters_off"}:
             raise fail(f"unknown recipe key {key!r}", key)
     for key in _REQUIRED:
         if key not in data:
@@ -111,6 +141,11 @@ def load_recipe(path: Path | str) -> Recipe:
     stand_in = data.get("stand_in", False)
     if not isinstance(stand_in, bool):
         raise fail("'stand_in' must be true or false", "stand_in")
+    filters_off = _filters_off(data.get("filters_off", {}), fail)
+    try:
+        in_force = in_force_date(data.get("in_force_from"))
+    except ValueError as exc:
+        raise fail(f"'in_force_from' {exc}", "in_force_from") from None
     raw_sources = data.get("source")
     if not isinstance(raw_sources, list) or not raw_sources:
         raise fail("a recipe needs at least one [[source]]")
@@ -149,4 +184,20 @@ def load_recipe(path: Path | str) -> Recipe:
         description=data.get("description", ""),
         sources=tuple(sources),
         language_line=lines.of("language"),
+        filters_off=filters_off,
+        in_force_from=in_force,
     )
+
+
+def _filters_off(raw: object, fail) -> tuple[tuple[str, str], ...]:
+    """`[filters_off]`: `capitalised = "why"`; each filter switchable, each with its reason."""
+    if not isinstance(raw, dict):
+        raise fail("'filters_off' must be a table: filter = \"why it is off\"", "filters_off")
+    known = ", ".join(SWITCHABLE_FILTERS)
+    for name, why in raw.items():
+        key = f"filters_off.{name}"
+        if name not in SWITCHABLE_FILTERS:
+            raise fail(f"filter {name!r} cannot be turned off; only: {known}", key)
+        if not isinstance(why, str) or not why.strip():
+            raise fail(f"filters_off.{name} must say why it is off (a non-empty string)", key)
+    return tuple(sorted(raw.items()))

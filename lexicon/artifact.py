@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,25 @@ _REQUIRED = (
 )
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+# Optional: the date an edition is in force from (`lexicon build --in-force-from`), an ISO date.
+# A build without it (every build made before editions had dates) is in force since always.
+IN_FORCE_FROM = "in_force_from"
+
+
+def in_force_date(value: Any) -> date | None:
+    """An edition's in-force date as a recipe, the command line or a manifest gives it: a TOML
+    date or `YYYY-MM-DD`; None for none. A ValueError says what it must be."""
+    if value is None:
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            if len(value) == 10:
+                return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ValueError(f"must be a date, YYYY-MM-DD (2027-01-01), not {value!r}")
 
 
 @dataclass
@@ -68,27 +82,50 @@ class Lexicon:
     def words(self) -> list[str]:
         return self.trie.keys()
 
+    @property
+    def filters_off(self) -> dict[str, str]:
+        """The compiler's filters this build turned off, each with why (a recipe's
+        `[filters_off]`); empty for a tournament list."""
+        return dict(self.manifest.get("filters_off") or {})
+
+    @property
+    def house(self) -> bool:
+        """A house build (a filter off, e.g. proper names kept): only a house ruleset may use it."""
+        return bool(self.filters_off)
+
+    @property
+    def in_force_from(self) -> date | None:
+        """The date this edition is in force from; None: since always (checked on reading)."""
+        return in_force_date(self.manifest.get(IN_FORCE_FROM))
+
     def identity(self) -> dict[str, Any]:
-        """Which list ruled: enough to name it and prove which build it was."""
+        """Which list ruled: enough to name it and prove which build it was. An edition with a
+        date names it (`in_force_from`); a build without one says nothing more than before."""
         m = self.manifest
-        return {
+        identity = {
             "id": m["id"],
             "title": m["title"],
             "version": m["version"],
             "sha256": m["marisa"]["sha256"],
             "stand_in": m["stand_in"],
         }
+        if m.get(IN_FORCE_FROM) is not None:
+            identity[IN_FORCE_FROM] = m[IN_FORCE_FROM]
+        return identity
 
     def summary(self) -> dict[str, Any]:
         """What may be said about a lexicon in public: identity and counts, never words."""
         m = self.manifest
-        return {
+        summary = {
             **self.identity(),
             "language": m["language"],
             "license": m["license"],
             "word_count": m["word_count"],
             "needs_blank": m.get("needs_blank"),
         }
+        if self.house:  # a house build says which filters it turned off, and why
+            summary["filters_off"] = self.filters_off
+        return summary
 
 
 def resolve_manifest(path: Path | str) -> Path:
@@ -135,6 +172,10 @@ def read_manifest(manifest_path: Path) -> dict[str, Any]:
         raise LexiconError("manifest field 'marisa' needs 'file' and 'sha256'", file=file)
     if Path(marisa["file"]).name != marisa["file"]:
         raise LexiconError("manifest field 'marisa.file' must be a bare file name", file=file)
+    try:
+        in_force_date(manifest.get(IN_FORCE_FROM))
+    except ValueError as exc:
+        raise LexiconError(f"manifest field {IN_FORCE_FROM!r} {exc}", file=file) from None
     return manifest
 
 

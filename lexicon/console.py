@@ -90,6 +90,8 @@ def run_command(
         sys.stderr.flush()
         die_by_sigint()
         return 130  # not reached
+
+
 # --- argument types: odd input is refused by argparse, naming the option, with exit status 2 --
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -82,30 +82,6 @@ class LanguageProfile:
             need += max(0, word.count(letter) - have)
         return need
 
-    def count_needing_blanks(self, words: Collection[str], max_len: int | None = None) -> int:
-        """How many of `words` need at least one blank; the same as counting `blanks_needed`.
-
-        All the words are cut down (`bytes.translate`) to the letters that share one tile count,
-        then to each of those letters alone; a word with more of a letter than it has tiles then
-        shows as a run such as `XX`, which `bytes.find` spots. Counts that no word of `max_len`
-        letters can exceed are skipped.
-        """
-        return self.count_needing_blanks_in("\n".join(words), max_len)
-
-    def count_needing_blanks_in(self, text: str, max_len: int | None = None) -> int:
-        """`count_needing_blanks` of the words of `text`, one per line (no empty lines)."""
-        try:
-            data = text.encode("latin-1")
-        except UnicodeEncodeError:  # an alphabet beyond Latin-1: count word by word
-            return sum(1 for w in text.split("\n") if w and self.blanks_needed(w))
-        return self._count_latin1(data, max_len)
-
-    def count_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> int:
-        """The same for UTF-8 words, one per line, as the compiler holds them."""
-        if data.isascii():
-            return self._count_latin1(data, max_len)
-        return self.count_needing_blanks_in(data.decode("utf-8"), max_len)
-
     def words_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> list[str]:
         """The words of `data` (UTF-8, one a line) that need at least one blank."""
         if not data:
@@ -122,11 +98,14 @@ class LanguageProfile:
             return [w for w in words if w and self.blanks_needed(w)]
         return [words[i] for i in sorted(hits)]
 
-    def _count_latin1(self, data: bytes, max_len: int | None) -> int:
-        return len(self._hits_latin1(data, max_len))
-
     def _hits_latin1(self, data: bytes, max_len: int | None) -> set[int]:
-        """The line numbers (word indices) of the words of `data` that need a blank."""
+        """The line numbers (word indices) of the words of `data` that need a blank.
+
+        All the words are cut down (`bytes.translate`) to the letters that share one tile count,
+        then to each of those letters alone; a word with more of a letter than it has tiles then
+        shows as a run such as `XX`, which `bytes.find` spots. Counts that no word of `max_len`
+        letters can exceed are skipped.
+        """
         if not data:
             return set()
         groups: dict[int, list[str]] = {}

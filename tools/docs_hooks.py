@@ -56,7 +56,7 @@ def problem_codes() -> str:
 
 def settings() -> str:
     """The declaration's own table: the one place the settings are listed."""
-    from adjudicator.settings import markdown_table
+    from adjudicator.settings.reference import markdown_table
 
     return markdown_table()
 

@@ -1,23 +1,33 @@
-"""The generated parts of adjudicator/openapi.json: the request-body schemas, from the models in
-`adjudicator.api.bodies`, and the `Problem` schema's `code` enum, from `adjudicator.problems`.
+"""The generated parts of adjudicator/openapi.json: its paths, from the routes' declarations
+(`adjudicator.web.contract`) with their prose and examples from adjudicator/openapi-prose.yaml;
+the request-body schemas, from the models in `adjudicator.api.bodies`; and the `Problem`
+schema's `code` enum, from `adjudicator.problems`.
 
     make openapi                      # python tools/openapi.py: rewrite them in place
     python tools/openapi.py --check   # exit 1 when the committed document is stale
 
 The document stays one committed file (the service serves it as shipped, the documentation site
 publishes it, a reviewer reads its diff). A test fails when it differs from what this generates.
-Paths, examples and answers stay hand-kept. A tool, not part of the installed package.
+Still kept by hand in it: `info`, `tags`, the security schemes and the answers' schemas. A tool,
+not part of the installed package.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 import sys
+import tempfile
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+from flask import Flask
 from pydantic import TypeAdapter
 from pydantic.json_schema import models_json_schema
+from werkzeug.routing import Rule
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -25,8 +35,20 @@ if str(ROOT) not in sys.path:
 
 from adjudicator.api import bodies  # noqa: E402
 from adjudicator.problems import Problem  # noqa: E402
+from adjudicator.web import API_PREFIX  # noqa: E402
+from adjudicator.web.access import DIRECTORS_ONLY, LEXICON_DEPENDENT, PUBLIC  # noqa: E402
+from adjudicator.web.contract import (  # noqa: E402
+    IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
+    PROBLEM_HEADERS,
+    PROBLEM_JSON,
+    Answer,
+    Operation,
+    operation_of,
+)
 
 DOCUMENT = ROOT / "adjudicator" / "openapi.json"
+PROSE = ROOT / "adjudicator" / "openapi-prose.yaml"
 REF = "#/components/schemas/{model}"
 
 # The bodies, by the name the document gives them; their parts (Tile, Turn, ...) come along.
@@ -40,6 +62,26 @@ MODELS = (
     bodies.DrawOrderRequest,
     bodies.UnlockRequest,
 )
+
+# Who may call, by the route's access marker (`adjudicator.web.access`, enforced by the guard):
+# a ruleset's route takes anyone in open mode and any credential in tournament mode.
+ANYONE = [{}, {"appKey": []}, {"deviceToken": []}, {"deviceCookie": []}, {"directorSession": []}]
+SECURITY: dict[str, list[dict[str, list]] | None] = {
+    PUBLIC: None,
+    LEXICON_DEPENDENT: ANYONE,
+    DIRECTORS_ONLY: [{"directorSession": []}],
+}
+# A path variable's schema by its Werkzeug converter.
+CONVERTERS = {
+    "default": {"type": "string"},
+    "string": {"type": "string"},
+    "int": {"type": "integer"},
+}
+_VARIABLE = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
+
+
+class ContractError(Exception):
+    """A route or its prose the generator cannot document: names which and why."""
 
 
 def component_schemas() -> dict[str, Any]:
@@ -67,15 +109,213 @@ def _tidy(node: Any) -> Any:
     return node
 
 
+# --- paths, from the URL map ------------------------------------------------------------------
+
+
+@cache
+def _app() -> Flask:
+    """The app whose URL map is documented; no lexicon is needed to list its routes."""
+    from adjudicator import create_app
+
+    logging.disable(logging.WARNING)  # "ruleset ... is unavailable": no lexicon is loaded here
+    try:
+        with tempfile.TemporaryDirectory(prefix="openapi-") as folder:
+            return create_app({"TESTING": True, "LEXICON_DIR": folder})
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def declared_routes(app: Flask) -> list[tuple[str, str, Rule, str, Operation]]:
+    """Each API route as (path as the document writes it, method, rule, access marker,
+    declaration); a route without a declaration is an error naming it."""
+    from adjudicator.auth.guard import access_of
+
+    found = []
+    missing = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(API_PREFIX + "/"):
+            continue
+        declared = operation_of(app.view_functions[rule.endpoint])
+        if declared is None:
+            missing.append(f"{rule.rule} ({rule.endpoint})")
+            continue
+        path = _VARIABLE.sub(r"{\2}", rule.rule.removeprefix(API_PREFIX))
+        access = access_of(app, rule.endpoint) or LEXICON_DEPENDENT
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            found.append((path, method.lower(), rule, access, declared))
+    if missing:
+        raise ContractError(
+            "no @operation declaration (adjudicator.web.contract) on: " + ", ".join(missing)
+        )
+    return found
+
+
+def paths(app: Flask, prose: dict[str, Any]) -> dict[str, Any]:
+    """`paths`, in the order the prose file lists the operations."""
+    written = prose["operations"]
+    items: dict[str, dict[str, Any]] = {}
+    order: dict[str, int] = {}
+    ids = list(written)
+    for path, method, rule, access, declared in declared_routes(app):
+        said = written.get(declared.id)
+        if said is None:
+            raise ContractError(f"{PROSE.name} has no entry for the operation {declared.id!r}")
+        item = items.setdefault(path, {})
+        variables = [
+            _parameter(name, "path", CONVERTERS[converter or "default"], True, said, prose)
+            for converter, name in _VARIABLE.findall(rule.rule)
+        ]
+        if variables:
+            item["parameters"] = variables
+        item[method] = operation = _operation(declared, access, said, prose)
+        named = {p["name"] for p in variables + operation.get("parameters", [])}
+        if unknown := set(said.get("parameters", {})) - named:
+            raise ContractError(f"{declared.id}: prose for no parameter of it: {sorted(unknown)}")
+        if "requestBody" in said and "requestBody" not in operation:
+            raise ContractError(f"{declared.id}: prose for a body it does not take")
+        order[path] = ids.index(declared.id)
+    unknown = sorted(
+        set(ids)
+        - {op["operationId"] for i in items.values() for m, op in i.items() if m != "parameters"}
+    )
+    if unknown:
+        raise ContractError(f"{PROSE.name} has prose for no route's operation: {unknown}")
+    return {path: items[path] for path in sorted(items, key=order.__getitem__)}
+
+
+def _parameter(name: str, where: str, schema: Any, required: bool, said: dict, prose: dict) -> dict:
+    """A parameter with its description (the operation's, else the prose file's shared one; a
+    null says none) and examples."""
+    words = prose["parameters"].get(name, {}) | said.get("parameters", {}).get(name, {})
+    unknown = set(words) - {"description", "examples"}
+    if unknown:
+        raise ContractError(f"{PROSE.name}: parameter {name}: unknown keys {sorted(unknown)}")
+    words = {key: value for key, value in words.items() if value is not None}
+    return {"name": name, "in": where, "required": required, "schema": schema} | words
+
+
+def _query(declared: Operation, said: dict, prose: dict) -> list[dict]:
+    """The query parameters: declared one by one, or the fields of a pydantic model."""
+    if isinstance(declared.query, tuple):
+        return [
+            _parameter(q.name, "query", dict(q.schema), q.required, said, prose)
+            for q in declared.query
+        ]
+    schema = _tidy(declared.query.model_json_schema(ref_template=REF))
+    required = set(schema.get("required", ()))
+    out = []
+    for name, field in schema["properties"].items():
+        field = dict(field)
+        meant = field.pop("description", None)
+        param = _parameter(name, "query", field, name in required, said, prose)
+        if "description" not in param and meant:
+            param["description"] = meant
+        out.append(param)
+    return out
+
+
+def _operation(declared: Operation, access: str, said: dict, prose: dict) -> dict[str, Any]:
+    """One operation: its declaration, its security from the access marker, its prose."""
+    op: dict[str, Any] = {"operationId": declared.id, "tags": [declared.tag]}
+    op["summary"] = said["summary"]
+    if "description" in said:
+        op["description"] = said["description"]
+    security = SECURITY[access]
+    if security is None and declared.credentials:
+        security = ANYONE
+    if security is not None:
+        op["security"] = security
+    parameters = _query(declared, said, prose)
+    if declared.idempotent:
+        parameters.append(
+            _parameter("Idempotency-Key", "header", IDEMPOTENCY_KEY, False, said, prose)
+        )
+    if parameters:
+        op["parameters"] = parameters
+    if declared.body is not None:
+        name = declared.body if isinstance(declared.body, str) else declared.body.__name__
+        media: dict[str, Any] = {"schema": {"$ref": REF.format(model=name)}}
+        if "requestBody" in said:
+            media["examples"] = said["requestBody"]["examples"]
+        op["requestBody"] = {"required": True, "content": {"application/json": media}}
+    op["responses"] = _responses(declared, said, prose)
+    return op
+
+
+def _responses(declared: Operation, said: dict, prose: dict) -> dict[str, Any]:
+    """The declared answers and a problem document at each declared problem's status, each
+    described by the prose file (a status it does not describe is an error)."""
+    answers: dict[int, tuple[str, Any, dict]] = {}
+    for status, answer in declared.answers.items():
+        headers = dict(answer.headers)
+        if declared.idempotent and status == 200:
+            headers["Idempotent-Replayed"] = IDEMPOTENT_REPLAYED
+        answers[status] = (answer.media_type, _schema(answer), headers)
+    problem = {"$ref": REF.format(model="Problem")}
+    for status, problems in declared.problem_statuses().items():
+        if status in answers:
+            raise ContractError(f"{declared.id}: {status} is both an answer and a problem")
+        headers = {}
+        for code in problems:
+            headers.update(PROBLEM_HEADERS.get(code, {}))
+        answers[status] = (PROBLEM_JSON, problem, headers)
+    written = {str(k): v for k, v in said.get("responses", {}).items()}
+    unknown = set(written) - {str(s) for s in answers}
+    if unknown:
+        raise ContractError(f"{declared.id}: prose for undeclared responses {sorted(unknown)}")
+    out = {}
+    for status in sorted(answers):
+        media_type, schema, headers = answers[status]
+        words = written.get(str(status))
+        if not words or "description" not in words:
+            raise ContractError(f"{declared.id}: {PROSE.name} describes no {status} response")
+        media: dict[str, Any] = {"schema": schema}
+        if "examples" in words:
+            media["examples"] = words["examples"]
+        response: dict[str, Any] = {
+            "description": words["description"],
+            "content": {media_type: media},
+        }
+        if headers:
+            response["headers"] = {
+                name: _header(name, kind, words.get("headers", {}), prose["headers"])
+                for name, kind in headers.items()
+            }
+        out[str(status)] = response
+    return out
+
+
+def _header(name: str, schema: Any, here: dict, shared: dict) -> dict:
+    description = here[name] if name in here else shared.get(name)
+    return ({"description": description} if description else {}) | {"schema": dict(schema)}
+
+
+def _schema(answer: Answer) -> Any:
+    if isinstance(answer.schema, str):
+        return {"$ref": REF.format(model=answer.schema)}
+    return json.loads(json.dumps(answer.schema))
+
+
+@cache
+def _prose() -> dict[str, Any]:
+    return yaml.safe_load(PROSE.read_text("utf-8"))
+
+
+# --- the document -----------------------------------------------------------------------------
+
+
 def generated(document: dict[str, Any]) -> dict[str, Any]:
-    """`document` with its request-body schemas from the models (the others kept) and the
-    problem codes the enum declares."""
+    """`document` with its paths from the routes' declarations, its request-body schemas from
+    the models (the others kept) and the problem codes the enum declares."""
     schemas = dict(document["components"]["schemas"])
     schemas.update(component_schemas())
     problem = schemas["Problem"]
     code = problem["properties"]["code"] | {"enum": sorted(p.value for p in Problem)}
     schemas["Problem"] = problem | {"properties": problem["properties"] | {"code": code}}
-    return document | {"components": document["components"] | {"schemas": schemas}}
+    return document | {
+        "paths": paths(_app(), _prose()),
+        "components": document["components"] | {"schemas": schemas},
+    }
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -84,9 +324,13 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Write the generated schemas into the committed document; `--check`: exit 1 if stale."""
+    """Write the generated parts into the committed document; `--check`: exit 1 if stale."""
     text = DOCUMENT.read_text("utf-8")
-    fresh = dumps(generated(json.loads(text)))
+    try:
+        fresh = dumps(generated(json.loads(text)))
+    except ContractError as exc:
+        print(f"make openapi: {exc}", file=sys.stderr)
+        return 1
     if "--check" in argv:
         if fresh != text:
             print(f"{DOCUMENT} is stale: run `make openapi`", file=sys.stderr)

@@ -36,8 +36,9 @@ from pydantic_core import ErrorDetails
 from adjudicator import bounds
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
-from adjudicator.audit.labels import Labels, check_label
-from adjudicator.problems import Problem
+from adjudicator.audit.labels import LabelError, Labels, check_label
+from adjudicator.game.turns import TURN_TYPE_MESSAGE, TURN_TYPES
+from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import DRAW_BLANKS, DRAW_NEAREST
 from adjudicator.store.models import LABEL_MAX
 from adjudicator.web.errors import ApiError
@@ -48,10 +49,10 @@ Refusal = Callable[[Any], ApiError]  # the value at fault → the problem it get
 
 
 class Refused(ValueError):
-    """An `ApiError` carried through pydantic from a validator (pydantic collects ValueErrors
-    with their place; any other exception would cut validation short)."""
+    """An `ApiError` (or a domain error) carried through pydantic from a validator (pydantic
+    collects ValueErrors with their place; any other exception would cut validation short)."""
 
-    def __init__(self, error: ApiError, under: tuple[int | str, ...] = ()):
+    def __init__(self, error: ApiError | DomainError, under: tuple[int | str, ...] = ()):
         super().__init__(error.message)
         self.error = error
         self.under = under  # where within the value the fault is, when not the value itself
@@ -82,7 +83,7 @@ def _first(errors: list[ErrorDetails]) -> ErrorDetails:
     return first
 
 
-def to_api_error(exc: ValidationError) -> ApiError:
+def to_api_error(exc: ValidationError) -> ApiError | DomainError:
     """The one translation from a pydantic `ValidationError` to the API's problem."""
     error = _first(exc.errors(include_url=False))
     kind, loc = error["type"], error["loc"]
@@ -168,7 +169,7 @@ def _label(name: str) -> AfterValidator:
     def check(value: Any) -> str:
         try:
             return check_label(name, value)
-        except ApiError as exc:
+        except LabelError as exc:
             raise Refused(exc) from None
 
     return AfterValidator(check)
@@ -422,7 +423,7 @@ class MoveRequest(Labelled, Position):
 # --- games ------------------------------------------------------------------------------------
 
 Name = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
-TURN_TYPE_NAMES = ("play", "pass", "exchange", "withdrawn", "challenge", "time", "end_rack")
+TURN_TYPE_NAMES = tuple(TURN_TYPES)
 TurnType = Literal[TURN_TYPE_NAMES]  # type: ignore[valid-type]
 
 
@@ -477,9 +478,6 @@ def _record_keys(data: dict[str, Any]) -> ApiError | None:
     if "gcg" in data and "players" in data:  # the record's #player lines name them
         return ApiError(Problem.WRONG_SHAPE, "'players' goes with 'turns', not 'gcg'", "players")
     return None
-
-
-TURN_TYPE_MESSAGE = f"'type' must be one of {sorted(TURN_TYPE_NAMES)}"
 
 
 def _turns(value: Any, handler: Callable[[Any], Any]) -> Any:

@@ -8,14 +8,15 @@ way, and what is said about each word is decided by the one disclosure gate
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, jsonify, request
 
 from adjudicator import disclosure, store
 from adjudicator.api.bodies import ChallengeRequest, JuryCountQuery, parse
-from adjudicator.audit import jury, record
+from adjudicator.api.ruling import recorded
+from adjudicator.audit import jury
 from adjudicator.audit.jury import counted
-from adjudicator.auth import bookkeeping
-from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import (
     lexicon_for,
     public_ruleset,
@@ -25,11 +26,11 @@ from adjudicator.catalogue import (
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
-from adjudicator.web import API_PREFIX, idempotency
-from adjudicator.web.access import lexicon_dependent, not_a_ruling, public, rules
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import lexicon_dependent, not_a_ruling, public
 from adjudicator.web.caching import cacheable
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import json_body
 from adjudicator.wordforms import normalise_word
 
 bp = Blueprint("challenge", __name__, url_prefix=API_PREFIX)
@@ -52,32 +53,71 @@ def free_challenge(ruleset: Ruleset, free: bool) -> bool:
 
 @bp.get("/rulesets")
 @public
+@operation(
+    "listRulesets",
+    "rulesets",
+    {
+        "type": "object",
+        "properties": {
+            "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/Ruleset"}}
+        },
+        "required": ["rulesets"],
+    },
+)
 def list_rulesets():
     return cacheable(jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())]))
 
 
 @bp.get("/rulesets/<ruleset_id>")
 @public
+@operation(
+    "getRuleset", "rulesets", "Ruleset", problems=(Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
+)
 def get_ruleset(ruleset_id: str):
     return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
 
-@bp.post("/rulesets/<ruleset_id>/challenge")
-@lexicon_dependent
-@rules
-def challenge(ruleset_id: str):
-    ruleset = ruleset_or_404(ruleset_id)
-    asked = parse(ChallengeRequest, json_body())
-    free = free_challenge(ruleset, asked.free_challenge)
-    words = asked.words
-    if len(words) > ruleset.max_words:
+def within_ruleset(ruleset: Ruleset, asked: ChallengeRequest) -> None:
+    """A challenge's refusals under its ruleset, made before the jury limit is asked."""
+    free_challenge(ruleset, asked.free_challenge)
+    if len(asked.words) > ruleset.max_words:
         raise ApiError(
             Problem.WORD_COUNT,
-            f"challenge 1 to {ruleset.max_words} words, not {len(words)}",
+            f"challenge 1 to {ruleset.max_words} words, not {len(asked.words)}",
             "words",
         )
-    labels = asked.labels()
-    jury_limit = counted(ruleset, labels)  # before any lookup: a refused query learns nothing
+
+
+@bp.post("/rulesets/<ruleset_id>/challenge")
+@lexicon_dependent
+@operation(
+    "challenge",
+    "challenges",
+    "Ruling",
+    body=ChallengeRequest,
+    idempotent=True,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        *WORD_FORMS,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.INCONSISTENT_INPUT,
+        Problem.JURY_LIMIT_REACHED,
+        Problem.BAD_IDEMPOTENCY_KEY,
+        Problem.IDEMPOTENCY_KEY_REUSED,
+        Problem.RATE_LIMITED,
+        Problem.RULESET_UNAVAILABLE,
+        Problem.STORE_UNAVAILABLE,
+        Problem.STORE_REFUSES_WRITES,
+    ),
+)
+@recorded("challenge", ChallengeRequest, within=within_ruleset)
+def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> dict[str, Any]:
+    words = asked.words
     lexicon = lexicon_for(ruleset)
     normalised = [
         normalise_word(lexicon.normaliser, word, f"words[{i}]") for i, word in enumerate(words)
@@ -91,7 +131,7 @@ def challenge(ruleset_id: str):
         canonical_order=lambda item: (item["word"], item["input"]),
     )
     ruling = disclosure.play_ruling(verdicts)
-    consequence = ruleset.consequence(ruling == "valid", len(words), free)
+    consequence = ruleset.consequence(ruling == "valid", len(words), asked.free_challenge)
     body = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
@@ -103,22 +143,27 @@ def challenge(ruleset_id: str):
     }
     if ruleset.rules.challenge.mode == "jury":  # a query before placement; the penalty is later
         body["if_placed"] = None if ruling == "valid" else ruleset.if_placed()
-    caller = current_caller()  # the view says who asked, what they owe and the key it came with
-    return record.record_ruling(
-        body,
-        caller=caller,
-        charge=bookkeeping.pending(),
-        key=idempotency.from_request(caller),
-        kind=record.ruling_kind(ruleset),
-        ruleset=ruleset,
-        labels=labels,
-        jury_limit=jury_limit,
-    )
+    return body
 
 
 @bp.get("/rulesets/<ruleset_id>/jury")
 @lexicon_dependent  # the same credential as a query: a paired tablet, a key, a director
 @not_a_ruling
+@operation(
+    "juryWordsLeft",
+    "challenges",
+    "JuryWordsLeft",
+    query=JuryCountQuery,
+    problems=(
+        Problem.UNKNOWN_FIELD,
+        Problem.MISSING_FIELD,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def jury_words_left(ruleset_id: str):
     """The words a player may still put to the jury in a game, read before a query is sent.
 

@@ -1,8 +1,8 @@
 """Whole games over HTTP: verify a record, settle the final score, "may I exchange now".
 
 The rules live in `adjudicator.game` as functions of the ruleset data; this layer only reads
-the request strictly and maps the game's `GameInputError` (input that cannot be true, such as
-more Z tiles than the set has) to a 422 naming the field.
+the request strictly; the game's `GameInputError` (input that cannot be true, such as more Z
+tiles than the set has) is answered with a 422 naming the field (`adjudicator.web.errors`).
 
 A verification rules on every play of the record at once, in one request. In tournament mode a
 device's or key's rulings are counted one by one against its rate limit and recorded in the
@@ -21,21 +21,18 @@ from flask import Blueprint, current_app, g, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
-    TURN_TYPE_MESSAGE,
     DrawOrderRequest,
     FinalScoreRequest,
     Position,
     Record,
     RecordPicture,
-    Turn,
     VerifyRequest,
     parse,
 )
 from adjudicator.api.challenge import free_challenge
 from adjudicator.api.moves import read_position
+from adjudicator.api.ruling import counted_when_answered
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.guard import settle_deferred
-from adjudicator.auth.settings import settings
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
@@ -45,44 +42,27 @@ from adjudicator.game.exchange import exchange_allowed as exchange_verdict
 from adjudicator.game.exchange import needs_turn_history
 from adjudicator.game.final import PlayerEnd, final_score
 from adjudicator.game.gcg import (
-    CHALLENGE,
-    END_RACK,
-    EXCHANGE,
-    PASS,
-    PLAY,
-    TIME,
-    WITHDRAWN,
-    Event,
-    GameRecord,
     GcgError,
     GcgOutOfBounds,
-    Player,
     parse_text,
     resolve_language,
 )
 from adjudicator.game.racks import parse_rack
+from adjudicator.game.turns import read_turns
 from adjudicator.game.walk import walk_with_boards
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
-from adjudicator.web.access import counted_when_answered, lexicon_dependent, public
+from adjudicator.web.access import lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, QUERY, RECORD, Answer, Query, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_arg, int_arg, json_body, query_args
 from lexicon.languages import available_languages
+from lexicon.limits import RACK_SIZE
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
-
-TURN_TYPES = {
-    "play": PLAY,
-    "pass": PASS,
-    "exchange": EXCHANGE,
-    "withdrawn": WITHDRAWN,
-    "challenge": CHALLENGE,
-    "time": TIME,
-    "end_rack": END_RACK,
-}
-
 
 VERIFY = "games.verify_game"
 RECORDS = {VERIFY, "games.board_picture"}  # the endpoints that walk a whole record
@@ -93,7 +73,7 @@ def _verify_budget(state) -> None:
     """Each worker's share of its time for records (`ADJUDICATOR_VERIFY_TIME_SHARE`, default 0.05;
     1 turns the budget off, as the test apps do unless they set it)."""
     app = state.app
-    share = app.config["VERIFY_TIME_SHARE"]  # checked by adjudicator.settings; None: unset
+    share = current_settings(app).verify_time_share  # None: unset
     if share is None:
         share = 1.0 if app.testing else 0.05
     app.extensions["verify_budget"] = CpuBudget(share) if share < 1 else None
@@ -126,10 +106,6 @@ def _spend_the_budget(response):
     return response
 
 
-def _game_error(exc: GameInputError) -> ApiError:
-    return ApiError(exc.code, exc.message, exc.field, status=422)
-
-
 # --- exchange-allowed ------------------------------------------------------------------------
 
 
@@ -140,6 +116,31 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
 
 @bp.get("/rulesets/<ruleset_id>/exchange-allowed")
 @public  # the bag and turn decide, not the word list
+@operation(
+    "exchangeAllowed",
+    "games",
+    "ExchangeVerdict",
+    query=(
+        Query("bag", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_BAG}, required=True),
+        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURN_NUMBER}),
+        Query("previous_placed", {"type": "boolean"}),
+        Query(
+            "exchanges_in_a_row",
+            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURN_NUMBER},
+        ),
+        Query("count", {"type": "integer", "minimum": 1, "maximum": RACK_SIZE}),
+    ),
+    problems=(
+        *QUERY,
+        Problem.MISSING_PARAMETER,
+        Problem.NOT_A_NUMBER,
+        Problem.NOT_A_BOOLEAN,
+        Problem.OUT_OF_RANGE,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     args = query_args({"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"})
@@ -173,26 +174,44 @@ def exchange_allowed(ruleset_id: str):
 
 @bp.post("/rulesets/<ruleset_id>/games/final-score")
 @public  # racks and scores decide, not the word list
+@operation(
+    "finalScore",
+    "games",
+    "FinalScore",
+    body=FinalScoreRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.OUT_OF_RANGE,
+        Problem.TOO_LONG,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.BAD_RACK,
+        Problem.UNKNOWN_LETTER,
+        (Problem.TOO_MANY_TILES, 422),
+        Problem.UNKNOWN_PLAYER,
+        Problem.DUPLICATE_PLAYER,
+        Problem.PLAYER_COUNT,
+        Problem.UNKNOWN_ENDING,
+        Problem.NO_OVERTIME,
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(FinalScoreRequest, json_body())
     rules = ruleset.rules
     profile = profile_for(ruleset)
-    try:
-        players = [
-            PlayerEnd(
-                p.name.strip(),
-                p.score,
-                parse_rack(profile, p.rack, f"players[{i}].rack"),
-                p.overtime_minutes,
-            )
-            for i, p in enumerate(asked.players)
-        ]
-        result = final_score(
-            rules, profile, players, asked.ending, asked.went_out, asked.point_target
+    players = [
+        PlayerEnd(
+            p.name.strip(),
+            p.score,
+            parse_rack(profile, p.rack, f"players[{i}].rack"),
+            p.overtime_minutes,
         )
-    except GameInputError as exc:
-        raise _game_error(exc) from None
+        for i, p in enumerate(asked.players)
+    ]
+    result = final_score(rules, profile, players, asked.ending, asked.went_out, asked.point_target)
     return jsonify(result.to_dict())
 
 
@@ -201,6 +220,25 @@ def final_score_route(ruleset_id: str):
 
 @bp.post("/rulesets/<ruleset_id>/games/draw-order")
 @public  # the tiles drawn decide, not the word list
+@operation(
+    "drawOrder",
+    "games",
+    "DrawOrder",
+    body=DrawOrderRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.TOO_LONG,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.UNKNOWN_LETTER,
+        (Problem.TOO_MANY_TILES, 422),
+        Problem.UNKNOWN_PLAYER,
+        Problem.PLAYER_COUNT,
+        Problem.DUPLICATE_PLAYER,
+        Problem.INCONSISTENT_INPUT,
+    ),
+)
 def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
     winner of the players' own draw where the ruleset takes one (002)."""
@@ -223,75 +261,18 @@ def draw_order_route(ruleset_id: str):
             "draws",
         )
     draws = draws or []  # a given winner needs no tiles
-    try:
-        result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
-    except GameInputError as exc:
-        raise _game_error(exc) from None
+    result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
     return jsonify(result.to_dict(rules))
 
 
 # --- verify ----------------------------------------------------------------------------------
 
 
-def _record_from_turns(names: list[str], turns: list[Turn]) -> GameRecord:
-    """JSON turns → the same GameRecord a GCG file gives, so both take one path."""
-    if len(set(names)) != len(names):
-        raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
-    totals = dict.fromkeys(names, 0)
-    events: list[Event] = []
-    for i, turn in enumerate(turns):
-        field = f"turns[{i}]"
-        player = turn.player
-        if player not in totals:
-            raise ApiError(
-                Problem.UNKNOWN_PLAYER, f"{player!r} is not in 'players'", f"{field}.player"
-            )
-        if turn.type is None:
-            raise ApiError(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, f"{field}.type")
-        kind = TURN_TYPES[turn.type]
-        score = turn.score
-        total = totals[player] + score if turn.total is None else turn.total
-        if abs(total) > bounds.MAX_POINTS:
-            raise ApiError(
-                Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
-            )
-        totals[player] = total
-        ev = Event(
-            kind,
-            player,
-            i + 1,
-            f"{player}: {turn.type} {turn.move or ''}".strip(),
-            rack=turn.rack or None,
-            score=score,
-            total=total,
-        )
-        if kind == PLAY:
-            parts = (turn.move or "").split()
-            if len(parts) != 2:
-                raise ApiError(
-                    Problem.BAD_NOTATION, "a play's 'move' is '8H WORD'", f"{field}.move"
-                )
-            ev.coordinate, ev.word = parts
-        elif kind == EXCHANGE:
-            if turn.tiles:
-                ev.tiles, ev.count = turn.tiles, len(turn.tiles)
-            elif turn.count is not None:
-                ev.count = turn.count
-            else:
-                raise ApiError(Problem.WRONG_SHAPE, "an exchange needs 'tiles' or 'count'", field)
-        elif kind == END_RACK:
-            ev.tiles = turn.tiles or ""
-        if turn.note:  # as a GCG `#note` line after the turn
-            ev.notes.append(turn.note)
-        events.append(ev)
-    return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
-
-
 def _rules_on_words() -> bool:
     """Whether this verification may say which plays form words: always in open mode, where
     anyone may challenge any word; in tournament mode only for a director, since for a device
     or key one record would be a ruling per play outside its rate limit and the audit log."""
-    return not settings().tournament or current_caller().kind == "director"
+    return not current_settings().tournament or current_caller().kind == "director"
 
 
 @dataclass
@@ -312,13 +293,9 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
     rules = ruleset.rules
     try:
         if asked.gcg is not None:
-            record = parse_text(asked.gcg, "<gcg>")
-            if not record.players:
-                raise ApiError(Problem.BAD_RECORD, "the record declares no #player lines", "gcg")
+            record = parse_text(asked.gcg, "<gcg>", whole=True)
         else:
-            record = _record_from_turns(asked.players, asked.turns)
-        if not record.events:
-            raise ApiError(Problem.BAD_RECORD, "the record has no moves", "gcg")
+            record = read_turns(asked.players, asked.turns)
         if len(record.players) > rules.max_players:
             raise ApiError(
                 Problem.PLAYER_COUNT,
@@ -329,8 +306,6 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
         verdict, boards = walk_with_boards(record, rules, lexicon.profile, consulted, free)
-    except GameInputError as exc:
-        raise _game_error(exc) from None
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = (
@@ -345,6 +320,19 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
 @bp.post("/rulesets/<ruleset_id>/games/verify")
 @lexicon_dependent
 @counted_when_answered  # a refused verification uses up none of a device's or key's rulings
+@operation(
+    "verifyGame",
+    "games",
+    "GameReport",
+    body=VerifyRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        *RECORD,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+    ),
+)
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
@@ -355,7 +343,6 @@ def verify_game(ruleset_id: str):
             f"the report would be larger than {bounds.MAX_ANSWER_BYTES} bytes; send fewer turns",
             "turns" if "turns" in data else "gcg",
         )
-    settle_deferred()
     return current_app.response_class(answer, mimetype="application/json")
 
 
@@ -390,6 +377,27 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
 @bp.post("/rulesets/<ruleset_id>/games/board")
 @lexicon_dependent  # a record's picture says what games/verify would, through the same gate
 @counted_when_answered  # as games/verify: a refused picture uses up none of a device's rulings
+@operation(
+    "gameBoard",
+    "games",
+    Answer(
+        {"type": "string", "contentMediaType": "image/svg+xml"},
+        media_type="image/svg+xml",
+        headers={"Vary": {"type": "string"}},
+    ),
+    body="BoardRequest",  # a Position or a RecordPicture: one of two models
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.BAD_BOARD,
+        Problem.BAD_NOTATION,
+        Problem.ILLEGAL_EARLIER_PLAY,
+        *RECORD,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.NOT_ACCEPTABLE,
+    ),
+)
 def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
     last play outlined), or of a record (as games/verify reads it) after turn `turn`."""
@@ -418,7 +426,6 @@ def board_picture(ruleset_id: str):
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
             caption=turn_caption(turns[k - 1], k, len(turns)) if k else None,
         )
-    settle_deferred()
     response = current_app.response_class(svg, mimetype=picture.MIMETYPE)
     response.vary.add("Accept")
     return response

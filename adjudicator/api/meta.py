@@ -10,14 +10,28 @@ from importlib import resources
 from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.audit import health
-from adjudicator.catalogue import required_rulesets, rulesets
+from adjudicator.catalogue import (
+    all_rulesets,
+    edition_in_force,
+    house_refusal,
+    required_rulesets,
+    rulesets,
+    unavailable_reason,
+)
 from adjudicator.lexicon_registry import registry
 from adjudicator.rundir import abnormal_exits
+from adjudicator.settings import current_settings
 from adjudicator.store import current_store
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.caching import cacheable
+from adjudicator.web.contract import Answer, operation
 from lexicon import __version__
+
+# `readyz` is 503 after this many abnormal worker exits within the window: a worker dying again
+# and again, not one killed by chance.
+CRASH_LIMIT = 3
+CRASH_WINDOW_SECONDS = 60.0
 
 # Health, readiness and the OpenAPI document: public in every mode.
 bp = public_blueprint(Blueprint("meta", __name__, url_prefix=API_PREFIX))
@@ -34,17 +48,23 @@ def openapi_document() -> dict:
 def server_url() -> str:
     """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
     proxy the request's own host may be an internal name), else the URL this request came to."""
-    public = current_app.config.get("PUBLIC_URL")
+    public = current_settings().public_url
     base = str(public).rstrip("/") if public else request.host_url.rstrip("/")
     return base + API_PREFIX
 
 
 @bp.get("/healthz")
+@operation(
+    "healthz",
+    "service",
+    {"type": "object", "properties": {"status": {"const": "ok"}}, "required": ["status"]},
+)
 def healthz():
     return jsonify(status="ok")
 
 
 @bp.get("/readyz")
+@operation("readyz", "service", "Readiness", also={503: Answer("Readiness")})
 def readyz():
     """Ready when every ruleset the deployment must serve can serve (or a partial service is
     allowed and at least one can), the store answers (a ruling that cannot be recorded is not
@@ -56,21 +76,24 @@ def readyz():
     for ruleset_id in required:
         ruleset = known.get(ruleset_id)
         if ruleset is None:
-            view[ruleset_id] = {"available": False, "reason": "no such ruleset"}
+            reason = house_refusal(ruleset_id) if ruleset_id in all_rulesets() else None
+            view[ruleset_id] = {"available": False, "reason": reason or "no such ruleset"}
             continue
-        lexicon = reg.get(ruleset.lexicon_id)
-        entry: dict = {"available": lexicon is not None, "lexicon": ruleset.lexicon_id}
-        if lexicon is None:
-            entry["reason"] = f"lexicon {ruleset.lexicon_id!r} is not loaded"
+        lexicon = edition_in_force(ruleset)  # the edition in force on the event's date
+        reason = unavailable_reason(ruleset, lexicon)
+        entry: dict = {
+            "available": reason is None,
+            "lexicon": lexicon.id if lexicon else ruleset.lexicon_id,
+        }
+        if reason is not None:
+            entry["reason"] = reason
         else:
             entry["sha256"] = lexicon.identity()["sha256"]
         view[ruleset_id] = entry
     unavailable = sorted(r for r, v in view.items() if not v["available"])
-    config = current_app.config
-    partial = config["ALLOW_PARTIAL"]  # settings checked at start (adjudicator.settings)
-    window = config["CRASH_WINDOW_SECONDS"]
-    limit = config["CRASH_LIMIT"]
-    crashes = abnormal_exits(config["RUN_DIR"], window)
+    partial = current_settings().allow_partial
+    window, limit = CRASH_WINDOW_SECONDS, CRASH_LIMIT
+    crashes = abnormal_exits(current_settings().run_dir, window)
     serving = len(unavailable) < len(view)
     store = current_store()
     store_problem = store.unreachable()
@@ -109,6 +132,7 @@ def readyz():
 
 
 @bp.get("/openapi.json")
+@operation("openapi", "service", {"type": "object"})
 def openapi():
     doc = copy.copy(openapi_document())
     doc["servers"] = [{"url": server_url(), "description": "this service"}]

@@ -8,15 +8,14 @@ and placement errors (which say nothing about the lexicon) are the only per-word
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint
 
 from adjudicator import disclosure
-from adjudicator.api.bodies import MoveRequest, PlayTiles, Position, parse
-from adjudicator.audit import record
-from adjudicator.audit.jury import counted
-from adjudicator.auth import bookkeeping
-from adjudicator.auth.caller import current_caller
-from adjudicator.catalogue import lexicon_for, ruleset_or_404
+from adjudicator.api.bodies import MoveRequest, PlayTiles, Position
+from adjudicator.api.ruling import recorded
+from adjudicator.catalogue import lexicon_for
 from adjudicator.engine import (
     Board,
     BoardError,
@@ -27,11 +26,12 @@ from adjudicator.engine import (
     evaluate_move,
 )
 from adjudicator.problems import Problem
+from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
-from adjudicator.web import API_PREFIX, idempotency
-from adjudicator.web.access import lexicon_dependent, rules
+from adjudicator.web import API_PREFIX
+from adjudicator.web.access import lexicon_dependent
+from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
-from adjudicator.web.requests import json_body
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
 
@@ -69,14 +69,41 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
 
 @bp.post("/rulesets/<ruleset_id>/moves/validate")
 @lexicon_dependent
-@rules
-def validate(ruleset_id: str):
-    ruleset = ruleset_or_404(ruleset_id)
-    asked = parse(MoveRequest, json_body())
-    labels = asked.labels()
-    # Under a jury ruleset a validated play is a query to the jury like a challenge: the words
-    # it rules on count against the player's limit (or it is refused at the limit, 409).
-    jury_limit = counted(ruleset, labels)
+@operation(
+    "validateMove",
+    "moves",
+    "MoveResult",
+    body=MoveRequest,
+    idempotent=True,
+    problems=(
+        *JSON_BODY,
+        Problem.BODY_TOO_LARGE,
+        Problem.OUT_OF_RANGE,
+        Problem.BAD_BOARD,
+        Problem.BAD_NOTATION,
+        Problem.ILLEGAL_EARLIER_PLAY,
+        Problem.TOO_MANY_PLAYS,
+        Problem.TOO_MANY_TILES,
+        *WORD_FORMS,
+        *LABELS,
+        *CREDENTIALS,
+        Problem.CSRF_HEADER_MISSING,
+        Problem.UNKNOWN_RULESET,
+        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        Problem.INCONSISTENT_INPUT,
+        Problem.JURY_LIMIT_REACHED,
+        Problem.BAD_IDEMPOTENCY_KEY,
+        Problem.IDEMPOTENCY_KEY_REUSED,
+        Problem.RATE_LIMITED,
+        Problem.RULESET_UNAVAILABLE,
+        Problem.STORE_UNAVAILABLE,
+        Problem.STORE_REFUSES_WRITES,
+    ),
+)
+# Under a jury ruleset a validated play is a query to the jury like a challenge: the words it
+# rules on count against the player's limit (or it is refused at the limit, 409).
+@recorded("move", MoveRequest)
+def validate(ruleset: Ruleset, asked: MoveRequest) -> dict[str, Any]:
     lexicon = lexicon_for(ruleset)
     profile = lexicon.profile
     board, _ = read_position(asked, profile)
@@ -97,7 +124,7 @@ def validate(ruleset_id: str):
         valid = [v.valid for v in verdicts]
         words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
         ruling, score, bingo = disclosure.play_ruling(valid), result.score, result.bingo
-    body = {
+    return {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,
@@ -110,14 +137,3 @@ def validate(ruleset_id: str):
         "ruling": ruling,
         "lexicon": lexicon.identity(),
     }
-    caller = current_caller()  # the view says who asked, what they owe and the key it came with
-    return record.record_ruling(
-        body,
-        caller=caller,
-        charge=bookkeeping.pending(),
-        key=idempotency.from_request(caller),
-        kind="move",
-        ruleset=ruleset,
-        labels=labels,
-        jury_limit=jury_limit,
-    )

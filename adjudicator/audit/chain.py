@@ -34,7 +34,7 @@ from sqlalchemy.engine.processors import str_to_datetime
 from adjudicator.store import driver, utcnow
 from adjudicator.store.entryform import COLUMNS as COLUMNS
 from adjudicator.store.entryform import HASHED as HASHED
-from adjudicator.store.entryform import PRUNE_FIELDS, PRUNE_KEY, PRUNE_KIND
+from adjudicator.store.entryform import LATER, PRUNE_FIELDS, PRUNE_KEY, PRUNE_KIND
 from adjudicator.store.entryform import canonical as canonical
 from adjudicator.store.entryform import entry_hash as entry_hash
 from adjudicator.store.entryform import timestamp as timestamp
@@ -54,6 +54,7 @@ LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the c
 LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
 
 _insert = RULINGS.insert()
+_LATER_EMPTY = dict.fromkeys(LATER)
 
 
 @dataclass
@@ -114,6 +115,7 @@ def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
     """The row that follows `head` for `entry` (every column but seq, created_at, prev_hash and
     hash); `head` moves on to it. Nothing is written: `write` does that."""
     row = {
+        **_LATER_EMPTY,  # an entry made without a later column (a prune, a test) has it empty
         **entry,
         "seq": head.seq + 1,
         "created_at": utcnow(),

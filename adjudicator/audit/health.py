@@ -33,7 +33,6 @@ from adjudicator.web.errors import ApiError
 
 DAMAGED = "audit_log_damaged"
 FULL = "store_full"
-CAUSES = (DAMAGED, FULL)
 MIN_FREE_BYTES = 1 << 20  # less room than this for the database: not ready (store_full)
 REMEMBERED_SECONDS = 60  # a refusal met while recording keeps readyz not ready this long
 RETRY_AFTER_SECONDS = 60  # an operator must act first: no point retrying within seconds
@@ -54,7 +53,7 @@ _HEAD_SQL = f"SELECT seq, hash FROM {chain.HEAD.name} WHERE id = 1"
 
 
 class Refused(Exception):
-    """The store refuses to record a ruling: `cause` (one of CAUSES) for readyz and clients,
+    """The store refuses to record a ruling: `cause` (DAMAGED or FULL) for readyz and clients,
     `detail` for the operator's log."""
 
     def __init__(self, cause: str, detail: str):

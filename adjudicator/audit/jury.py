@@ -18,32 +18,25 @@ refused in tournament mode; in open mode it is answered uncounted, with `queries
 
 from __future__ import annotations
 
-from flask import Flask, current_app
 from sqlalchemy import Connection, select
 
 from adjudicator.audit.labels import Labels
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
-from adjudicator.settings import SETTINGS as DECLARED
-from adjudicator.settings import ConfigError
-from adjudicator.store import labelforms, utcnow
-from adjudicator.store.models import LABEL_MAX, JuryWords
+from adjudicator.settings import current_settings
+from adjudicator.store import utcnow
+from adjudicator.store.models import JuryWords
 from adjudicator.web.errors import ApiError
 
 WORDS = JuryWords.__table__
-SETTINGS = DECLARED["JURY_LIMIT"].choices  # ADJUDICATOR_JURY_LIMIT
-
-
-def _tournament() -> bool:
-    return current_app.config.get("MODE", "open") == "tournament"
 
 
 def applies(ruleset: Ruleset) -> bool:
     """Whether this event counts jury queries: the event's setting, else the ruleset's rule."""
-    setting = current_app.config.get("JURY_LIMIT", "ruleset")
+    setting = current_settings().jury_limit
     if setting != "ruleset":
         return setting == "on"
-    return ruleset.challenge.jury_limit_applies == "always" or _tournament()
+    return ruleset.challenge.jury_limit_applies == "always" or current_settings().tournament
 
 
 def limit_for(ruleset: Ruleset) -> int | None:
@@ -61,7 +54,7 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     missing = [name for name in ("game", "player") if getattr(labels, name) is None]
     if not missing:
         return limit
-    if _tournament():
+    if current_settings().tournament:
         name = missing[0]
         raise ApiError(
             Problem.MISSING_FIELD,
@@ -75,7 +68,7 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
 def _key(labels: Labels) -> dict[str, str | None]:
     """The count's row: the service's event, the game and the player, each canonical."""
     return {
-        "event": current_app.config.get("EVENT_KEY", ""),
+        "event": current_settings().event_key,
         "game": labels.key("game"),
         "player": labels.key("player"),
     }
@@ -118,26 +111,3 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
     else:
         conn.execute(WORDS.update().where(*where), {"words": used + words, "updated_at": now})
     return left - words
-
-
-def init_app(app: Flask) -> None:
-    """The event counts are kept under: its compared form (JURY_LIMIT and EVENT were checked
-    when the app was configured, adjudicator.settings)."""
-    event = app.config["EVENT"]
-    app.config["EVENT_KEY"] = labelforms.key("event", event) if event.strip() else ""
-
-
-def checked_event(event: str) -> str:
-    """ADJUDICATOR_EVENT's rule (declared in adjudicator.settings): empty, or a name under the
-    event's PRECIS profile (Nickname) of at most LABEL_MAX characters once compared, as the
-    counts' key column holds. Returns it in the profile's form, as it is shown."""
-    if not event.strip():
-        return ""
-    try:
-        shown = labelforms.shown("event", event)
-        compared = labelforms.key("event", shown)
-    except labelforms.Refused as refused:
-        raise ConfigError(f"ADJUDICATOR_EVENT is not a valid name: it has {refused}") from None
-    if len(compared) > LABEL_MAX or len(shown) > LABEL_MAX:
-        raise ConfigError(f"ADJUDICATOR_EVENT must be text of at most {LABEL_MAX} characters")
-    return shown

@@ -17,12 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 from adjudicator.store import labelforms
 from adjudicator.store.models import LABEL_MAX
-from adjudicator.web.errors import ApiError
 
 FIELDS = ("event", "round", "table", "game", "player")
+
+
+class LabelError(DomainError):
+    """A label its profile refuses, too long, in mixed scripts, or naming another event."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ def under_event(labels: Labels, event: str) -> Labels:
     if not event:
         return labels
     if labels.event is not None and labels.key("event") != labelforms.key("event", event):
-        raise ApiError(
+        raise LabelError(
             Problem.OUT_OF_RANGE,
             f"this service records the rulings of the event {event!r}: 'event' must name it or"
             f" be left out, not {labels.event!r}",
@@ -68,16 +71,18 @@ def check_label(name: str, value: Any) -> str:
     """The label `name` as recorded: text its profile takes, 1 to LABEL_MAX characters in its
     profile's form and in its compared form (what the store counts by), in one script."""
     if not isinstance(value, str):
-        raise ApiError(Problem.WRONG_SHAPE, f"'{name}' must be a string", name)
+        raise LabelError(Problem.WRONG_SHAPE, f"'{name}' must be a string", name)
     try:
         recorded = labelforms.shown(name, value)
         compared = labelforms.key(name, recorded)
     except labelforms.Refused as refused:
         raise refusal(name, refused) from None
     if len(recorded) > LABEL_MAX or len(compared) > LABEL_MAX:
-        raise ApiError(Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name)
+        raise LabelError(
+            Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name
+        )
     if labelforms.mixes_scripts(recorded):
-        raise ApiError(
+        raise LabelError(
             Problem.LABEL_MIXED_SCRIPTS,
             f"'{name}' mixes letters of different scripts (a look-alike, such as a Cyrillic"
             " 'а' among Latin letters)",
@@ -86,22 +91,24 @@ def check_label(name: str, value: Any) -> str:
     return recorded
 
 
-def refusal(name: str, refused: labelforms.Refused) -> ApiError:
+def refusal(name: str, refused: labelforms.Refused) -> LabelError:
     """The problem for label `name` refused by its profile: `label_length` when nothing is left
     of it, else `label_disallowed_character` naming the character (`character`: `U+FE0F`,
     `character_name`: `VARIATION SELECTOR-16`) and the profile."""
     if refused.reason == "empty":
-        return ApiError(Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name)
+        return LabelError(
+            Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name
+        )
     profile = labelforms.PROFILES.get(name, labelforms.NICKNAME)  # a search's text: a name
     standard = "RFC 8266" if profile == labelforms.NICKNAME else "RFC 8265"
     if refused.char is None:
-        return ApiError(
+        return LabelError(
             Problem.LABEL_DISALLOWED_CHARACTER,
             f"'{name}' is not a valid {profile} ({standard}): {refused.reason}",
             name,
         )
     described = labelforms.describe(refused.char)
-    return ApiError(
+    return LabelError(
         Problem.LABEL_DISALLOWED_CHARACTER,
         f"'{name}' has {described}, a character a {profile} may not hold ({standard}, PRECIS:"
         f" {refused.reason}); it is refused, not dropped",

@@ -24,17 +24,12 @@ from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.audit.labels import Labels, under_event
 from adjudicator.auth import bookkeeping
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.settings import settings
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web import idempotency, metrics
 
 KINDS = ("challenge", "jury", "move")
 METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values
-
-
-def ruling_kind(ruleset: Ruleset) -> str:
-    """What a challenge request is under this ruleset: a challenge, or a query to the jury."""
-    return "jury" if ruleset.challenge.mode == "jury" else "challenge"
 
 
 def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -77,6 +72,8 @@ def audit_entry(
         "ruleset": ruleset.id,
         "lexicon_id": lexicon["id"],
         "lexicon_sha256": lexicon["sha256"],
+        "lexicon_version": lexicon.get("version"),  # the edition (000 §2.1), as the answer named it
+        "lexicon_in_force_from": lexicon.get("in_force_from"),
         "caller_kind": caller.kind,
         "caller_id": caller.id,
         "caller_name": caller.name,
@@ -153,14 +150,15 @@ def record_ruling(
 ) -> Response:
     """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
     consequence as answered: `answered`), asked by `caller`, and return the answer: committed
-    before it is returned. `charge` is the caller's deferred rate count and last use
-    (`bookkeeping.pending`), `key` the request's idempotency key (`idempotency.from_request`).
+    before it is returned. The ruling step (`adjudicator.api.ruling`) is its one caller in a
+    request: `charge` is the caller's deferred rate count and last use (`bookkeeping.pending`),
+    `key` the request's idempotency key (`idempotency.from_request`).
     With `jury_limit`, the query is counted and the answer says `queries_remaining`: any ruling under a jury ruleset (a challenge put to the
     jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
     service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
     (`labels.under_event`)."""
-    logged = settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
-    labels = under_event(labels, current_app.config.get("EVENT", ""))  # the service's event
+    logged = current_settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
+    labels = under_event(labels, current_settings().event)  # the service's event
     write = RulingWrite(
         body=body,
         entry=audit_entry(
@@ -197,5 +195,5 @@ def record_ruling(
 
 
 def init_app(app: Flask) -> None:
-    observe = metrics.observe_commit if app.extensions.get("metrics_on") else None
+    observe = metrics.observe_commit if current_settings(app).metrics else None
     app.extensions["group_commit"] = GroupCommit(app.extensions["store"], observe)

@@ -95,7 +95,12 @@ def item(row: Mapping[str, Any], malformed: list[str] | None = None) -> dict[str
         "created_at": stored_time(row["created_at"]),
         "kind": row["kind"],
         "ruleset": row["ruleset"],
-        "lexicon": {"id": row["lexicon_id"], "sha256": row["lexicon_sha256"]},
+        "lexicon": {  # the edition the ruling rested on (its version and date: migration 0013)
+            "id": row["lexicon_id"],
+            "sha256": row["lexicon_sha256"],
+            "version": row.get("lexicon_version"),
+            "in_force_from": row.get("lexicon_in_force_from"),
+        },
         "caller": {"kind": row["caller_kind"], "id": row["caller_id"], "name": row["caller_name"]},
         "event": row["event"],
         "round": row["round"],

@@ -60,6 +60,8 @@ COLUMNS = (
     "asked_by",
     "ruling_id",
     "lexicon",
+    "lexicon_edition",
+    "lexicon_in_force_from",
     "lexicon_sha256",
     "hash",
 )
@@ -103,6 +105,8 @@ def row(item: Mapping[str, Any], lang: str, zone: tzinfo | None) -> dict[str, An
         "asked_by": caller_text(item["caller"], t),
         "ruling_id": item["ruling_id"],
         "lexicon": lexicon.get("id"),
+        "lexicon_edition": lexicon.get("version"),
+        "lexicon_in_force_from": lexicon.get("in_force_from"),
         "lexicon_sha256": lexicon.get("sha256"),
         "hash": item["hash"],
     }

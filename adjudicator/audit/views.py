@@ -15,19 +15,31 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 
 from adjudicator import store
+from adjudicator.audit import opinion as opinion_of
 from adjudicator.audit import sheet
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.reading import consequence_text, shown_table
-from adjudicator.audit.search import PARAMETERS, Query, every, read_query, search
+from adjudicator.audit.record import KINDS
+from adjudicator.audit.search import (
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PARAMETERS,
+    QUERY_MAX,
+    Query,
+    every,
+    read_query,
+    search,
+)
 from adjudicator.auth.guard import caller
 from adjudicator.catalogue import rulesets
+from adjudicator.disclosure import VERDICTS
 from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import strings
+from adjudicator.pages.strings import fill, strings
 from adjudicator.pages.times import event_zone, shown_time, zone_name
 from adjudicator.problems import Problem
-from adjudicator.web import API_PREFIX
+from adjudicator.web import API_PREFIX, contract
 from adjudicator.web.access import directors_only
 from adjudicator.web.errors import ApiError, error_pages
 from adjudicator.web.requests import query_args
@@ -44,13 +56,23 @@ def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | Non
     return query, items, next_before, {"seq": head.seq, "hash": head.hash}
 
 
-def shown(item: dict[str, Any], lang: str) -> dict[str, Any]:
+def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[str, Any]:
     """An entry as the page shows it: its time on the event's clock in the page's locale, the
     table (a paired tablet's name where the request named none), and what it costs in words
     (`reading`, as the export says it)."""
     t = strings(lang)
     consequence, consequence_lang = consequence_text(item["consequence"], lang, t)
+    in_force = item["lexicon"].get("in_force_from")
+    # A disputed ruling: what the ruleset's other editions say (the director's page only).
+    opinion = None
+    if not item["malformed"] and opinion_of.disputed(item, opened):
+        opinion = opinion_of.second_opinion(item, rulesets().get(item["ruleset"]))
     return item | {
+        "opinion": opinion,
+        # the edition's date, where the entry records its edition (written after migration 0013)
+        "edition_date": fill(t["edition_in_force_from"], date=in_force)
+        if in_force
+        else t["dir_edition_always"],
         "local_time": shown_time(item["created_at"], lang),
         "shown_table": shown_table(item),
         "consequence_text": consequence,
@@ -60,6 +82,32 @@ def shown(item: dict[str, Any], lang: str) -> dict[str, Any]:
 
 @bp.get(f"{API_PREFIX}/audit/rulings")
 @directors_only
+@contract.operation(
+    "auditRulings",
+    "audit",
+    "AuditPage",
+    query=(
+        contract.Query("q", {"type": "string", "maxLength": QUERY_MAX}),
+        contract.Query("ruleset", {"type": "string"}),
+        contract.Query("kind", {"enum": list(KINDS)}),
+        contract.Query("verdict", {"enum": list(VERDICTS)}),
+        contract.Query("event", {"type": "string"}),
+        contract.Query("before", {"type": "integer", "minimum": 1}),
+        contract.Query(
+            "limit", {"type": "integer", "minimum": 1, "maximum": PAGE_MAX, "default": PAGE_DEFAULT}
+        ),
+    ),
+    problems=(
+        *contract.QUERY,
+        Problem.NOT_A_NUMBER,
+        Problem.OUT_OF_RANGE,
+        Problem.TOO_LONG,
+        Problem.DIRECTOR_REQUIRED,
+        Problem.BAD_AUTHORIZATION,
+        Problem.CREDENTIAL_INVALID,
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def rulings_json():
     _, items, next_before, head = _found(query_args(PARAMETERS))
     return jsonify(rulings=items, next_before=next_before, head=head)
@@ -69,7 +117,8 @@ def rulings_json():
 @directors_only
 def rulings_page() -> Response:
     # The form sends every field, an unset one empty ("any"): an empty field is no filter.
-    args = {k: v for k, v in query_args((*PARAMETERS, "lang")).items() if k != "lang" and v}
+    args = {k: v for k, v in query_args((*PARAMETERS, "lang", "open")).items() if k != "lang" and v}
+    opened = args.pop("open", None)  # a ruling the director opens for a second opinion
     _, items, next_before, head = _found(args)
     kept = {k: v for k, v in args.items() if k != "before"}  # the filter, on every page
     older = None
@@ -85,7 +134,19 @@ def rulings_page() -> Response:
         switch="audit.rulings_page",
         switch_args=args,
         director=caller(),
-        items=[shown(r, lang) for r in items],
+        items=[
+            shown(r, lang, opened)
+            | {
+                "open_url": url_for(  # this page, with the ruling opened for a second opinion
+                    "audit.rulings_page",
+                    **args,
+                    **kept_language(),
+                    open=r["ruling_id"],
+                    _anchor=f"opinion-{r['seq']}",
+                )
+            }
+            for r in items
+        ],
         zone=zone_name(),
         downloads=downloads,
         head=head,

@@ -1,27 +1,23 @@
-"""Who is asking (issue 12): directors, paired judge devices and app keys, and the open or
+"""Who is asking: directors, paired judge devices and app keys, and the open or
 tournament mode that decides whether an anonymous caller may have a ruling.
 
 `init_app` reads the settings, puts the proxy fix in front when the service sits behind one,
-installs the one before-request guard and registers the directors' and pairing pages.
-The directors' "Check a game" page reads a record by games/verify's one path, which the
-app passes in (`check_game`): the JSON API stands above this package and is not imported.
+installs the one before-request guard and registers the directors' and pairing pages (the
+*Check a game* page, which reads a record by games/verify's one path, joins them from the JSON
+API above: `adjudicator.api.check_page`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from adjudicator.auth import guard, passwords, settings
+from adjudicator.auth import guard, passwords
+from adjudicator.settings import current_settings
 
 
-def init_app(app: Flask, check_game: Callable[..., Any]) -> None:
-    config = settings.load(app)
-    app.extensions["auth"] = config
-    app.extensions["check_game"] = check_game  # api.games.check_game
+def init_app(app: Flask) -> None:
+    config = current_settings(app)
     if config.trusted_proxies:
         # Behind nginx: the client's address (lockouts) and https (Secure cookies) come from
         # X-Forwarded-For and X-Forwarded-Proto, believed from this many proxies only.

@@ -1,5 +1,5 @@
 """The director's accounts page (`/director/accounts`): app keys made and revoked, and
-directors added, from a director's browser rather than a terminal on the server (issue 36.10).
+directors added, from a director's browser rather than a terminal on the server.
 
 The same store functions as the CLI (`adjudicator keys create|revoke`, `adjudicator directors
 add`), so the same rows record each change (a key's `created_at` and `revoked_at`, a director's

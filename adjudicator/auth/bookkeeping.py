@@ -6,15 +6,12 @@ anonymous) without ever taking the store's write turn, where it would queue with
 log's commits. The last use is written at most once a minute (`lastuse`), so in open mode most
 requests write nothing at all.
 
-For the endpoints whose answer is a recorded ruling (marked `@rules` in the guard), the guard
-leaves both writes to the ruling's transaction (shared with the rulings answered at the same
-moment, group commit), which makes them before its audit entry and refuses the ruling past the
-limit (429). So a ruling costs one write transaction, not two, and a retried request
-(`Idempotency-Key`) is not counted again. A request refused before it is ruled on (a malformed
-body, say) is not counted. A verification or a board picture (`games/verify`, `games/board`,
-marked `counted_when_answered`) is deferred too, and settled in a short transaction once it has
-answered, so that a refused one costs nothing. Any other endpoint settles them in a short transaction of its own before its
-view runs.
+For the routes that rule on words (`api.ruling`: a recorded ruling, a verification, a board
+picture) the guard defers both to the ruling step: a recorded ruling settles them in its own
+transaction (one write, not two), before its audit entry (refused past the limit, 429; a retried
+request with its `Idempotency-Key` is not counted again), the others once they have answered;
+so a request refused before it is ruled on costs nothing. Any other endpoint settles them in a short
+transaction of its own before its view runs.
 """
 
 from __future__ import annotations

@@ -63,9 +63,6 @@ def new_pairing(
     return Pairing(code, expires, made.inserted_primary_key[0])
 
 
-PAIRING_STATES = ("waiting", "paired", "expired")
-
-
 def pairing_state(conn: sa.Connection, pairing_id: int, now: datetime) -> str:
     """Where a pairing code the director is showing stands: `waiting` for a tablet, `paired`
     (a tablet redeemed it), or `expired` (ran out unused, or cleared away since)."""

@@ -22,10 +22,10 @@ from flask import Flask, current_app, g, redirect, request, url_for
 from adjudicator import store
 from adjudicator.auth import bookkeeping, credcache, devices, directors, keys, store_time
 from adjudicator.auth.caller import ANONYMOUS, Caller
-from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX, digest
 from adjudicator.pages.page_language import kept_language
 from adjudicator.problems import Problem
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import (
     ACCESS,
@@ -176,7 +176,7 @@ def check_request():
         return None  # a CORS preflight never carries credentials; it says only which methods
     if access == PUBLIC:
         return None  # no store lookup: health checks and pages stay free of the database
-    config = settings()
+    config = current_settings()
     if not _has_credential():
         if access == DIRECTORS_ONLY:
             return _director_required()
@@ -208,7 +208,7 @@ def check_request():
             Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
-    limit = config.rulings_per_minute if counts else None
+    limit = config.rate_rulings_per_minute if counts else None
     charge = bookkeeping.owed(found, limit, at, cached)
     if charge is None:
         return None

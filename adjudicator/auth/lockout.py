@@ -64,6 +64,14 @@ class Policy:
         return self.attempts * NETWORK_FACTOR
 
 
+# The limits, the same for every deployment: wrong directors' passwords per account and client
+# (then the account-wide slow-down), wrong pairing codes per client, wrong PINs per tablet.
+# Tests shorten them by replacing the module's attribute (monkeypatch.setattr).
+LOGIN = Policy(attempts=5, window=900, account_attempts=20, slowdown=10)
+PAIRING = Policy(attempts=10, window=600)
+PIN = Policy(attempts=5, window=900)
+
+
 def device_client(device: str, address: str) -> str:
     """The client an unpaired kiosk's tries count as: its device id (`device`, a digest of its
     cookie) from `address` (`guard.client_id`), which `ceiling_of` reads back."""

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import datetime
 
 from adjudicator.store import utcnow
 
 
 def now() -> datetime:
     return utcnow()
-
-
-def epoch_seconds(at: datetime) -> float:
-    return at.replace(tzinfo=UTC).timestamp()
 
 
 def seconds_until(later: datetime, at: datetime) -> int:

@@ -17,45 +17,39 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
-import orjson
 import segno
 from flask import (
     Blueprint,
     Flask,
     Response,
-    current_app,
     g,
     jsonify,
     redirect,
     request,
     url_for,
 )
-from markupsafe import Markup
 
 from adjudicator import store
 from adjudicator.auth import devices, directors, keys, lockout, store_time
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, caller, identify
 from adjudicator.auth.lockout import PIN_SCOPE
-from adjudicator.auth.settings import settings
 from adjudicator.auth.tokens import show_code
-from adjudicator.catalogue import profile_for, ruleset_or_404, rulesets
-from adjudicator.engine import picture
-from adjudicator.game import gcg
+from adjudicator.catalogue import rulesets
 from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill, fill_markup, said_in, say, strings, wait_text
+from adjudicator.pages.strings import fill_markup, said_in, say, wait_text
 from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
-from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
-from adjudicator.web.errors import ApiError, error_pages
+from adjudicator.web.contract import operation
+from adjudicator.web.errors import error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
-from lexicon.limits import RACK_SIZE
 
 bp = Blueprint(
     "auth",
@@ -66,6 +60,7 @@ bp = Blueprint(
 )
 
 PAIRING_SCOPE = "pairing"
+PAIRING_CODE_SECONDS = 5 * 60  # a pairing code, typed on the tablet within minutes
 bp.add_app_template_filter(fill_markup, "fill")
 # A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
 # (an English sentence not yet of the catalogue is marked `lang="en"`).
@@ -187,13 +182,13 @@ def login():
         return again(say("dir_login_wrong_site"), 403)
     if not name or not password:
         return again(say("dir_login_missing"), 400)
-    config = settings()
+    config = current_settings()
     result = directors.login(
         store.current_store(),
         name,
         password,
         client_id(),
-        config.login,
+        lockout.LOGIN,
         config.session_seconds,
         store_time.now(),
     )
@@ -223,7 +218,7 @@ def logout():
 # --- directors: the devices screen and pairing ------------------------------------------------
 
 
-def _ruleset_choices() -> list[dict]:
+def ruleset_choices() -> list[dict]:
     return [
         {"id": r.id, "name": r.name, "card": r.card.two_letter}  # card: judge/card.py
         for _, r in sorted(rulesets().items())
@@ -275,9 +270,9 @@ def _home(status: int = 200, **extra) -> Response:
         "devices_state": devices_state(listed),
         "any_ruleset": ANY_RULESET,
         "keys": key_rows,
-        "rulesets": _ruleset_choices(),
+        "rulesets": ruleset_choices(),
         "when": when,
-        "mode": settings().mode,
+        "mode": current_settings().mode,
         "pairing": None,
         "error": None,
     }
@@ -310,10 +305,9 @@ def new_pairing():
     ruleset = None if chosen == ANY_RULESET else chosen
     if ruleset is not None and ruleset not in rulesets():
         return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))
-    config = settings()
     with store.connection(write=True) as conn:
         pairing = devices.new_pairing(
-            conn, int(caller().id), name, ruleset, config.pairing_seconds, store_time.now()
+            conn, int(caller().id), name, ruleset, PAIRING_CODE_SECONDS, store_time.now()
         )
     # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
     bases, loopback = tablet_bases()
@@ -324,7 +318,7 @@ def new_pairing():
         "name": name,
         "ruleset": ruleset,
         "expires": when(pairing.expires_at),
-        "minutes": config.pairing_seconds // 60,
+        "minutes": PAIRING_CODE_SECONDS // 60,
         "url": pair_url,
         "qr": qr.svg_data_uri(scale=6, border=2),
         "loopback": loopback,
@@ -367,122 +361,6 @@ def revoke_device(device_id: int):
     return redirect(url_for("auth.home", revoked=device_id, **kept_language()), 303)
 
 
-# --- directors: check a game -------------------------------------------------------------------
-
-
-def _record_body() -> dict[str, Any]:
-    """The form's record as games/verify's body: a GCG text, or the JSON turns it takes. An
-    uploaded file wins over the text box; its bytes are read by the GCG rules unless they are
-    JSON."""
-    upload = request.files.get("file")
-    text = request.form.get("record") or ""
-    if upload is not None and upload.filename:
-        data = upload.read()
-        try:
-            json_file = data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-            text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)
-        except UnicodeDecodeError:
-            raise ApiError(Problem.BAD_RECORD, "the JSON file is not UTF-8", "file") from None
-        except gcg.GcgError as exc:
-            raise ApiError(Problem.BAD_RECORD, str(exc), "file") from None
-    if not text.lstrip().startswith("{"):
-        return {"gcg": text}
-    try:
-        body = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise ApiError(Problem.INVALID_JSON, "the record is not valid JSON", "record") from None
-    if not isinstance(body, dict):
-        raise ApiError(Problem.WRONG_SHAPE, "the JSON record must be an object", "record")
-    return body
-
-
-def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows of a record: games/verify's disclosed report (the one path, the one
-    gate), the picture of every turn, and each turn's caption for the slider."""
-    checked = current_app.extensions["check_game"](ruleset, body)
-    report = checked.report
-    n = len(report["turns"])
-    lang = request_language()
-    t = strings(lang)
-    for k, turn in enumerate(report["turns"], start=1):
-        turn["k"] = k
-        turn["caption"] = fill(
-            t["dir_check_caption"], k=k, n=n, player=turn["player"], move=turn["move"]
-        )
-        turn["shown_deviations"] = _shown_deviations(turn, t, lang)
-    labels = {code: t[f"board_{code.lower()}"] for code in picture.PREMIUM_CODES}
-    svg = picture.game_svg(
-        profile_for(ruleset), checked.boards, title=t["dir_check_board"], labels=labels
-    )
-    return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
-
-
-def placement_text(error: dict[str, Any], t: dict[str, str]) -> str:
-    """An engine placement error (its code, square and letter) in the page's language."""
-    key = "dir_check_placement_" + error["code"].replace("-", "_")
-    return fill(
-        t[key], square=error["square"] or "—", letter=error["letter"] or "—", most=RACK_SIZE
-    )
-
-
-def _shown_deviations(
-    turn: dict[str, Any], t: dict[str, str], lang: str
-) -> list[dict[str, str | None]]:
-    """A turn's rule deviations as the page shows them: the placement errors (the first of
-    `deviations`) and every deviation the game rules say (`Said`) in the page's language; any
-    other (none is expected) as it came, marked English."""
-    placement = turn["placement_errors"]
-    shown: list[dict[str, str | None]] = [
-        {"text": placement_text(e, t), "lang": None} for e in placement
-    ]
-    for d in turn["deviations"][len(placement) :]:
-        shown.append({"text": said_in(lang, d), "lang": None if isinstance(d, Said) else "en"})
-    return shown
-
-
-def _check_page(status: int = 200, **extra: Any) -> Response:
-    context = {
-        "director": caller(),
-        "csrf": directors.csrf_token(g.session_token),
-        "rulesets": _ruleset_choices(),
-        "chosen": None,
-        "record": "",
-        "game": None,
-        "error": None,
-    }
-    context.update(extra)
-    return page("director_check.html", status, switch="auth.check_game_form", **context)
-
-
-@bp.get("/director/games")
-@directors_only
-def check_game_form():
-    return _check_page()
-
-
-@bp.post("/director/games")
-@directors_only
-def check_game_page():
-    """A record checked as games/verify checks it, for a director: a refusal is shown on the
-    page, beside the record, with the code and field the API would name."""
-    chosen = request.form.get("ruleset") or ""
-    record = request.form.get("record") or ""
-    try:
-        ruleset = ruleset_or_404(chosen)
-        game = _checked_view(ruleset, _record_body())
-    except ApiError as exc:
-        # The code, the field and the record's line: the detail is the API's English.
-        line = re.match(r"line (\d+):", exc.message)
-        error = {
-            "status": exc.status,
-            "code": exc.code,
-            "field": exc.field,
-            "line": line and int(line[1]),
-        }
-        return _check_page(exc.status, chosen=chosen, record=record, error=error)
-    return _check_page(chosen=chosen, record=record, game=game)
-
-
 @bp.post("/director/pin-lockouts/clear")
 @directors_only
 def clear_pin_lockouts():
@@ -516,14 +394,14 @@ def pair():
     code = request.form.get("code") or ""
     if not code.strip() or len(code) > 32:
         return again(say("dir_pair_missing"), 400)
-    config = settings()
+    config = current_settings()
     client = client_id()
     at = store_time.now()
     with store.connection(write=True) as conn:
         # Counted first, in turn (lockout.attempt), per address under its /64; a right code
         # forgets this address's wrong ones, as a right password does.
         account = lockout.shared_account(client)
-        wait = lockout.attempt(conn, PAIRING_SCOPE, account, client, config.pairing, at)
+        wait = lockout.attempt(conn, PAIRING_SCOPE, account, client, lockout.PAIRING, at)
         paired = None if wait else devices.redeem(conn, code, config.device_seconds, at)
         if paired is not None:
             lockout.clear(conn, PAIRING_SCOPE, account, client)
@@ -546,10 +424,17 @@ def pair():
 
 @bp.get(f"{API_PREFIX}/auth/whoami")
 @public
+@operation(
+    "whoami",
+    "access",
+    "Caller",
+    credentials=True,  # public, but it reads the credential that comes
+    problems=(Problem.CREDENTIAL_INVALID, Problem.BAD_AUTHORIZATION, Problem.STORE_UNAVAILABLE),
+)
 def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
     body = identify().to_dict()
-    body["mode"] = settings().mode
+    body["mode"] = current_settings().mode
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,9 +7,16 @@ import getpass
 import sys
 from datetime import datetime
 
-from adjudicator import settings
 from adjudicator.auth import devices, directors, keys, store_time
-from adjudicator.cli.common import EXIT_OK, ID_MAX, UsageError, add_database_option, open_store
+from adjudicator.cli.common import (
+    EXIT_OK,
+    ID_MAX,
+    UsageError,
+    add_database_option,
+    add_group,
+    open_store,
+    rulesets,
+)
 from lexicon.console import text, whole_number
 
 
@@ -26,15 +33,6 @@ def _store(args: argparse.Namespace):
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     return store
-
-
-def _known_rulesets() -> set[str]:
-    from adjudicator.rulesets import RulesetError, load_rulesets
-
-    try:
-        return set(load_rulesets(settings.value("RULESET_DIR")))
-    except RulesetError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _when(at: datetime | None) -> str:
@@ -119,13 +117,14 @@ def _valid_name(name: str) -> bool:
 
 
 def add_directors(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "directors",
+        run_directors,
         help="tournament directors' accounts",
         description="Tournament directors' accounts: a director signs in at /director to pair "
         "tablets and read the rulings.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = actions.add_parser(
         "add",
         help="add a director (asks for the password twice)",
@@ -162,9 +161,7 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
         description="Forget a director's failed logins, so a locked account may sign in again.",
     )
     unlock.add_argument("name", type=text, help="the director whose failed logins to forget")
-    for action in actions.choices.values():
-        add_database_option(action)
-    p.set_defaults(handler=run_directors)
+    add_database_option(actions)
 
 
 # --- devices --------------------------------------------------------------------------------
@@ -200,12 +197,13 @@ def run_devices(args: argparse.Namespace) -> int:
 
 
 def add_devices(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "devices",
+        run_devices,
         help="paired judge devices",
         description="The judge tablets paired with this service: list them, revoke one.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser(
         "list",
         help="list active devices (--all: revoked too)",
@@ -220,9 +218,7 @@ def add_devices(sub: argparse._SubParsersAction) -> None:
     revoke.add_argument(
         "id", type=whole_number(1, ID_MAX), help="the device's id, from `devices list`"
     )
-    for action in actions.choices.values():
-        add_database_option(action)
-    p.set_defaults(handler=run_devices)
+    add_database_option(actions)
 
 
 # --- keys -----------------------------------------------------------------------------------
@@ -232,7 +228,7 @@ def run_keys(args: argparse.Namespace) -> int:
     store = _store(args)
     at = store_time.now()
     if args.action == "create":
-        known = _known_rulesets()
+        known = set(rulesets())
         with store.connection(write=True) as conn:
             try:
                 made = keys.create(conn, args.name, args.role, args.scope or [], known, at)
@@ -272,12 +268,13 @@ def run_keys(args: argparse.Namespace) -> int:
 
 
 def add_keys(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "keys",
+        run_keys,
         help="API keys for apps",
         description="API keys for apps (a scoring or pairing program): create, list, revoke.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     create = actions.add_parser(
         "create",
         help="create a key; it is printed once",
@@ -307,6 +304,4 @@ def add_keys(sub: argparse._SubParsersAction) -> None:
         description="Revoke a key by its name or id: its next request is refused.",
     )
     revoke.add_argument("name", type=text, help="the key's name (or its id)")
-    for action in actions.choices.values():
-        add_database_option(action)
-    p.set_defaults(handler=run_keys)
+    add_database_option(actions)

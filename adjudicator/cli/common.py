@@ -1,12 +1,14 @@
 """What the `adjudicator` commands share: exit statuses, the usage error, the store to open.
 
-Its own module, below both the main command line (`adjudicator.cli`) and the accounts'
-commands (`adjudicator.cli.accounts`), so neither imports the other's half-built module.
+Its own module, below the command line (`adjudicator.cli`) and each command's module, so that
+none imports another's half-built module.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from adjudicator import settings
 
@@ -24,24 +26,60 @@ class UsageError(Exception):
     """Bad input the user can fix; printed as one line, exit code 2."""
 
 
-def add_database_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--database-url",
-        help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the instance "
-        "folder, $ADJUDICATOR_INSTANCE_DIR)",
-    )
+def add_group(
+    sub: argparse._SubParsersAction, name: str, handler, *, help: str, description: str
+) -> argparse._SubParsersAction:
+    """A command of ACTIONs (`adjudicator keys revoke NAME`): `handler` runs each, reading
+    `args.action`. Add the actions to what this returns."""
+    p = sub.add_parser(name, help=help, description=description)
+    p.set_defaults(handler=handler)
+    return p.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+
+def add_database_option(actions: argparse._SubParsersAction, but: tuple[str, ...] = ()) -> None:
+    """`--database-url` on every action of a group but `but`, after its own arguments (so
+    that help lists it last)."""
+    for name, action in actions.choices.items():
+        if name not in but:
+            action.add_argument(
+                "--database-url",
+                help="the store (default: $ADJUDICATOR_DATABASE_URL or adjudicator.db in the "
+                "instance folder, $ADJUDICATOR_INSTANCE_DIR)",
+            )
+
+
+def rulesets() -> dict:
+    """The rulesets as the service loads them: the bundled files, then
+    `$ADJUDICATOR_RULESET_DIR` (with its `lexicons.toml`), checked field by field."""
+    from adjudicator.rulesets import RulesetError, load_rulesets
+
+    try:
+        return load_rulesets(settings.read().ruleset_dir)
+    except RulesetError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def open_store(args: argparse.Namespace):
     """The store the service would use, from --database-url, the environment or the default."""
     from adjudicator.store import Store, StoreError, default_url
 
-    url = (
-        args.database_url
-        or settings.value("DATABASE_URL")
-        or default_url(settings.value("INSTANCE_DIR"))
-    )
+    found = settings.read()
+    url = args.database_url or found.database_url or default_url(found.instance_dir)
     try:
-        return Store(url, settings.value("SQLITE_SYNCHRONOUS"))
+        return Store(url, found.sqlite_synchronous)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
+
+
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator:
+    """`open_store`, its errors as one-line usage errors, its connections closed at the end."""
+    from adjudicator.store import StoreError
+
+    store = open_store(args)
+    try:
+        yield store
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.dispose()

@@ -1,6 +1,6 @@
 """`adjudicator labels collisions`: the stored labels that their PRECIS profiles make one.
 
-A director reads it after the store moved to the PRECIS labels (migration 0011, issue 35), or at
+A director reads it after the store moved to the PRECIS labels (migration 0012), or at
 any time: which spellings in the audit log are one player, table, event, game or round (`Anna`,
 `ANNA`; `R3-T12`, `R3‐T12` with U+2010 HYPHEN), which labels hold a character the profiles now
 refuse (shown without it), and which jury counts became one. Exit 1 when there is any.
@@ -10,17 +10,24 @@ from __future__ import annotations
 
 import argparse
 
-from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, add_database_option
+from adjudicator.cli.common import (
+    EXIT_DISAGREE,
+    EXIT_OK,
+    add_database_option,
+    add_group,
+    opened_store,
+)
 
 
 def add_labels(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
+    actions = add_group(
+        sub,
         "labels",
+        run_labels,
         help="labels the PRECIS profiles make one",
         description="Report on the labels of rulings and jury counts in the store.",
     )
-    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    collisions = actions.add_parser(
+    actions.add_parser(
         "collisions",
         help="list stored labels that are one label under their profile",
         description="List the labels of the audit log's entries and of the jury counts that "
@@ -28,14 +35,12 @@ def add_labels(sub: argparse._SubParsersAction) -> None:
         "holding a character the profile refuses, shown without it); exit 1 when there is "
         "any.",
     )
-    add_database_option(collisions)
-    p.set_defaults(handler=run_labels)
+    add_database_option(actions)
 
 
 def run_labels(args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
-    from adjudicator.cli import opened_store
     from adjudicator.store import labelforms, migrate
     from adjudicator.store.models import JuryWords, Ruling
 

@@ -141,9 +141,6 @@ class Board:
     def __repr__(self) -> str:
         return "Board(\n  " + "\n  ".join(self.to_rows()) + "\n)"
 
-    def is_empty(self) -> bool:
-        return self.count == 0
-
     def copy(self) -> Board:
         return Board(self.cells)
 
@@ -166,10 +163,6 @@ class Board:
         for i, cell in enumerate(self.cells):
             if cell is not None:
                 yield i // SIZE, i % SIZE, cell
-
-    def transposed(self) -> Board:
-        """The mirror image in the main diagonal; the layout is symmetric, so scores carry over."""
-        return Board([self.cells[c * SIZE + r] for r in range(SIZE) for c in range(SIZE)])
 
     def to_rows(self) -> list[str]:
         """15 strings: `.` empty, upper-case a tile, lower-case a blank."""

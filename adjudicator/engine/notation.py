@@ -72,16 +72,6 @@ class Play:
     col: int
     through: tuple[Through, ...] = ()
 
-    def transposed(self) -> Play:
-        """The same play mirrored in the main diagonal (rows ↔ columns)."""
-        return Play(
-            tuple(NewTile(t.col, t.row, t.letter, t.blank) for t in self.tiles),
-            None if self.horizontal is None else not self.horizontal,
-            self.col,
-            self.row,
-            tuple(Through(t.col, t.row, t.letter) for t in self.through),
-        )
-
 
 def parse_coordinate(text: str) -> tuple[int, int, bool]:
     """`8H` → (7, 7, horizontal=True); `H8` → (7, 7, False)."""

@@ -17,7 +17,6 @@ BLANK = "?"
 @dataclass(frozen=True)
 class TileSet:
     language: str
-    language_name: str
     alphabet: frozenset[str]
     counts: dict[str, int]
     values: dict[str, int]
@@ -45,7 +44,6 @@ _normalisers: dict[int, tuple[LanguageProfile, Normaliser]] = {}
 def _build(profile: LanguageProfile) -> TileSet:
     return TileSet(
         language=profile.code,
-        language_name=profile.english_name,
         alphabet=frozenset(profile.alphabet),
         counts={letter: t.count for letter, t in profile.tiles.items()},
         values={letter: t.value for letter, t in profile.tiles.items()},

@@ -7,7 +7,7 @@ Pure Python, no web framework. Every rule is a function of the ruleset's data (t
 - `racks`: rack text → tiles, rack values, "more Z tiles than the set has";
 - `exchange`: may this player exchange now;
 - `ending`: may one pass, and has the game ended;
-- `clock`: overtime penalties and losses on time;
+- `overtime`: overtime penalties and losses on time;
 - `challenge`: what a challenge ruling does to the scores and the turn;
 - `final`: the end-of-game adjustment, the final scores and the winner;
 - `kinds`: the kinds of record line and turn;

@@ -154,12 +154,6 @@ class GameRecord:
     lexicon_line: int | None = None
     language: str | None = None  # from #lexicon or the record's letters; None when unknown
 
-    def player_index(self, nick: str) -> int:
-        for i, p in enumerate(self.players):
-            if p.nick == nick:
-                return i
-        return -1
-
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
@@ -210,8 +204,9 @@ def read(path: str | Path) -> GameRecord:
     return parse_text(data, str(path))
 
 
-def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
-    """Parse a record (bytes, decoded per the GCG rules, or already-decoded text)."""
+def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -> GameRecord:
+    """Parse a record (bytes, decoded per the GCG rules, or already-decoded text); `whole`: one
+    the service rules on, with #player lines and moves (`require_whole`)."""
     if isinstance(data, bytes):
         text, encoding = _decode(data, file)
     else:
@@ -271,6 +266,16 @@ def parse_text(data: bytes | str, file: str = "<gcg>") -> GameRecord:
         if nicks and ev.player not in nicks:
             raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)
     record.language = _language(record)
+    return require_whole(record) if whole else record
+
+
+def require_whole(record: GameRecord) -> GameRecord:
+    """`record`, if it declares its players and has a move: the command line also replays a
+    record without #player lines (its players named by their moves), the service does not."""
+    if not record.players:
+        raise GcgError("the record declares no #player lines", record.file)
+    if not record.events:
+        raise GcgError("the record has no moves", record.file)
     return record
 
 

@@ -5,7 +5,7 @@ turn and the end of the game: a play (`play`), a pass, exchange or lost turn (`a
 withdrawal (`withdraw`), a jury penalty, a challenge bonus, a time penalty, the end-of-game
 racks and the results. The walk and its line handlers ask and call; they write none of its
 fields, so each rule has one place here or in the rule module it calls (`ending`, `exchange`,
-`challenge`, `clock`, `final`).
+`challenge`, `overtime`, `final`).
 
 The bag is the tile set minus the board minus the racks. Racks are counted, not read: each
 player holds 7 tiles while the bag can refill them, so the bag is exact for any record that

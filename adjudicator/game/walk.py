@@ -1,9 +1,9 @@
 """The one walk over a game record: board and game state together, one `Turn` per line.
 
 For each play the engine answers placement and score (`evaluate_move`); everything else is the
-game's rule functions (`exchange`, `ending`, `challenge`, `clock`, `final`), applied by the
-`GameState` (`model`), which alone changes the game: the walk checks each line, writes what it
-found in the `Turn` and calls the state's methods. The lines that are not moves (challenges,
+game's rule functions (`exchange`, `ending`, `challenge`, `overtime`, `final`), applied by
+the `GameState` (`model`), which alone changes the game: the walk checks each line, writes what
+it found in the `Turn` and calls the state's methods. The lines that are not moves (challenges,
 time penalties, end-of-game racks) are read in `lines`; the report is put together in `result`.
 A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
 """

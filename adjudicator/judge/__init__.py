@@ -17,10 +17,11 @@ from flask import Flask
 
 from adjudicator.judge import landing
 from adjudicator.judge.config import page_config, word_capitals, word_characters
-from adjudicator.judge.pin import configured_pin, pin_matches
+from adjudicator.judge.pin import pin_matches
 from adjudicator.judge.views import bp
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
+from adjudicator.settings import current_settings
 
 __all__ = [
     "LANGUAGES",
@@ -34,9 +35,8 @@ __all__ = [
 
 
 def init_app(app: Flask) -> None:
-    pin = configured_pin(app)
+    pin = current_settings(app).judge_pin
     if pin and len(pin) < 4:
         app.logger.warning("the judge PIN is shorter than 4 characters")
-    app.extensions["judge_pin"] = pin
     app.register_blueprint(bp)
     app.register_blueprint(landing.bp)

@@ -17,12 +17,12 @@ from datetime import date
 from flask import Blueprint, render_template, url_for
 
 from adjudicator.auth.guard import _director_required, identify
-from adjudicator.auth.settings import settings
 from adjudicator.catalogue import lexicon_for, ruleset_or_404
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.strings import fill, strings
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web.access import public
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import query_args
@@ -64,7 +64,7 @@ def two_letter_card(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     if not ruleset.card.two_letter:
         raise ApiError(Problem.NOT_FOUND, f"ruleset {ruleset.id!r} asks for no two-letter card")
-    tournament = settings().tournament
+    tournament = current_settings().tournament
     director = False
     if not card_served(ruleset, False, tournament):
         director = identify().kind == "director"

@@ -2,7 +2,7 @@
 
 The page keeps no rule of its own. The characters a word may contain are the ones the service's
 own normaliser accepts (the lexicon's, when it is loaded), the word limits are the normaliser's,
-the word count is the ruleset's and the timers are the deployment's config.
+the word count is the ruleset's; the timers are this module's.
 """
 
 from __future__ import annotations
@@ -12,23 +12,32 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from flask import current_app
-
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import rulesets, served_lexicon
 from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.judge.layouts import check_layouts, key_letters
-from adjudicator.lexicon_registry import registry
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 from lexicon.normalise import Normaliser, query_characters
 
+# The page's timers, in milliseconds (tests shorten them by replacing `TIMERS`).
+TIMERS = {
+    "result_ms": 10_000,  # how long a verdict stays
+    "tap_guard_ms": 500,  # taps ignored after a verdict appears
+    # half-typed words are cleared after this long without a touch or key (checking five words
+    # against the board takes longer than 15 s), the last 10 s counted down on the screen
+    "idle_ms": 60_000,
+    "idle_warning_ms": 10_000,
+    "lock_ms": 15_000,  # the PIN screen and the unlocked menu lock again after this long idle
+    "request_ms": 8_000,  # then the page shows "no answer"
+}
 # The catalogue's keys only the server says: the director's pages' (`dir_…`), the game rules'
 # sentences (a checked record's remarks, placement and rack errors, verdicts), the rulings
 # page's consequences, the board's labels, durations and languages' names.
@@ -87,18 +96,15 @@ def asset_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def _seconds(key: str) -> float:
-    """A timer, checked (a number ≥ 0) when the app was configured (adjudicator.settings)."""
-    return float(current_app.config[key])
-
-
 def page_language(ruleset: Ruleset) -> str:
     return ruleset.language if ruleset.language in LANGUAGES else "en"
 
 
 def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
-    """What the entry screen says of the word list: what a ruling's `lexicon` says too."""
-    return {key: identity[key] for key in ("title", "version", "stand_in")}
+    """What the entry screen says of the word list: what a ruling's `lexicon` says too (the
+    edition's date where it has one: the edition a ruling now rests on, 000 §2.1)."""
+    keys = ("title", "version", "stand_in", "in_force_from")
+    return {key: identity[key] for key in keys if key in identity}
 
 
 def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
@@ -118,7 +124,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
     language = page_language(ruleset)
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
-    lexicon = registry().get(ruleset.lexicon_id)
+    lexicon = served_lexicon(ruleset)  # the edition a ruling now would rest on
     normaliser = lexicon.normaliser if lexicon is not None else None
     mode = ruleset.challenge.mode
     return {
@@ -134,8 +140,10 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         # The word list a verdict will rest on, shown before it is asked for (as the ruling
         # names it: the same identity, so the two can never differ).
         "lexicon": _lexicon_shown(lexicon.identity()) if lexicon is not None else None,
+        # A house variant (004) says so on the entry screen: its list is no tournament's.
+        "house": ruleset.house_variant,
         # Tournament mode: the page checks its pairing when it loads (`endpoints.whoami`).
-        "service_mode": current_app.config.get("MODE", "open"),
+        "service_mode": current_settings().mode,
         "limits": {
             "min_letters": MIN_LETTERS,
             "max_letters": MAX_LETTERS,
@@ -150,14 +158,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         # The fields the challenge endpoint takes: the page sends the jury's player and game
         # once the endpoint accepts them (the tournament store), and only then.
         "challenge_fields": sorted(CHALLENGE_FIELDS),
-        "timers": {
-            "result_ms": round(_seconds("JUDGE_RESULT_SECONDS") * 1000),
-            "tap_guard_ms": round(_seconds("JUDGE_TAP_GUARD_SECONDS") * 1000),
-            "idle_ms": round(_seconds("JUDGE_IDLE_SECONDS") * 1000),
-            "idle_warning_ms": round(_seconds("JUDGE_IDLE_WARNING_SECONDS") * 1000),
-            "lock_ms": round(_seconds("JUDGE_LOCK_SECONDS") * 1000),
-            "request_ms": round(_seconds("JUDGE_REQUEST_SECONDS") * 1000),
-        },
+        "timers": dict(TIMERS),
         "endpoints": {
             "challenge": f"{API_PREFIX}/rulesets/{ruleset.id}/challenge",
             # the jury's words left, read before a query (api/challenge.py: jury_words_left)

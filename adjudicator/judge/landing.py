@@ -10,7 +10,7 @@ director's pairing code uses too).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, render_template
 
 from adjudicator.judge.config import asset_version
 from adjudicator.judge.views import listed_rulesets
@@ -18,6 +18,7 @@ from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.qr import qr_svg
 from adjudicator.pages.strings import strings
+from adjudicator.settings import current_settings
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.netaddrs import configured_venue_bind, tablet_bases
 
@@ -45,6 +46,6 @@ def landing():
         venue_bind=configured_venue_bind(),
         kiosks=kiosks,
         setup_url=f"{base}/judge/",
-        tournament=current_app.config.get("MODE") == "tournament",
+        tournament=current_settings().tournament,
         version=asset_version(),
     )

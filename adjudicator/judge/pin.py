@@ -16,17 +16,18 @@ import hmac
 import re
 import secrets
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Response, jsonify, request
 
 from adjudicator import store
 from adjudicator.api.bodies import UnlockRequest, parse
 from adjudicator.auth import lockout, store_time
 from adjudicator.auth.guard import identify
 from adjudicator.auth.lockout import PIN_SCOPE
-from adjudicator.auth.settings import settings
 from adjudicator.auth.views import set_cookie
 from adjudicator.catalogue import rulesets
 from adjudicator.problems import Problem
+from adjudicator.settings import current_settings
+from adjudicator.web.contract import JSON_BODY, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.web.netaddrs import client_id
 from adjudicator.web.requests import json_body
@@ -62,19 +63,46 @@ def pin_matches(given: str, configured: str) -> bool:
     return hmac.compare_digest(_digest(given), _digest(configured))
 
 
-def _policy() -> lockout.Policy:
-    config = current_app.config
-    return lockout.Policy(
-        attempts=int(config["JUDGE_PIN_ATTEMPTS"]), window=int(config["JUDGE_PIN_WINDOW_SECONDS"])
-    )
-
-
+@operation(
+    "judgeUnlock",
+    "judge",
+    {
+        "type": "object",
+        "properties": {
+            "unlocked": {"const": True},
+            "rulesets": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "language": {"type": "string"},
+                    },
+                    "required": ["id", "name", "language"],
+                },
+            },
+        },
+        "required": ["unlocked", "rulesets"],
+    },
+    body=UnlockRequest,
+    problems=(
+        *JSON_BODY,
+        Problem.CREDENTIAL_REQUIRED,
+        Problem.CREDENTIAL_INVALID,
+        Problem.BAD_AUTHORIZATION,
+        Problem.WRONG_PIN,
+        Problem.PIN_NOT_SET,
+        Problem.TOO_MANY_ATTEMPTS,
+        Problem.STORE_UNAVAILABLE,
+    ),
+)
 def unlock():
-    configured = current_app.extensions["judge_pin"]
+    configured = current_settings().judge_pin  # text: `0042` stays `0042`
     if not configured:
         raise ApiError(Problem.PIN_NOT_SET, "no judge PIN is configured (ADJUDICATOR_JUDGE_PIN)")
     caller = identify()
-    if caller.anonymous and settings().tournament:
+    if caller.anonymous and current_settings().tournament:
         raise ApiError(
             Problem.CREDENTIAL_REQUIRED,
             "in tournament mode only a paired tablet can be unlocked: pair it at /judge/pair",
@@ -84,7 +112,7 @@ def unlock():
     pin = parse(UnlockRequest, json_body()).pin
     # One transaction, in turn with every other try on this device (lockout.attempt): the try
     # is counted before the PIN is compared, so tries sent at once cannot pass the limit.
-    policy, now = _policy(), store_time.now()
+    policy, now = lockout.PIN, store_time.now()
     with store.connection(write=True) as conn:
         wait = lockout.attempt(conn, PIN_SCOPE, account, who, policy, now)
         matched = not wait and pin_matches(pin, configured)
@@ -121,8 +149,3 @@ def _kiosk_client() -> str:
     device = kiosk_device()
     address = client_id()
     return lockout.device_client(device, address) if device else address
-
-
-def configured_pin(app: Flask) -> str | None:
-    """The PIN as text: the environment's own (`0042` stays `0042`, adjudicator.settings)."""
-    return app.config.get("JUDGE_PIN") or None

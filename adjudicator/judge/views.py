@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, make_response, render_template
 
-from adjudicator.catalogue import rulesets
+from adjudicator.catalogue import all_rulesets, rulesets, served_lexicon
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
-from adjudicator.lexicon_registry import registry
 from adjudicator.pages.headers import security_headers
 from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.strings import strings
@@ -36,7 +35,7 @@ def listed_rulesets() -> list[dict]:
             "name_en": r.name_en,
             "language": r.language,
             "mode": r.challenge.mode,
-            "available": registry().get(r.lexicon_id) is not None,
+            "available": served_lexicon(r) is not None,
         }
         for _, r in sorted(rulesets().items())
     ]
@@ -59,15 +58,18 @@ def index():
 @bp.get("/judge/<ruleset_id>")
 def kiosk(ruleset_id: str):
     if ruleset_id not in rulesets():
+        # A house variant (004) in tournament mode: refused, saying so; anything else: unknown.
+        house = ruleset_id in all_rulesets()
         lang = request_language()
         body = render_template(
             "judge_missing.html",
             ruleset_id=ruleset_id,
+            house=house,
             t=strings(lang),
             lang=lang,
             version=asset_version(),
         )
-        return body, 404
+        return body, 403 if house else 404
     config = page_config(ruleset_id)
     page = render_template(
         "judge.html",

@@ -15,7 +15,8 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
-from flask import current_app
+
+from adjudicator.settings import current_settings
 
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "nl": "nl_NL", "en": "en_GB"}  # page language → CLDR
 NO_TIME = "—"
@@ -31,7 +32,7 @@ def event_zone(name: str | None = None) -> tzinfo | None:
     """The event's zone: `name`, else the app's `TIME_ZONE` (checked at start-up,
     `adjudicator.settings.time_zone`); None for the machine's own zone."""
     if name is None:
-        name = current_app.config.get("TIME_ZONE", "")
+        name = current_settings().time_zone
     return _zone(name) if name else None
 
 

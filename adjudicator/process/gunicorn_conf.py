@@ -30,6 +30,7 @@ import os
 import shutil
 import tempfile
 
+from adjudicator import environment as _environment
 from adjudicator import rundir as _rundir
 from adjudicator import settings as _settings
 from adjudicator.process import gunicorn_worker as _worker
@@ -39,43 +40,43 @@ from adjudicator.web import logs as _logs
 def _metrics_dir() -> str:
     """A fresh directory per instance for prometheus_client's multiprocess files, set before the
     app (and so prometheus_client) is imported. Kept across a HUP, which re-reads this file in
-    the same master; a directory inherited from another process is not reused."""
-    owner = _values["METRICS_DIR_OWNER"]
-    current = _settings.multiprocess_metrics_dir()
-    if current and owner == str(os.getpid()) and os.path.isdir(current):
+    the same master (the directory's name says its master); a directory inherited from another
+    process is not reused."""
+    mine = f"adjudicator-metrics-{os.getpid()}-"
+    current = _environment.multiprocess_metrics_dir()
+    if current and os.path.basename(current).startswith(mine) and os.path.isdir(current):
         return current
-    path = tempfile.mkdtemp(prefix="adjudicator-metrics-")
-    _settings.set_multiprocess_metrics_dir(path)
-    _settings.set_for_children(METRICS_DIR_OWNER=os.getpid())
+    path = tempfile.mkdtemp(prefix=mine)
+    _environment.set_multiprocess_metrics_dir(path)
     return path
 
 
 _values = _settings.read_or_exit()  # first: a bad value leaves nothing behind
 metrics_dir = _metrics_dir()
 
-bind = _values["BIND"].split(",")
-workers = _values["WORKERS"]
-threads = _values["THREADS"]
+bind = _values.bind.split(",")
+workers = _values.workers
+threads = _values.threads
 worker_class = _worker.worker_class(threads)
 preload_app = True
 timeout = 30
 graceful_timeout = 10
 
-run_dir = _rundir.run_dir_for(_values)
+run_dir = _values.run_directory
 os.makedirs(run_dir, exist_ok=True)
-_settings.set_for_children(RUN_DIR=run_dir)  # the app (readyz, reload) finds it in its config
+_environment.set_for_children(RUN_DIR=run_dir)  # the app (readyz, reload) finds it there
 pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)
 
 # Access logs carry method, path, status and time: never request bodies, so never the words.
 # Off unless ADJUDICATOR_ACCESS_LOG says where (nginx in front logs every request already).
-accesslog = _values["ACCESS_LOG"]
-errorlog = _values["ERROR_LOG"]
-loglevel = _values["LOG_LEVEL"]
+accesslog = _values.access_log
+errorlog = _values.error_log
+loglevel = _values.log_level
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # ADJUDICATOR_LOG_FORMAT=json: one JSON object per line, access lines without the query string.
-if _logs.gunicorn_logger_class(_values["LOG_FORMAT"]):
-    logger_class = _logs.gunicorn_logger_class(_values["LOG_FORMAT"])
+if _logs.gunicorn_logger_class(_values.log_format):
+    logger_class = _logs.gunicorn_logger_class(_values.log_format)
 
 
 def pre_fork(server, worker):

@@ -49,20 +49,11 @@ from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
-from adjudicator.settings import SETTINGS, value
 from adjudicator.web.errors import (
     HTTP_CODES,
     PROBLEM_MIMETYPE,
     ApiError,
 )
-
-DEFAULT_THREADS = SETTINGS["THREADS"].default
-
-
-def configured_threads() -> int:
-    """Threads per worker: `ADJUDICATOR_THREADS` (adjudicator.settings, default 8), checked;
-    1 means gunicorn's sync worker."""
-    return value("THREADS")
 
 
 def worker_class(threads: int) -> str:

@@ -17,6 +17,7 @@ from flask import Flask
 from adjudicator import catalogue, rundir
 from adjudicator.lexicon_registry import LexiconRegistry
 from adjudicator.rulesets import RulesetError, load_rulesets
+from adjudicator.settings import current_settings
 
 
 def reload_app(app: Flask) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def reload_app(app: Flask) -> dict[str, Any]:
     old = app.extensions["lexicons"]
     report: dict[str, Any] = {"time": started, "ok": True, "error": None}
     try:
-        new_rulesets = load_rulesets(app.config.get("RULESET_DIR"))
+        new_rulesets = load_rulesets(current_settings(app).ruleset_dir)
     except RulesetError as exc:
         app.logger.error("reload refused: %s; the running rulesets and lexicons keep serving", exc)
         report.update(ok=False, error=str(exc))
@@ -40,6 +41,6 @@ def reload_app(app: Flask) -> dict[str, Any]:
     report["failed"] = dict(sorted(reg.failed.items()))
     report["seconds"] = round(time.time() - started, 3)
     app.extensions["last_reload"] = report
-    if app.config.get("RUN_DIR"):
-        rundir.write_last_reload(app.config["RUN_DIR"], report)
+    if current_settings(app).run_dir:
+        rundir.write_last_reload(current_settings(app).run_dir, report)
     return report

@@ -13,11 +13,10 @@ from adjudicator import create_app
 from adjudicator.rulesets import RulesetError
 from adjudicator.settings import ConfigError
 from adjudicator.store import StoreError
-from adjudicator.web.cors import CorsConfigError
 
 try:
     app = create_app()
-except (RulesetError, StoreError, CorsConfigError, ConfigError) as exc:
+except (RulesetError, StoreError, ConfigError) as exc:
     sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
     sys.stderr.flush()
     raise SystemExit(2) from None

@@ -14,17 +14,14 @@ Interface for other features
   `down_revision` is the current head (`adjudicator db heads` prints it); never edit a landed
   revision. Write it by hand with `op.create_table(...)`, portable between SQLite and
   PostgreSQL (no server-side defaults that differ, timestamps as naive UTC `DateTime`).
-- `store.session()`: a context manager yielding an ORM `Session` in one transaction; commits
-  on a clean exit, rolls back on an exception.
-  `with store.session(write=True) as s:` takes the write lock at BEGIN on SQLite
+- `store.connection(write=True)`: a SQLAlchemy Core `Connection` in one transaction; commits
+  on a clean exit, rolls back on an exception. It takes the write lock at BEGIN on SQLite
   (`BEGIN IMMEDIATE`), which a read-then-write transaction needs to avoid "database is locked"
   upgrades failing under concurrency; on PostgreSQL use `select(...).with_for_update()` for rows
   you read and then change.
-- `store.connection(write=True)`: the same for SQLAlchemy Core (a `Connection` in a
-  transaction), for hot paths where the ORM's overhead matters.
 - `store.utcnow()`: the timestamp every table stores (naive UTC, microseconds).
 - Inside a request these use the app's store (`current_app.extensions["store"]`); outside one
-  (the CLI), `Store.from_url(url)` builds one.
+  (the CLI), `Store(url)` builds one.
 
 Processes: the engine is created lazily in each process; gunicorn forks its workers after the
 app is built (`preload_app`), and a fork drops the parent's engine without closing its
@@ -41,17 +38,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import get_args
 
-from flask import Flask, Response, current_app
+from flask import Flask, current_app
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.orm import DeclarativeBase
 
-from adjudicator.problems import Problem
-from adjudicator.settings import SETTINGS, ConfigError
-from adjudicator.web.errors import ApiError, respond
+from adjudicator.settings import Synchronous, current_settings
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -71,7 +66,7 @@ OUTAGE_RETRY_AFTER_SECONDS = 5
 # Valid `ADJUDICATOR_SQLITE_SYNCHRONOUS` values (declared in adjudicator.settings). In WAL mode
 # NORMAL survives the death of any process (the WAL is in the OS's page cache) but not a power
 # cut; FULL fsyncs every commit.
-SQLITE_SYNCHRONOUS = SETTINGS["SQLITE_SYNCHRONOUS"].choices
+SQLITE_SYNCHRONOUS = get_args(Synchronous)
 
 
 class Base(DeclarativeBase):
@@ -121,18 +116,16 @@ class Store:
                 f"ADJUDICATOR_DATABASE_URL: unsupported database {self.url.get_backend_name()!r}"
                 " (use sqlite:///PATH or postgresql+psycopg://…)"
             )
-        try:
-            self.sqlite_synchronous = SETTINGS["SQLITE_SYNCHRONOUS"].parse(sqlite_synchronous)
-        except ConfigError as exc:
-            raise StoreError(str(exc)) from None
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise StoreError(
+                f"ADJUDICATOR_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)},"
+                f" not {sqlite_synchronous!r}"
+            )
+        self.sqlite_synchronous = sqlite_synchronous
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._turn = _WriteTurn(self._turn_path())
         _stores.add(self)
-
-    @classmethod
-    def from_url(cls, url: str, **options: Any) -> Store:
-        return cls(url, **options)
 
     @property
     def is_sqlite(self) -> bool:
@@ -283,17 +276,6 @@ class Store:
         with self.engine.connect() as conn:
             yield conn
 
-    @contextmanager
-    def session(self, write: bool = False) -> Iterator[Session]:
-        engine = self.engine
-        if not write:
-            with Session(engine, expire_on_commit=False) as s, s.begin():
-                yield s
-            return
-        engine = engine.execution_options(store_write=True)
-        with self._turn, Session(engine, expire_on_commit=False) as s, s.begin():
-            yield s
-
 
 class _WriteTurn:
     """SQLite writers queue here rather than at SQLite's own lock.
@@ -343,39 +325,25 @@ def init_app(app: Flask) -> None:
     upgrade`), since several boxes must not race to migrate a shared database."""
     from adjudicator.store import migrate
 
-    url = app.config["DATABASE_URL"] or default_url(app.instance_path)
-    store = Store(url, app.config["SQLITE_SYNCHRONOUS"])
+    settings = current_settings(app)
+    url = settings.database_url or default_url(app.instance_path)
+    store = Store(url, settings.sqlite_synchronous)
     app.extensions["store"] = store
-    if store.is_sqlite and app.config["DATABASE_AUTO_UPGRADE"]:
+    if store.is_sqlite and settings.database_auto_upgrade:
         migrate.upgrade(store)
     migrate.require_head(store)
-    for outage in store.outages():
-        app.register_error_handler(outage, _outage_answer)
     store.dispose()  # the master holds no connection across gunicorn's fork
 
 
-def _outage_answer(exc: Exception) -> Response:
-    """503, not 500: nothing is wrong with the request or the service's code, and a retry (with
-    the same Idempotency-Key, so that a ruling committed just before the failure is not made
-    twice) will succeed once the database is back. The operator's log says why."""
-    current_app.logger.error("the store cannot be used: %s", describe_error(exc))
-    return respond(
-        ApiError(
-            Problem.STORE_UNAVAILABLE,
-            "the store cannot be used right now, so nothing can be ruled and recorded;"
-            " retry shortly with the same Idempotency-Key",
-            headers={"Retry-After": str(OUTAGE_RETRY_AFTER_SECONDS)},
-        )
-    )
+def is_outage(exc: BaseException) -> bool:
+    """Whether `exc` says the app's store cannot be used (`Store.outages`): the web layer
+    answers it with a 503 `store_unavailable` (`adjudicator.web.errors`)."""
+    found = current_app.extensions.get("store")
+    return found is not None and isinstance(exc, found.outages())
 
 
 def current_store() -> Store:
     return current_app.extensions["store"]
-
-
-def session(write: bool = False):
-    """An ORM session on the current app's store (see the module docstring)."""
-    return current_store().session(write)
 
 
 def connection(write: bool = False, durable: bool = True):

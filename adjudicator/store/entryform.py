@@ -6,7 +6,9 @@ rule of both is the store's, below every package that uses it, as `labelforms` i
 
 An entry's hash is the SHA-256 of its canonical form: every column except `hash` itself (so
 `seq` and `prev_hash` too), as JSON with keys sorted, no whitespace, UTF-8 text unescaped, and
-`created_at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC).
+`created_at` as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC). A column added after the chain's first form
+(`LATER`) is in the hashed form only when it holds a value, so every entry written before it
+(where it is empty) hashes as it always did, and an entry without the value says the same.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from adjudicator.store.models import Ruling
 
 COLUMNS = tuple(c.name for c in Ruling.__table__.columns)
 HASHED = tuple(name for name in COLUMNS if name != "hash")
+# Columns added later, with the migration that added them: the edition a ruling rested on, its
+# version and the date it is in force from (0013; the id and sha256 were there from the start).
+LATER = ("lexicon_version", "lexicon_in_force_from")
+BEFORE_LATER = tuple(name for name in COLUMNS if name not in LATER)  # the table up to 0012
 
 # A prune (`adjudicator audit prune`) is an entry of the chain of its own kind, so that no prune
 # happens without moving the head: its `consequence` holds `PRUNE_KEY`, what it removed.
@@ -38,7 +44,10 @@ def timestamp(value: datetime) -> str:
 
 
 def canonical(row: Mapping[str, Any]) -> bytes:
-    content = {name: row[name] for name in HASHED}
+    content = {name: row[name] for name in HASHED if name not in LATER}
+    for name in LATER:  # in the hashed form only with a value (the module's docstring)
+        if row.get(name) is not None:
+            content[name] = row[name]
     content["created_at"] = timestamp(row["created_at"])
     return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
 
@@ -76,6 +85,8 @@ def prune_entry(
         "ruleset": "",
         "lexicon_id": "",
         "lexicon_sha256": "",
+        "lexicon_version": None,
+        "lexicon_in_force_from": None,
         "caller_kind": "operator",
         "caller_id": "",
         "caller_name": by[:128],

@@ -37,6 +37,7 @@ import regex
 from precis_i18n import get_profile
 
 COLUMNS = ("event", "round", "table_label", "game", "player")  # the entry's, in FIELDS order
+LABEL_MAX = 64  # event, round, table, game, player: what a caller may attach to a ruling
 
 NICKNAME = "Nickname"
 IDENTIFIER = "Identifier"

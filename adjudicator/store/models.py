@@ -21,9 +21,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from adjudicator.store import Base
+from adjudicator.store.labelforms import LABEL_MAX
 
 # Bounds shared by the tables and the request fields that fill them.
-LABEL_MAX = 64  # event, round, table, game, player: what a caller may attach to a ruling
 IDEMPOTENCY_KEY_MAX = 255
 SHA256_HEX = 64
 GENESIS_HASH = "0" * SHA256_HEX  # the "previous hash" of the first entry
@@ -50,6 +50,10 @@ class Ruling(Base):
     ruleset: Mapped[str] = mapped_column(String(64))
     lexicon_id: Mapped[str] = mapped_column(String(64))
     lexicon_sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
+    # The edition (migration 0013): its version as its manifest names it, and the date it is in
+    # force from (ISO; none: since always). Empty in the entries written before.
+    lexicon_version: Mapped[str | None] = mapped_column(Text(), nullable=True)
+    lexicon_in_force_from: Mapped[str | None] = mapped_column(String(10), nullable=True)
     caller_kind: Mapped[str] = mapped_column(String(16))
     caller_id: Mapped[str] = mapped_column(String(64))
     caller_name: Mapped[str] = mapped_column(String(128))

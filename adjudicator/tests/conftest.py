@@ -17,17 +17,25 @@ TEST_WORDS = {
     ("wdutch", "nl"): ["hallo", "woord", "spel", "coördinatie", "kat", "hond"],
     ("wamerican-huge", "en"): ["hello", "word", "game", "cat", "dog", "tile"],
 }
+# The house build of dk-home-egennavne (004 Almindelige varianter): the Danish words and proper
+# names, compiled with the capitals filter off as lexicon_sources/wdanish-egennavne.toml does.
+HOUSE_LEXICON = "wdanish-egennavne"
+PROPER_NAMES = ["København", "Asbjørn"]
+HOUSE_FILTERS = '[filters_off]\ncapitalised = "004 Almindelige varianter"\n\n'
 
 
-def build_lexicon(out: Path, lexicon_id: str, language: str, words: list[str]) -> Path:
-    """Compile `words` with the real compiler into `out/lexicons/<lexicon_id>.json`."""
+def build_lexicon(
+    out: Path, lexicon_id: str, language: str, words: list[str], extra: str = ""
+) -> Path:
+    """Compile `words` with the real compiler into `out/lexicons/<lexicon_id>.json`; `extra`
+    goes into the recipe before its source (`HOUSE_FILTERS`)."""
     src = out / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
     recipe = src / f"{lexicon_id}.toml"
     recipe.write_text(
         f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
-        f'version = "test"\nlicense = "test"\nstand_in = true\n\n'
+        f'version = "test"\nlicense = "test"\nstand_in = true\n\n{extra}'
         f'[[source]]\npath = "{lexicon_id}.txt"\nformat = "plain"\nencoding = "utf-8"\n',
         encoding="utf-8",
     )
@@ -38,6 +46,8 @@ def build_lexicon(out: Path, lexicon_id: str, language: str, words: list[str]) -
 def build_test_lexicons(out: Path) -> Path:
     for (lexicon_id, language), words in TEST_WORDS.items():
         build_lexicon(out, lexicon_id, language, words)
+    danish = TEST_WORDS["wdanish", "da"] + PROPER_NAMES
+    build_lexicon(out, HOUSE_LEXICON, "da", danish, HOUSE_FILTERS)
     return out / "lexicons"
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from werkzeug.http import generate_etag, quote_etag
 
 from adjudicator.judge.pin import KIOSK_COOKIE
-from adjudicator.tests.conftest import build_lexicon
+from adjudicator.tests.conftest import HOUSE_FILTERS, HOUSE_LEXICON, build_lexicon
 
 # Bundled lexicon ids, so the bundled rulesets resolve to them.
 LEXICON_IDS = {"da": "wdanish", "sv": "wswedish", "nl": "wdutch", "en": "wamerican-huge"}
@@ -37,7 +37,38 @@ def build_pair(root: Path) -> tuple[Path, Path]:
     for side, words in (("a", [MISSING_IN_B]), ("b", [MISSING_IN_A])):
         for language, lexicon_id in LEXICON_IDS.items():
             build_lexicon(root / side, lexicon_id, language, COMMON + words)
+        # the house variant's build (dk-home-egennavne, 004), so that every ruleset serves
+        build_lexicon(root / side, HOUSE_LEXICON, "da", COMMON + words, HOUSE_FILTERS)
     return root / "a" / "lexicons", root / "b" / "lexicons"
+
+
+NEXT = "-next"  # the edition in force, the same in A and B (issue 39 item 2)
+
+
+def build_edition_pair(root: Path) -> tuple[Path, Path, Path]:
+    """A second opinion's differential: in A and B the edition in force (`<id>-next`, in force
+    since 2020) is the same list, holding both words of the play; the previous edition (the
+    bundled id, with no date) is A's or B's of `build_pair`, each lacking one. A ruling rests on
+    the first, so anything but the directors' page must be identical; the page tells them
+    apart. Returns A's and B's lexicon folders and the ruleset folder naming the editions."""
+    from adjudicator.rulesets import load_rulesets
+    from adjudicator.tests.test_editions import build_edition
+
+    dir_a, dir_b = build_pair(root)
+    for side in (dir_a, dir_b):
+        for language, lexicon_id in LEXICON_IDS.items():
+            words = COMMON + [MISSING_IN_A, MISSING_IN_B]
+            build_edition(side.parent, lexicon_id + NEXT, words, "2020-01-01", language)
+    rulesets = root / "rulesets"
+    rulesets.mkdir()
+    (rulesets / "lexicons.toml").write_text(
+        "".join(
+            f'{r.id} = ["{r.lexicon_id}", "{r.lexicon_id}{NEXT}"]\n'
+            for r in load_rulesets().values()
+        ),
+        encoding="utf-8",
+    )
+    return dir_a, dir_b, rulesets
 
 
 def checksums(folder: Path) -> list[str]:
@@ -280,6 +311,7 @@ UNKNOWN_ROUTES = (
 _RULING_ID = re.compile(rb'"ruling_id":"[0-9a-f]{32}"')
 # The kiosk's device id (judge.pin.KIOSK_COOKIE): random per tablet, whatever the lexicon.
 _KIOSK_ID = re.compile(rf"^{KIOSK_COOKIE}=[^;]*")
+_EXPIRES = re.compile(r"Expires=[^;]*")
 
 
 def normalise(body: bytes, sums: list[str]) -> bytes:
@@ -298,6 +330,8 @@ def comparable(status: int, headers: list[tuple[str, str]], body: bytes, sums: l
             continue
         if k.lower() == "set-cookie":
             v = _KIOSK_ID.sub(f"{KIOSK_COOKIE}=<random>", v)
+            # the clock's second when each answered (Max-Age, compared, says the same span)
+            v = _EXPIRES.sub("Expires=<when answered + Max-Age>", v)
         if k.lower() == "etag" and (not body or v == quote_etag(generate_etag(body))):
             # An ETag that is the digest of the whole body (lexicon checksums included) can
             # differ only as the body does, which is compared below: set aside with the

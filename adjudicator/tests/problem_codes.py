@@ -16,9 +16,6 @@ from adjudicator.problems import Problem
 
 PACKAGE = Path(adjudicator.__file__).parent
 DEPLOY = PACKAGE.parent / "deploy"  # nginx's own refusals are worded as problems there too
-GAME = PACKAGE / "game"
-GAME_ERRORS = {"GameInputError", "RackError"}
-GAME_STATUS = 422  # api/games.py answers the game rules' refusals with it (`_game_error`)
 
 
 def _trees(*under: Path) -> Iterator[tuple[Path, ast.AST]]:
@@ -67,13 +64,15 @@ def statuses() -> dict[str, set[int]]:
     return found
 
 
-def codes_raised_by_the_game() -> set[str]:
-    """Member names the game rules raise (their exceptions' defaults included)."""
-    found: set[str] = set()
-    for _, tree in _trees(GAME):
+def codes_raised_with(names: set[str]) -> dict[str, set[str]]:
+    """Error type name -> the member names the source builds it with (its calls, and the
+    defaults of its own class)."""
+    found: dict[str, set[str]] = {name: set() for name in names}
+    for _, tree in _trees(PACKAGE):
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _call_name(node) in GAME_ERRORS:
-                found |= {m.name for m in _members(node)}
-            elif isinstance(node, ast.ClassDef) and node.name in GAME_ERRORS:
-                found |= {m.name for m in _members(node)}
+            if isinstance(node, ast.Call) and _call_name(node) in names:
+                found[_call_name(node)] |= {m.name for m in _members(node)}
+            elif isinstance(node, ast.ClassDef) and node.name in names:
+                defaults = [n for n in node.body if isinstance(n, ast.FunctionDef)]
+                found[node.name] |= {m.name for f in defaults for m in _members(f.args)}
     return found

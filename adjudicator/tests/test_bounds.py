@@ -13,8 +13,9 @@ from adjudicator.api.meta import openapi_document
 
 
 def test_the_document_states_the_query_bounds():
-    """The request bodies' bounds reach the document from their models (`tools/openapi.py`, and
-    `test_openapi` fails when it is stale); the query parameters are still written by hand."""
+    """The request bodies' bounds reach the document from their models and the query
+    parameters' from the route's declaration (`@operation`; `tools/openapi.py`, and
+    `test_openapi` fails when it is stale); this checks that the declaration uses the bounds."""
     params = openapi_document()["paths"]["/rulesets/{ruleset_id}/exchange-allowed"]["get"]
     by_name = {p["name"]: p["schema"] for p in params["parameters"]}
     assert by_name["bag"]["maximum"] == bounds.MAX_BAG

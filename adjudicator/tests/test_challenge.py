@@ -9,6 +9,7 @@ import pytest
 
 from adjudicator import create_app
 from adjudicator.bounds import MAX_RECORD_BYTES
+from adjudicator.settings import current_settings
 
 URL = "/api/v1/rulesets/{}/challenge"
 
@@ -159,7 +160,7 @@ def test_unavailable_ruleset_and_failed_lexicon(tmp_path, lexicon_dir):
 def test_environment_configures_app(monkeypatch, lexicon_dir, tmp_path):
     monkeypatch.setenv("ADJUDICATOR_LEXICON_DIR", str(tmp_path))  # empty: nothing loads
     app = create_app()
-    assert app.config["LEXICON_DIR"] == str(tmp_path)
+    assert current_settings(app).lexicon_dir == str(tmp_path)
     r = app.test_client().get("/api/v1/readyz")
     assert r.status_code == 503 and r.json["ready"] is False
     app = create_app({"LEXICON_DIR": str(lexicon_dir)})  # the test mapping wins
@@ -170,7 +171,13 @@ def test_rulesets_and_lexicons_never_list_words(client):
     body = client.get("/api/v1/rulesets/dsf-2015").get_data(as_text=True)
     assert "ELGUITAR" not in body and "elguitar" not in body
     lexicons = client.get("/api/v1/lexicons").json["lexicons"]
-    assert {lex["id"] for lex in lexicons} == {"wdanish", "wswedish", "wdutch", "wamerican-huge"}
+    assert {lex["id"] for lex in lexicons} == {
+        "wdanish",
+        "wdanish-egennavne",
+        "wswedish",
+        "wdutch",
+        "wamerican-huge",
+    }
     assert all(set(lex) >= {"sha256", "word_count", "stand_in", "title"} for lex in lexicons)
 
 

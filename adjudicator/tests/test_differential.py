@@ -9,10 +9,12 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app
+from adjudicator.settings import current_settings
 from adjudicator.tests.differential import (
     CARD,
     PIN,
     UNKNOWN_ROUTES,
+    build_edition_pair,
     build_pair,
     card_is_public,
     checksums,
@@ -43,8 +45,8 @@ def apps(tmp_path_factory):
     return app_a, app_b, checksums(dir_a) + checksums(dir_b)
 
 
-def _send(client, req):
-    kwargs = {"query_string": req.query, "headers": req.headers}
+def _send(client, req, headers=None):
+    kwargs = {"query_string": req.query, "headers": {**req.headers, **(headers or {})}}
     if req.json is not None:
         kwargs["json"] = req.json
     elif req.data is not None:
@@ -110,7 +112,101 @@ def test_the_play_forms_both_words(apps):
 
 def test_an_unregistered_route_fails_with_advice(apps):
     app_a, _, _ = apps
-    app = create_app({"TESTING": True, "LEXICON_DIR": app_a.config["LEXICON_DIR"]})
+    app = create_app({"TESTING": True, "LEXICON_DIR": current_settings(app_a).lexicon_dir})
     app.add_url_rule("/api/v1/rulesets/<ruleset_id>/new-thing", "new.thing", lambda **_: "")
     _, unknown = requests_for(app, ["naspa"])
     assert unknown == ["new.thing (/api/v1/rulesets/<ruleset_id>/new-thing)"]
+
+
+# --- a second opinion is the director's alone (issue 39 item 2) ----------------------------
+
+PASSWORD = "correct horse battery staple"
+
+
+def _tournament(lexicons, rulesets, db):
+    """A tournament app with a director, an app key and a paired tablet: (app, director client,
+    tablet client, the key's headers)."""
+    import re
+
+    from adjudicator import store
+    from adjudicator.auth import directors, keys, store_time
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "JUDGE_PIN": PIN,
+            "MODE": "tournament",
+            "LEXICON_DIR": str(lexicons),
+            "RULESET_DIR": str(rulesets),
+            "DATABASE_URL": f"sqlite:///{db}",
+        }
+    )
+    with app.app_context(), store.connection(write=True) as conn:
+        directors.add(conn, "anna", PASSWORD, store_time.now())
+        known = set(app.extensions["rulesets"])
+        key = keys.create(conn, "K1", "app", [], known, store_time.now()).key
+    director = app.test_client()
+    director.post("/director/login", data={"name": "anna", "password": PASSWORD})
+    csrf = re.search(r'name="csrf" value="([^"]+)"', director.get("/director/").text)[1]
+    shown = director.post(
+        "/director/pairings", data={"csrf": csrf, "name": "Bord 1", "ruleset": "dsf-2015"}
+    ).text
+    code = re.search(r'id="pairing-code">([^<]+)<', shown)[1]
+    tablet = app.test_client()
+    assert tablet.post("/judge/pair", data={"code": code}).status_code == 303
+    return app, director, tablet, {"Authorization": f"Bearer {key}"}
+
+
+@pytest.fixture(scope="module")
+def edition_apps(tmp_path_factory):
+    root = tmp_path_factory.mktemp("differential-editions")
+    dir_a, dir_b, rulesets = build_edition_pair(root)
+    a = _tournament(dir_a, rulesets, root / "a.db")
+    b = _tournament(dir_b, rulesets, root / "b.db")
+    return a, b, checksums(dir_a) + checksums(dir_b)
+
+
+def test_no_tablet_key_or_anonymous_caller_learns_another_editions_verdict(edition_apps):
+    """Two services whose previous editions differ (A's lacks CATS, B's lacks SO) and whose
+    edition in force is the same: under every ruleset, both policies, every route gives a
+    paired tablet, an app key and an anonymous caller byte-identical answers. A second opinion
+    is computed for the director only (the next test shows it differs)."""
+    (app_a, _, tablet_a, key_a), (app_b, _, tablet_b, key_b), sums = edition_apps
+    ids = sorted(app_a.extensions["rulesets"])
+    reqs, unknown = requests_for(app_a, ids)
+    assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
+    callers = {
+        "anonymous": (app_a.test_client(), {}, app_b.test_client(), {}),
+        "tablet": (tablet_a, {}, tablet_b, {}),
+        "key": (app_a.test_client(), key_a, app_b.test_client(), key_b),
+    }
+    answered = set()
+    for who, (client_a, headers_a, client_b, headers_b) in callers.items():
+        for ruleset, endpoint, req in reqs:
+            if endpoint in ("auth.pair", "auth.logout"):
+                continue  # would unpair the tablet for the requests after it
+            ra = _send(client_a, req, headers_a)
+            rb = _send(client_b, req, headers_b)
+            a = comparable(ra.status_code, list(ra.headers), ra.get_data(), sums)
+            b = comparable(rb.status_code, list(rb.headers), rb.get_data(), sums)
+            assert a == b, f"{who} {ruleset} {endpoint}: {req.label()}\nA: {a}\nB: {b}"
+            if endpoint == "challenge.challenge" and ra.status_code == 200:
+                answered.add(who)
+    assert {"tablet", "key"} <= answered  # the rulings were given, not refused
+
+
+def test_the_directors_page_shows_each_services_previous_edition(edition_apps):
+    """The same disputed ruling: A's director reads that the previous edition lacked CATS, B's
+    that it lacked SO. The requests above did reach the other editions' words."""
+    pages = []
+    for _, director, tablet, _ in edition_apps[:2]:
+        ruled = tablet.post(
+            "/api/v1/rulesets/dsf-2015/challenge",
+            json={"words": ["cats", "so", "xqz"]},
+            headers={"X-Requested-With": "fetch"},
+        )
+        assert ruled.status_code == 200 and ruled.json["ruling"] == "invalid", ruled.json
+        pages.append(director.get("/director/rulings?ruleset=dsf-2015").get_data(as_text=True))
+    page_a, page_b = pages
+    assert "differs on CATS" in page_a and "differs on SO" not in page_a
+    assert "differs on SO" in page_b and "differs on CATS" not in page_b

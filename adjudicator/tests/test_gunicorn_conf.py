@@ -35,15 +35,15 @@ def _settings_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleT
     Importing it sets environment variables and makes folders, so it is never imported for the
     whole session: monkeypatch puts the environment back, and the copy stays out of sys.modules.
     """
-    (tmp_path / "metrics").mkdir(exist_ok=True)
+    metrics = tmp_path / f"adjudicator-metrics-{os.getpid()}-test"  # this "master's"
+    metrics.mkdir(exist_ok=True)
     monkeypatch.setenv("ADJUDICATOR_RUN_DIR", str(tmp_path / "run"))
-    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
-    monkeypatch.setenv("ADJUDICATOR_METRICS_DIR_OWNER", str(os.getpid()))  # this "master's"
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(metrics))
     spec = importlib.util.find_spec("adjudicator.process.gunicorn_conf")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.metrics_dir == str(tmp_path / "metrics")
+    assert module.metrics_dir == str(metrics)
     return module
 
 
@@ -115,15 +115,10 @@ def test_a_stop_signal_before_the_workers_handlers_still_stops_it(tmp_path: Path
     `init_signals`, where the master's handler only queued it in the worker's copy of the queue.
     The worker then served on until the SIGKILL at `graceful_timeout` ("Perhaps out of
     memory?"). Held across the fork, the signal now stops it; the master blocks nothing after."""
-    (tmp_path / "metrics").mkdir()
-    env = {
-        **os.environ,
-        "ADJUDICATOR_RUN_DIR": str(tmp_path / "run"),
-        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
-    }
-    code = "import os; os.environ['ADJUDICATOR_METRICS_DIR_OWNER'] = str(os.getpid())\n"
+    env = {**os.environ, "ADJUDICATOR_RUN_DIR": str(tmp_path / "run"), "TMPDIR": str(tmp_path)}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # its own, made in TMPDIR
     done = subprocess.run(
-        [sys.executable, "-c", code + FORK.format(cls=cls)],
+        [sys.executable, "-c", FORK.format(cls=cls)],
         env=env,
         capture_output=True,
         text=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import create_app
-from adjudicator.web.cors import CorsConfigError, allowed_origins
+from adjudicator.settings import ConfigError, origins
 
 APP_ORIGIN = "https://app.example"
 CHALLENGE = "/api/v1/rulesets/ssf-1999/challenge"
@@ -61,14 +61,14 @@ def test_cors_covers_only_the_api(cors_client):
 
 
 def test_wildcard_and_list_configuration(lexicon_dir):
-    assert allowed_origins("https://a.example, https://b.example/") == {
+    assert origins("https://a.example, https://b.example/") == {
         "https://a.example",
         "https://b.example",
     }
-    assert allowed_origins(["https://a.example"]) == {"https://a.example"}
-    assert allowed_origins("") == frozenset()
-    with pytest.raises(CorsConfigError, match="not an origin"):
-        allowed_origins("app.example")
+    assert origins(["https://a.example"]) == {"https://a.example"}
+    assert origins("") == frozenset()
+    with pytest.raises(ConfigError, match="ADJUDICATOR_CORS_ORIGINS: 'app.example' is not an"):
+        create_app({"LEXICON_DIR": str(lexicon_dir), "CORS_ORIGINS": "app.example"})
     app = create_app({"LEXICON_DIR": str(lexicon_dir), "CORS_ORIGINS": "*"})
     r = app.test_client().get("/api/v1/healthz", headers={"Origin": "https://any.example"})
     assert r.headers["Access-Control-Allow-Origin"] == "*"

@@ -10,7 +10,9 @@ import pytest
 
 from adjudicator import create_app
 from adjudicator.judge import LANGUAGES, pin_matches
+from adjudicator.judge import config as judge_config
 from adjudicator.judge.layouts import check_layouts
+from adjudicator.settings import current_settings
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 PIN = "0468"
@@ -25,13 +27,13 @@ def page_config(html: str) -> dict:
 
 
 @pytest.fixture
-def pin_app(lexicon_dir, tmp_path):
+def pin_app(lexicon_dir, tmp_path, lockouts):
+    lockouts(PIN={"attempts": 3})
     return create_app(
         {
             "TESTING": True,
             "LEXICON_DIR": str(lexicon_dir),
             "JUDGE_PIN": PIN,
-            "JUDGE_PIN_ATTEMPTS": 3,
             "DATABASE_URL": f"sqlite:///{tmp_path / 'store.db'}",  # wrong PINs are counted there
         }
     )
@@ -263,15 +265,15 @@ def test_no_external_assets_and_no_inline_code(client):
         response.close()
 
 
-def test_default_timers_and_overrides(lexicon_dir, client):
+def test_default_timers_and_overrides(lexicon_dir, client, monkeypatch):
     timers = page_config(client.get("/judge/dsf-2015").get_data(as_text=True))["timers"]
     assert timers["result_ms"] == 10_000
     assert timers["tap_guard_ms"] == 500
     assert timers["idle_ms"] == 60_000 and timers["idle_warning_ms"] == 10_000
     assert timers["lock_ms"] == 15_000
-    app = create_app(
-        {"LEXICON_DIR": str(lexicon_dir), "JUDGE_RESULT_SECONDS": 2, "JUDGE_IDLE_SECONDS": 1.5}
-    )
+    monkeypatch.setitem(judge_config.TIMERS, "result_ms", 2_000)  # a test's shorter timers
+    monkeypatch.setitem(judge_config.TIMERS, "idle_ms", 1_500)
+    app = create_app({"LEXICON_DIR": str(lexicon_dir)})
     html = app.test_client().get("/judge/dsf-2015").get_data(as_text=True)
     timers = page_config(html)["timers"]
     assert timers["result_ms"] == 2_000 and timers["idle_ms"] == 1_500
@@ -385,10 +387,10 @@ def test_a_numeric_pin_from_the_environment_keeps_its_leading_zero(lexicon_dir, 
     monkeypatch.setenv("ADJUDICATOR_JUDGE_PIN", "0042")
     monkeypatch.setenv("ADJUDICATOR_LEXICON_DIR", str(lexicon_dir))
     app = create_app()
-    assert app.extensions["judge_pin"] == "0042"
+    assert current_settings(app).judge_pin == "0042"
     assert unlock(app.test_client(), "0042").status_code == 200
     monkeypatch.setenv("ADJUDICATOR_JUDGE_PIN", "1234")  # JSON-parsed to an int by Flask
-    assert create_app().extensions["judge_pin"] == "1234"
+    assert current_settings(create_app()).judge_pin == "1234"
 
 
 def test_pin_compare():

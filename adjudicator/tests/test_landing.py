@@ -12,7 +12,16 @@ from adjudicator import create_app
 from adjudicator.judge import LANGUAGES
 from adjudicator.web import netaddrs
 
-RULESETS = ("dsf-2015", "ssf-1999", "sbnl-punten", "dk-home", "naspa", "naspa-collins", "wespa")
+RULESETS = (
+    "dsf-2015",
+    "ssf-1999",
+    "sbnl-punten",
+    "dk-home",
+    "dk-home-egennavne",
+    "naspa",
+    "naspa-collins",
+    "wespa",
+)
 
 
 def kiosk_urls(html: str) -> list[str]:
@@ -150,6 +159,7 @@ def test_the_loopback_warnings_suggest_the_port_in_use(lexicon_dir):
     """Served on 8123, the log and the page suggest 0.0.0.0:8123, not gunicorn's 8000."""
     (warning,) = netaddrs.startup_lines([("127.0.0.1", 8123), ("::1", 9000)])
     assert "ADJUDICATOR_BIND=0.0.0.0:8123 " in warning and "8000" not in warning
+    assert "http://[::1]:9000/" in warning  # an IPv6 address in a URL is bracketed
     app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "BIND": "127.0.0.1:8123"})
     for lang in ("en", "da", "sv", "nl"):
         html = app.test_client().get(f"/?lang={lang}").get_data(as_text=True)

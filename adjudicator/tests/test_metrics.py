@@ -201,6 +201,7 @@ def test_lexicon_and_ruleset_identity_as_labels(metrics_client):
     ]
     assert {labels["lexicon"] for labels in found} == {
         "wdanish",
+        "wdanish-egennavne",
         "wswedish",
         "wdutch",
         "wamerican-huge",

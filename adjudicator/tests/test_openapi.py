@@ -59,12 +59,103 @@ def test_every_operation_has_responses_and_an_id():
     assert len(ids) == len(set(ids))
 
 
-def test_the_request_schemas_are_generated_from_the_models():
-    """`make openapi` writes them; a model changed without it leaves the document stale."""
+def test_the_generated_parts_are_fresh():
+    """`make openapi` writes the paths (from the routes' declarations and the prose file), the
+    request schemas (from the models) and the problem codes; a declaration, model or prose
+    changed without it leaves the document stale."""
     committed = schemas.DOCUMENT.read_text("utf-8")
     assert schemas.dumps(schemas.generated(json.loads(committed))) == committed, (
-        "openapi.json's request schemas differ from the models: run `make openapi`"
+        "openapi.json differs from the routes' declarations, the models or the prose file:"
+        " run `make openapi`"
     )
+
+
+def test_every_api_route_declares_its_operation(app):
+    """The paths are generated from `@operation` (adjudicator.web.contract): an API route
+    without one would be missing from the document, so there is none."""
+    from adjudicator.web.contract import operation_of
+
+    undeclared = [
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/") and operation_of(app.view_functions[rule.endpoint]) is None
+    ]
+    assert undeclared == []
+
+
+def test_a_route_without_a_declaration_stops_the_generator(lexicon_dir):
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir)})
+    app.add_url_rule("/api/v1/undeclared", "undeclared", lambda: "")
+    with pytest.raises(schemas.ContractError, match=r"/api/v1/undeclared \(undeclared\)"):
+        schemas.declared_routes(app)
+
+
+def test_prose_for_no_declared_answer_stops_the_generator(lexicon_dir, monkeypatch):
+    """The prose file follows the declarations: a status no route declares is an error, not a
+    response made up from prose."""
+    prose = schemas._prose()
+    operations = dict(prose["operations"])
+    operations["healthz"] = operations["healthz"] | {"responses": {200: {"description": "x"},
+                                                                   418: {"description": "x"}}}  # fmt: skip
+    monkeypatch.setattr(schemas, "_prose", lambda: prose | {"operations": operations})
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir)})
+    with pytest.raises(schemas.ContractError, match=r"healthz: prose for undeclared .*418"):
+        schemas.paths(app, schemas._prose())
+
+
+def test_each_problem_code_the_prose_names_is_declared_at_that_status(app):
+    """A response's description names codes (`rate_limited`), its examples show them; each is
+    one its route declares (`@operation(problems=...)`) and is answered with that status."""
+    from adjudicator.problems import Problem
+    from adjudicator.web.contract import operation_of
+
+    declared = {}
+    for rule in app.url_map.iter_rules():
+        found = operation_of(app.view_functions[rule.endpoint])
+        if found is not None:
+            declared[found.id] = found.problem_statuses()
+    codes = {p.value for p in Problem}
+    wrong = []
+    for _path, _method, op in _operations(openapi_document()):
+        for status, response in op["responses"].items():
+            named = set(re.findall(r"`([a-z_]+)`", response["description"])) & codes
+            for media in response["content"].values():
+                for example in media.get("examples", {}).values():
+                    if int(status) >= 400 and isinstance(example["value"], dict):
+                        named.add(example["value"].get("code"))
+            at_status = {p.value for p in declared[op["operationId"]].get(int(status), ())}
+            wrong += [(op["operationId"], status, code) for code in sorted(named - at_status)]
+    assert wrong == []
+
+
+def _names_in(node, found: set[str]) -> set[str]:
+    """Every property name and enum value anywhere in a part of the document."""
+    if isinstance(node, dict):
+        found.update(node.get("properties", {}))
+        found.update(v for v in node.get("enum", ()) if isinstance(v, str))
+        for value in node.values():
+            _names_in(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _names_in(value, found)
+    return found
+
+
+def test_an_error_response_names_only_codes_and_fields_that_exist():
+    """A code the prose names (`label_not_printable`) that the service no longer answers, or a
+    misspelt one, is caught: a backticked name in an error response is a problem code, or a
+    field or value some schema of the document declares."""
+    doc = openapi_document()
+    known = _names_in(doc, set())
+    stale = [
+        (op["operationId"], status, name)
+        for _path, _method, op in _operations(doc)
+        for status, response in op["responses"].items()
+        if int(status) >= 400
+        for name in re.findall(r"`([a-z]+_[a-z_]+)`", response["description"])
+        if name not in known
+    ]
+    assert stale == []
 
 
 def test_schema_refs_resolve():
@@ -255,3 +346,39 @@ def test_every_array_schema_says_what_it_holds():
 
     walk(openapi_document(), "#")
     assert untyped == []
+
+
+def test_a_problem_is_declared_only_with_a_status_it_is_answered_with():
+    """`(problem, status)` names another of the code's statuses (`Problem.statuses`), never a
+    status the code is not answered with."""
+    from adjudicator.problems import Problem
+    from adjudicator.web.contract import operation, operation_of
+
+    def view():
+        return ""
+
+    ok = operation_of(
+        operation("x", "games", "Ruling", problems=((Problem.TOO_MANY_TILES, 422),))(view)
+    )
+    assert ok.problem_statuses() == {422: (Problem.TOO_MANY_TILES,)}
+    wrong = operation_of(
+        operation("x", "games", "Ruling", problems=((Problem.WORD_EMPTY, 422),))(view)
+    )
+    with pytest.raises(ValueError, match="word_empty is never answered with 422"):
+        wrong.problem_statuses()
+
+
+def test_the_numbers_the_prose_states_are_the_services_own():
+    """The document states a few fixed numbers in words (constants since they stopped being
+    settings): each must be the constant's value, so changing one without the prose fails."""
+    from adjudicator.api import meta
+    from adjudicator.auth import lockout
+    from adjudicator.web import idempotency
+
+    text = json.dumps(openapi_document())
+    hours = idempotency.TTL.total_seconds() / 3600
+    assert f"Keys are kept {hours:g} hours." in text
+    assert meta.CRASH_WINDOW_SECONDS == 60  # "within a minute"
+    assert f"workers died {meta.CRASH_LIMIT} times within a minute" in text
+    minutes = lockout.PIN.window / 60
+    assert f"{lockout.PIN.attempts} in {minutes:g} minutes" in text

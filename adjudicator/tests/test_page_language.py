@@ -15,6 +15,7 @@ import ast
 import functools
 import json
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from importlib import resources
 from pathlib import Path
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from adjudicator import create_app, store
-from adjudicator.auth import directors, keys, store_time
+from adjudicator.auth import directors, keys, lockout, store_time
 from adjudicator.catalogue import rulesets
 from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.pages.page_language import LANGUAGES
@@ -180,7 +181,15 @@ FRAGMENTS = english_fragments()
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, lexicon_dir):
+def two_logins():
+    """Two wrong passwords lock a client out (five in service): the locked page, sooner."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lockout, "LOGIN", replace(lockout.LOGIN, attempts=2))
+        yield
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, lexicon_dir, two_logins):
     """An app in tournament mode with a director, a key, a paired tablet and rulings of every
     kind under every ruleset in its log."""
     folder = tmp_path_factory.mktemp("store")
@@ -190,7 +199,6 @@ def site(tmp_path_factory, lexicon_dir):
             "LEXICON_DIR": str(lexicon_dir),
             "MODE": "tournament",
             "DATABASE_URL": f"sqlite:///{folder / 'store.db'}",
-            "LOGIN_ATTEMPTS": 2,
         }
     )
     with app.app_context(), store.connection(write=True) as conn:

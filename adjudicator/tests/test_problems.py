@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import adjudicator
 from adjudicator import problems
-from adjudicator.problems import Problem
-from adjudicator.tests.problem_codes import GAME_STATUS, codes_raised_by_the_game, statuses
-from adjudicator.web.errors import PROBLEM_TYPE_PREFIX, ApiError
+from adjudicator.problems import DomainError, Problem
+from adjudicator.tests.problem_codes import codes_raised_with, statuses
+from adjudicator.web.errors import DOMAIN_STATUSES, PROBLEM_TYPE_PREFIX, ApiError, as_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,11 +97,90 @@ def test_an_api_error_takes_only_a_declared_code():
 
 def test_every_status_given_where_raised_is_one_its_code_declares():
     """The reference lists each code's statuses from the enum: a raise site that gives another
-    status (or a game rule's code, answered 422) must be declared there too."""
+    status must be declared there too."""
     for code, given in statuses().items():
         assert given <= set(Problem[code].statuses), (code, given)
-    for code in codes_raised_by_the_game():
-        assert GAME_STATUS in Problem[code].statuses, code
+
+
+# --- the domain's errors: each layer raises its own, the web layer answers them all ------------
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def domain_error_types() -> list[type[DomainError]]:
+    """Every subclass of `DomainError` in the package, each of its modules imported."""
+    for found in pkgutil.walk_packages(adjudicator.__path__, "adjudicator."):
+        name = found.name
+        if ".tests" in name or ".migrations" in name or name.endswith(("wsgi", "__main__")):
+            continue  # wsgi builds an app; a migration runs only under Alembic
+        importlib.import_module(name)
+    return sorted(set(_subclasses(DomainError)), key=lambda t: f"{t.__module__}.{t.__name__}")
+
+
+def _instance(kind: type[DomainError], code: Problem, **extra: object) -> DomainError:
+    """An error of `kind` with `code`, whatever the order of its own constructor's arguments."""
+    error = kind.__new__(kind)
+    DomainError.__init__(error, code, f"refused by {kind.__name__}", "field", extra=extra)
+    return error
+
+
+def test_the_domain_errors_are_found():
+    """The enumeration below sees each layer's own error (a plant would be missed otherwise)."""
+    names = {t.__name__ for t in domain_error_types()}
+    assert {"WordFormError", "RulesetError", "LabelError", "RecordError", "GameInputError"} <= names
+    assert "RackError" in names  # a subclass of a subclass
+
+
+def test_every_domain_error_is_answered_at_a_status_its_code_declares():
+    """Each type, with every code the source raises it with, maps (`as_problem`, the one
+    mapping) to a problem at a status the code declares: a new domain error, or a code raised
+    with one whose status the reference does not list, fails here, named."""
+    types = domain_error_types()
+    raised = codes_raised_with({t.__name__ for t in types})
+    for kind in types:
+        assert raised[kind.__name__], f"no code is raised with {kind.__name__}"
+        for name in raised[kind.__name__]:
+            code = Problem[name]
+            problem = as_problem(_instance(kind, code, n=1))
+            assert problem.status in code.statuses, (kind.__name__, name, problem.status)
+            assert (problem.code, problem.field, problem.extra) == (code, "field", {"n": 1})
+    assert set(DOMAIN_STATUSES) <= set(types)  # the table names only domain errors
+
+
+def test_the_game_rules_refusals_are_422_where_a_views_own_check_is_400():
+    from adjudicator.game.errors import GameInputError
+    from adjudicator.game.racks import RackError
+
+    assert Problem.WRONG_SHAPE.status == 400
+    assert as_problem(GameInputError("x", "f", Problem.WRONG_SHAPE)).status == 422
+    assert as_problem(RackError("x", "f", Problem.WRONG_SHAPE)).status == 422
+
+
+def test_a_domain_error_leaves_as_a_problem_document(app, client):
+    """Through the one handler, each type's error is the problem document its mapping says,
+    with no trace of the type that carried it."""
+    types = domain_error_types()
+    raised = codes_raised_with({t.__name__ for t in types})
+
+    @app.get("/api/v1/refuse/<int:i>")
+    def refuse(i: int):
+        kind = types[i]
+        raise _instance(kind, Problem[sorted(raised[kind.__name__])[0]])
+
+    for i, kind in enumerate(types):
+        code = Problem[sorted(raised[kind.__name__])[0]]
+        expected = as_problem(_instance(kind, code))
+        body = _problem(client.get(f"/api/v1/refuse/{i}"), expected.status, code.value)
+        assert body["detail"] == f"refused by {kind.__name__}" and body["field"] == "field"
+
+
+def test_a_domain_error_takes_only_a_declared_code():
+    with pytest.raises(TypeError, match="Problem"):
+        DomainError("wrong_shape", "a plain string")
 
 
 def test_the_problem_codes_reference_is_the_enum():

@@ -57,9 +57,7 @@ def test_nothing_loaded_is_not_ready_even_if_partial_is_allowed(tmp_path):
 def test_repeated_worker_deaths_make_it_unready(tmp_path, lexicon_dir):
     run = tmp_path / "run"
     run.mkdir()
-    app = create_app(
-        {"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "RUN_DIR": str(run), "CRASH_LIMIT": 3}
-    )
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "RUN_DIR": str(run)})
     rundir.mark_clean_exit(str(run), 101)
     rundir.record_exit(str(run), 101)  # a clean exit (reload, graceful stop) does not count
     assert _ready(app)[1]["workers"]["abnormal_exits"] == 0

@@ -147,3 +147,24 @@ def test_the_ruleset_reference_is_the_model():
             f"{path.relative_to(ROOT)} keeps a table of ruleset keys by hand: link to the "
             "ruleset reference (docs/reference/rulesets.md), which is generated"
         )
+
+
+def test_the_public_view_shows_every_rule_table_of_the_file(client):
+    """A client reads every rule a ruleset file states, the restart (003) and the two-letter card
+    (003) among them: the public tables are derived from the model, so a new table is public
+    without anyone adding it to a list (it once showed six of ten)."""
+    from adjudicator.catalogue import PUBLIC_TABLES
+    from adjudicator.game.rules import Section
+    from adjudicator.rulesets import Ruleset
+
+    tables = {
+        f.alias or n
+        for n, f in Ruleset.model_fields.items()
+        if isinstance(f.annotation, type) and issubclass(f.annotation, Section)
+    }
+    assert tables - set(PUBLIC_TABLES) == {"disclosure", "house", "editions"}
+    view = client.get("/api/v1/rulesets/sbnl-punten").json
+    assert view["rules"]["restart"]["after_exchanges"] == 3
+    assert view["rules"]["card"] == {
+        "source": "003 Verloop van het spel", "two_letter": True, "public": True
+    }  # fmt: skip

@@ -19,6 +19,7 @@ BUNDLED = {
     "ssf-1999",
     "sbnl-punten",
     "dk-home",
+    "dk-home-egennavne",
     "naspa",
     "naspa-collins",
     "wespa",

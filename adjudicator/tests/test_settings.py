@@ -1,6 +1,7 @@
-"""Issue 28 item 2: every `ADJUDICATOR_*` setting declared once (adjudicator.settings), checked
-at the start, and the settings reference (docs/reference/settings.md) generated from the
-declaration, the one place the settings are listed."""
+"""Every `ADJUDICATOR_*` setting declared once (adjudicator.settings: the fields of one frozen,
+typed `Settings`), checked at the start, read as attributes of that object everywhere, and the
+settings reference (docs/reference/settings.md) generated from the declaration, the one place
+the settings are listed."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import configured_app, settings
-from adjudicator.settings import ConfigError
+from adjudicator import configured_app, create_app, settings
+from adjudicator.settings import ConfigError, Settings, current_settings
+from adjudicator.settings.__main__ import main as settings_main
+from adjudicator.settings.reference import markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "adjudicator"
@@ -38,13 +41,15 @@ def clean_env(**values: str) -> dict[str, str]:
     ("name", "value"),
     [
         ("MAX_CONTENT_LENGTH", "abc"),
-        ("JUDGE_RESULT_SECONDS", "abc"),
+        ("SESSION_HOURS", "abc"),
         ("CACHE_MAX_AGE", "-5"),
         ("WORKERS", "abc"),
         ("THREADS", "0"),
         ("METRICS", "maybe"),
         ("LOG_FORMAT", "xml"),
-        ("CRASH_WINDOW_SECONDS", "nan"),
+        ("VERIFY_TIME_SHARE", "nan"),
+        ("VERIFY_TIME_SHARE", "0"),
+        ("MODE", "club"),
     ],
 )
 def test_a_bad_value_in_the_environment_stops_the_app_naming_it(monkeypatch, name, value):
@@ -54,10 +59,10 @@ def test_a_bad_value_in_the_environment_stops_the_app_naming_it(monkeypatch, nam
 
 
 def test_a_bad_value_in_a_test_config_stops_the_app_naming_it():
-    with pytest.raises(ConfigError, match="ADJUDICATOR_CACHE_MAX_AGE"):
+    with pytest.raises(ConfigError, match="ADJUDICATOR_CACHE_MAX_AGE must be a whole number ≥ 0"):
         configured_app({"CACHE_MAX_AGE": -5})
-    with pytest.raises(ConfigError, match="ADJUDICATOR_JUDGE_RESULT_SECONDS"):
-        configured_app({"JUDGE_RESULT_SECONDS": "abc"})
+    with pytest.raises(ConfigError, match="ADJUDICATOR_DEVICE_DAYS must be a whole number, not"):
+        configured_app({"DEVICE_DAYS": "abc"})
 
 
 def test_values_are_typed_and_defaults_kept(monkeypatch):
@@ -68,16 +73,32 @@ def test_values_are_typed_and_defaults_kept(monkeypatch):
     monkeypatch.setenv("ADJUDICATOR_METRICS", "yes")
     monkeypatch.setenv("ADJUDICATOR_SQLITE_SYNCHRONOUS", "normal")
     monkeypatch.setenv("ADJUDICATOR_RULESET_DIR", "")  # empty: unset
-    config = configured_app({"TESTING": True, "EVENT": 2027}).config
-    assert config["MAX_CONTENT_LENGTH"] == 2048
-    assert config["JUDGE_PIN"] == "0042"
-    assert config["METRICS"] is True
-    assert config["SQLITE_SYNCHRONOUS"] == "NORMAL"
-    assert config["RULESET_DIR"] is None
-    assert config["EVENT"] == "2027"
-    assert config["TESTING"] is True  # not a setting: passed through
-    assert config["CACHE_MAX_AGE"] == 60 and config["JUDGE_RESULT_SECONDS"] == 10
-    assert config["LEXICON_DIR"].endswith(os.path.join("instance", "lexicons"))
+    monkeypatch.setenv("ADJUDICATOR_CORS_ORIGINS", '["https://a.example/"]')  # a JSON list
+    app = configured_app({"TESTING": True, "EVENT": 2027, "METRICS_ALLOW": ["10.0.0.0/8"]})
+    found = current_settings(app)
+    assert found.max_content_length == 2048 == app.config["MAX_CONTENT_LENGTH"]  # Flask's own
+    assert found.judge_pin == "0042"
+    assert found.metrics is True
+    assert found.sqlite_synchronous == "NORMAL"
+    assert found.ruleset_dir is None
+    assert found.event == "2027" and found.event_key == "2027"
+    assert found.cors_origins == {"https://a.example"}
+    assert [str(n) for n in found.metrics_allow] == ["10.0.0.0/8"]
+    assert app.config["TESTING"] is True  # not a setting: Flask's config
+    assert found.cache_max_age == 60 and found.session_seconds == 12 * 3600
+    assert found.lexicon_dir.endswith(os.path.join("instance", "lexicons"))
+
+
+def test_the_settings_are_one_frozen_object_never_in_flasks_config(lexicon_dir):
+    """The settings, and what follows from them (the event's key, the lexicon folder), are the
+    object's attributes: nothing is written back into the config for a module to read."""
+    app = create_app({"TESTING": True, "LEXICON_DIR": str(lexicon_dir), "EVENT": "NM 2027"})
+    found = current_settings(app)
+    with pytest.raises(ValueError, match="frozen"):
+        found.mode = "tournament"  # type: ignore[misc]
+    names = {name.upper() for name in Settings.model_fields} | {"EVENT_KEY"}
+    assert names & set(app.config) == {"MAX_CONTENT_LENGTH"}  # Flask's own, set from the object
+    assert found.event_key == "nm 2027" and not found.tournament
 
 
 def free_port() -> int:
@@ -102,7 +123,7 @@ def test_serve_with_a_bad_workers_value_exits_2_naming_it(tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("MAX_CONTENT_LENGTH", "abc"), ("JUDGE_RESULT_SECONDS", "abc"), ("CACHE_MAX_AGE", "-5")],
+    [("MAX_CONTENT_LENGTH", "abc"), ("SESSION_HOURS", "abc"), ("CACHE_MAX_AGE", "-5")],
 )
 def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
     env = clean_env(**{name: value}, RUN_DIR=str(tmp_path / "run"))
@@ -149,7 +170,7 @@ def test_a_bind_gunicorn_cannot_take_fails_the_check(monkeypatch, capsys, value)
     """Issue 35 (break 7): `--check` said ok to a port past 65535, and gunicorn then ended in a
     traceback. Every address is checked with the other settings."""
     monkeypatch.setenv("ADJUDICATOR_BIND", value)
-    assert settings.main(["--check"]) == 2
+    assert settings_main(["--check"]) == 2
     err = capsys.readouterr().err
     assert "ADJUDICATOR_BIND must be" in err and len(err.strip().splitlines()) == 1
 
@@ -157,7 +178,7 @@ def test_a_bind_gunicorn_cannot_take_fails_the_check(monkeypatch, capsys, value)
 @pytest.mark.parametrize("value", GOOD_BINDS)
 def test_every_form_of_bind_gunicorn_takes_is_accepted(monkeypatch, value):
     monkeypatch.setenv("ADJUDICATOR_BIND", value)
-    assert settings.read()["BIND"] == value
+    assert settings.read().bind == value
 
 
 @pytest.mark.parametrize("how", ["environment", "option"])
@@ -209,7 +230,7 @@ def test_the_settings_reference_is_the_declarations():
         sys.path.remove(str(ROOT / "tools"))
     page = (ROOT / "docs" / "reference" / "settings.md").read_text("utf-8")
     assert page.count("<!-- generated: settings -->") == 1
-    assert docs_hooks.GENERATORS["settings"]() == settings.markdown_table()
+    assert docs_hooks.GENERATORS["settings"]() == markdown_table()
     rows = re.compile(r"^\| `ADJUDICATOR_\w+`", re.M)
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         assert not rows.search(path.read_text("utf-8")), (
@@ -225,36 +246,37 @@ def test_every_adjudicator_variable_named_in_the_package_is_declared():
             continue
         for match in re.finditer(r"ADJUDICATOR_([A-Z0-9_]*[A-Z0-9])", path.read_text("utf-8")):
             named.setdefault(match[1], str(path.relative_to(ROOT)))
-    undeclared = {n: where for n, where in named.items() if n not in settings.SETTINGS}
-    assert not undeclared, f"declare these in adjudicator/settings.py: {undeclared}"
+    undeclared = {n: where for n, where in named.items() if not settings.is_setting(n)}
+    assert not undeclared, f"declare these in adjudicator/settings/__init__.py: {undeclared}"
 
 
-def test_each_declaration_is_complete():
-    for setting in settings.DECLARED:
-        assert setting.name.isupper() and setting.description, setting.name
-        assert "\n" not in setting.description and "|" not in setting.description
-        setting.parse(setting.default_value())  # every default passes its own rule
+def test_each_declaration_is_complete(monkeypatch):
+    for name, field in Settings.model_fields.items():
+        assert name.islower() and field.description, name  # why it exists: the reference says
+        assert "\n" not in field.description and "|" not in field.description
+    for name in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
+        monkeypatch.delenv(name)
+    settings.read()  # every default passes its own rule
 
 
 def test_the_instance_folder_is_the_same_from_any_folder(tmp_path, monkeypatch):
     """Issue 28 item 8: the state's home is Flask's instance folder for the package, not the
     current folder; the lexicons, the SQLite store and the run directory default to it."""
-    from adjudicator.rundir import run_dir_for
     from adjudicator.store import default_url
 
     for name in [k for k in os.environ if k.startswith("ADJUDICATOR_")]:
         monkeypatch.delenv(name)
-    home = settings.value("INSTANCE_DIR")
+    home = settings.read().instance_dir
     monkeypatch.chdir(tmp_path)
-    assert settings.value("INSTANCE_DIR") == home == str(ROOT / "instance")
+    assert settings.read().instance_dir == home == str(ROOT / "instance")
     app = configured_app({"TESTING": True})
     assert app.instance_path == home
-    assert app.config["LEXICON_DIR"] == os.path.join(home, "lexicons")
-    assert run_dir_for(settings.read()) == os.path.join(home, "run", "127.0.0.1-8000")
+    assert current_settings(app).lexicon_dir == os.path.join(home, "lexicons")
+    assert settings.read().run_directory == os.path.join(home, "run", "127.0.0.1-8000")
     assert default_url(app.instance_path) == f"sqlite:///{home}/adjudicator.db"
     monkeypatch.setenv("ADJUDICATOR_INSTANCE_DIR", "state")  # relative: from where it starts
-    assert settings.value("INSTANCE_DIR") == str(tmp_path / "state")
-    assert configured_app().config["LEXICON_DIR"] == str(tmp_path / "state" / "lexicons")
+    assert settings.read().instance_dir == str(tmp_path / "state")
+    assert current_settings(configured_app()).lexicon_dir == str(tmp_path / "state" / "lexicons")
 
 
 ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
@@ -273,13 +295,74 @@ def _environment_uses(path: Path) -> list[str]:
     return uses
 
 
-def test_only_the_settings_module_reads_or_writes_the_environment():
-    """Settings are declared once: the environment is read and written in adjudicator.settings
-    only (its `read`, and what a process passes on to the processes it starts)."""
+def test_only_the_settings_and_environment_modules_read_or_write_the_environment():
+    """Settings are declared once: the environment is read in adjudicator.settings only (by
+    pydantic-settings, and `read` given another process's), and written, with what a process
+    passes on to the processes it starts, in adjudicator.environment."""
+    allowed = {PACKAGE / "environment.py", *(PACKAGE / "settings").glob("*.py")}
     uses = []
     for package in ("adjudicator", "compiler", "lexicon"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            if "tests" in path.relative_to(ROOT).parts or path == PACKAGE / "settings.py":
+            if "tests" in path.relative_to(ROOT).parts or path in allowed:
                 continue
             uses += _environment_uses(path)
     assert uses == []
+
+
+NAMES = {name.upper() for name in Settings.model_fields}
+
+
+def _string_reads(path: Path) -> list[str]:
+    """Each read of a setting by its name as a string in a module: `config["MODE"]`,
+    `config.get("MODE", …)`, `getattr(config, "MODE")`, `config.MODE`, as `path:line: NAME`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        name = None
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            name = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("get", "pop", "setdefault") and node.args:
+                first = node.args[0]
+                name = first.value if isinstance(first, ast.Constant) else None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "getattr" and len(node.args) > 1:
+                second = node.args[1]
+                name = second.value if isinstance(second, ast.Constant) else None
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            name = node.attr
+        if isinstance(name, str) and name in NAMES:
+            found.append(f"{path}:{node.lineno}: {name}")
+    return found
+
+
+def test_the_scan_sees_every_form_of_a_string_read(tmp_path):
+    module = tmp_path / "reads.py"
+    module.write_text(
+        'a = app.config["MODE"]\nb = current_app.config.get("EVENT", "")\n'
+        'c = getattr(config, "BIND")\nd = config.WORKERS\napp.config["TESTING"] = True\n'
+        "e = settings.mode\n",
+        encoding="utf-8",
+    )
+    reads = [line.rsplit(": ", 1)[1] for line in _string_reads(module)]
+    assert reads == ["MODE", "EVENT", "BIND", "WORKERS"]
+
+
+def test_no_module_reads_a_setting_by_its_name():
+    """A setting is read as an attribute of the one object (`current_settings().mode`), never
+    by its name from Flask's config or a mapping, where a default would be repeated and a typo
+    would read nothing. Only the factory (adjudicator/__init__.py) hands Flask its own limit."""
+    reads = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "tests" not in path.relative_to(PACKAGE).parts:
+            reads += _string_reads(path)
+    assert reads == []
+
+
+def test_another_processes_environment_is_read_alone(monkeypatch):
+    """`adjudicator reload` reads the running instance's settings from its environment
+    (/proc/PID/environ), not from its own: the same rules, an empty variable unset."""
+    monkeypatch.setenv("ADJUDICATOR_MODE", "tournament")
+    theirs = settings.read({"ADJUDICATOR_THREADS": " 2 ", "ADJUDICATOR_EVENT": "", "HOME": "/"})
+    assert theirs.threads == 2 and theirs.mode == "open" and theirs.event == ""
+    with pytest.raises(ConfigError, match="ADJUDICATOR_THREADS must be a whole number ≥ 1"):
+        settings.read({"ADJUDICATOR_THREADS": "0"})

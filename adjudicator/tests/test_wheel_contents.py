@@ -26,6 +26,7 @@ CONSOLE_SCRIPTS = tuple(
 ENTRY_POINTS = (
     *CONSOLE_SCRIPTS,
     "adjudicator.cli.__main__",  # python -m adjudicator.cli
+    "adjudicator.settings.__main__",  # python -m adjudicator.settings --check / --markdown
     "adjudicator.process.wsgi",
     "adjudicator.process.gunicorn_conf",
     "adjudicator.process.gunicorn_main",

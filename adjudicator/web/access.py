@@ -1,9 +1,11 @@
 """The access markers every route carries, declared where the route is defined.
 
-`public`, `lexicon_dependent`, `directors_only` (and `rules`, `counted_when_answered`,
-`not_a_ruling` for the rate-limit bookkeeping) only mark a view or a blueprint; the guard (`adjudicator.auth.guard`)
-reads the marks and enforces them. They live in the HTTP plumbing so that any route, the
-metrics endpoint among them, can be marked without importing the guard.
+`public`, `lexicon_dependent`, `directors_only` (and `not_a_ruling` for the rate-limit
+bookkeeping) only mark a view or a blueprint; the guard (`adjudicator.auth.guard`) reads the
+marks and enforces them. They live in the HTTP plumbing so that any route, the metrics endpoint
+among them, can be marked without importing the guard. A view that gives a ruling is marked
+`RULES` or `COUNTED_WHEN_ANSWERED` by its declaration (`adjudicator.api.ruling`), so that the
+guard leaves its rate count to the ruling step.
 """
 
 from __future__ import annotations
@@ -33,27 +35,8 @@ def _mark(access: str) -> Callable[[V], V]:
 public = _mark(PUBLIC)
 lexicon_dependent = _mark(LEXICON_DEPENDENT)
 directors_only = _mark(DIRECTORS_ONLY)
-RULES = "adjudicator_rules"
-
-
-def rules(target: V) -> V:
-    """Marks a view whose answer is a recorded ruling (`audit.record.record_ruling`): a device's or
-    key's rate count and last use are then settled in the ruling's transaction (bookkeeping)."""
-    setattr(target, RULES, True)
-    return target
-
-
-COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"
-
-
-def counted_when_answered(target: V) -> V:
-    """Marks a view that is no recorded ruling but is counted against a device's or key's rate
-    limit only once it has answered (`settle_deferred`), not before it runs: a request refused
-    on the way (a malformed body, a busy worker) uses up nothing."""
-    setattr(target, COUNTED_WHEN_ANSWERED, True)
-    return target
-
-
+RULES = "adjudicator_rules"  # a recorded ruling: the rate count is settled in its transaction
+COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"  # counted once it has answered
 NOT_A_RULING = "adjudicator_not_a_ruling"
 
 

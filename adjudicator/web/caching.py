@@ -8,11 +8,13 @@ a new lexicon the body, and so the ETag, changes.
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from flask import Response, request
+
+from adjudicator.settings import current_settings
 
 
 def cacheable(response: Response) -> Response:
     """Add ETag and Cache-Control, and turn the answer into a 304 when the client has it."""
     response.add_etag()
-    response.cache_control.max_age = current_app.config["CACHE_MAX_AGE"]  # checked: ≥ 0
+    response.cache_control.max_age = current_settings().cache_max_age
     return response.make_conditional(request)

@@ -1,17 +1,19 @@
 """CORS for browser apps on other origins: an allow-list from configuration, off by default.
 
 `ADJUDICATOR_CORS_ORIGINS` lists the origins (`https://app.example,https://club.example`, or a
-JSON list; `*` allows any origin). An allowed origin gets `Access-Control-Allow-Origin` on every
-API answer, errors included, so the app can read a problem document; a preflight (`OPTIONS` with
-`Access-Control-Request-Method`) is answered with the route's methods and the headers the API
-reads. Credentials (cookies) are never allowed across origins. Other origins get no CORS headers
-and the browser keeps its same-origin rule.
+JSON list; `*` allows any origin), checked with the other settings (adjudicator.settings). An
+allowed origin gets `Access-Control-Allow-Origin` on every API answer, errors included, so the
+app can read a problem document; a preflight (`OPTIONS` with `Access-Control-Request-Method`) is
+answered with the route's methods and the headers the API reads. Credentials (cookies) are
+never allowed across origins. Other origins get no CORS headers and the browser keeps its
+same-origin rule.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 
 ALLOWED_HEADERS = "Content-Type, Authorization, If-None-Match, Idempotency-Key"
@@ -19,34 +21,8 @@ EXPOSED_HEADERS = "ETag, Retry-After, Allow"
 PREFLIGHT_MAX_AGE = 600  # seconds a browser may reuse a preflight answer
 
 
-class CorsConfigError(ValueError):
-    """A CORS_ORIGINS value that is not a list of origins: the service does not start."""
-
-
-def allowed_origins(value: object) -> frozenset[str]:
-    """The configured list, from a comma-separated string or a list (JSON in the environment)."""
-    if not value:
-        return frozenset()
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list | tuple | set | frozenset):
-        raise CorsConfigError("CORS_ORIGINS must be a comma-separated string or a list of origins")
-    origins = frozenset(str(item).strip().rstrip("/") for item in items if str(item).strip())
-    for origin in origins:
-        if origin != "*" and "://" not in origin:
-            raise CorsConfigError(
-                f"CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port])"
-            )
-    return origins
-
-
-def checked_origins(value: str | list[str]) -> str | list[str]:
-    """ADJUDICATOR_CORS_ORIGINS's rule, for its declaration (adjudicator.settings)."""
-    allowed_origins(value)
-    return value
-
-
 def _add_cors_headers(response: Response) -> Response:
-    origins: frozenset[str] = current_app.extensions["cors_origins"]
+    origins = current_settings().cors_origins
     if not origins or not request.path.startswith(API_PREFIX + "/"):
         return response
     response.vary.add("Origin")  # caches must keep one answer per origin
@@ -70,5 +46,4 @@ def _add_cors_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["cors_origins"] = allowed_origins(app.config["CORS_ORIGINS"])
     app.after_request(_add_cors_headers)

@@ -1,4 +1,5 @@
-"""One exception type and one handler: an error leaves as RFC 9457 `application/problem+json`.
+"""One handler: an error leaves as RFC 9457 `application/problem+json`, whether the web layer
+raised it (`ApiError`) or the domain did (a `DomainError`, mapped here, in `as_problem` only).
 
 A problem carries the standard members (`type`, `title`, `status`, `detail`) and ours: `code`,
 the machine-readable reason a client branches on, and `field`, the request field at fault. The
@@ -22,8 +23,10 @@ import orjson
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from adjudicator import store
+from adjudicator.game.errors import GameInputError
 from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # re-exported
-from adjudicator.problems import Problem
+from adjudicator.problems import DomainError, Problem
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PAGE_MIMETYPE = "text/html"
@@ -105,6 +108,33 @@ HTTP_CODES = {
 }
 
 
+# The status a domain error is answered with where it is not its code's own: the game rules'
+# refusals are 422 where a view's own check of the same kind is a 400 (`Problem.statuses`).
+DOMAIN_STATUSES: dict[type[DomainError], int] = {GameInputError: 422}
+
+
+def as_problem(exc: ApiError | DomainError) -> ApiError:
+    """The one mapping from a domain error to the problem it is answered with: its code,
+    message, field and members, at its type's status (DOMAIN_STATUSES) or else its code's."""
+    if isinstance(exc, ApiError):
+        return exc
+    status = next((s for t, s in DOMAIN_STATUSES.items() if isinstance(exc, t)), None)
+    return ApiError(exc.code, exc.message, exc.field, status=status, extra=exc.extra)
+
+
+def _outage(exc: Exception) -> ApiError:
+    """503, not 500: nothing is wrong with the request or the service's code, and a retry (with
+    the same Idempotency-Key, so that a ruling committed just before the failure is not made
+    twice) will succeed once the database is back. The operator's log says why."""
+    current_app.logger.error("the store cannot be used: %s", store.describe_error(exc))
+    return ApiError(
+        Problem.STORE_UNAVAILABLE,
+        "the store cannot be used right now, so nothing can be ruled and recorded;"
+        " retry shortly with the same Idempotency-Key",
+        headers={"Retry-After": str(store.OUTAGE_RETRY_AFTER_SECONDS)},
+    )
+
+
 def _http_detail(exc: HTTPException, status: int) -> str:
     """Our own sentence for each Werkzeug error; its descriptions are HTML-ish boilerplate."""
     where = f"{request.method} {request.path}"
@@ -172,8 +202,9 @@ def respond(exc: ApiError) -> Response:
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def handle_api_error(exc: ApiError):
-        return respond(exc)
+    @app.errorhandler(DomainError)
+    def handle_api_error(exc: ApiError | DomainError):
+        return respond(as_problem(exc))
 
     @app.errorhandler(HTTPException)
     def handle_http_exception(exc: HTTPException):
@@ -195,6 +226,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def handle_unexpected(exc: Exception):
+        if store.is_outage(exc):
+            return respond(_outage(exc))
         app.logger.exception("unhandled error")
         message = "the service failed; the error has been logged"
         return respond(ApiError(Problem.INTERNAL_ERROR, message))

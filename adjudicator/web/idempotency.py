@@ -5,7 +5,7 @@ With the same key (per caller: a credential, or in open mode an anonymous client
 same method, path and body, the second gets the first's answer byte for byte (the same ruling
 id) and `Idempotent-Replayed: true`, and nothing is logged or counted again. The same key with
 another request is refused (422, as the IETF draft "The Idempotency-Key HTTP Header Field"
-says). Keys are kept for `IDEMPOTENCY_TTL_SECONDS` (default 24 hours: a tournament day); after
+says). Keys are kept for `TTL` (24 hours: a tournament day, longer than any retry); after
 that the key is free again.
 
 The lookup and the record happen in the ruling's own transaction, under the audit log's append
@@ -33,6 +33,7 @@ from adjudicator.web.errors import ApiError
 from adjudicator.web.netaddrs import client_id
 
 HEADER = "Idempotency-Key"
+TTL = timedelta(hours=24)
 PURGE_EVERY = 200  # keyed requests per process between deletions of expired keys
 
 KEYS = IdempotencyKey.__table__
@@ -136,10 +137,6 @@ def from_request(caller: Caller) -> Key | None:
     return Key(namespace(caller), key, digest.hexdigest())
 
 
-def _ttl() -> timedelta:
-    return timedelta(seconds=current_app.config["IDEMPOTENCY_TTL_SECONDS"])
-
-
 def lookup(conn: Connection, key: Key) -> Response | None:
     """The stored answer to replay, None for a new (or expired) key; 422 for a key reused with
     another request."""
@@ -148,7 +145,7 @@ def lookup(conn: Connection, key: Key) -> Response | None:
     if row is None:
         return None
     request_hash, status, body, created_at = row
-    if sql.time_from_db(created_at) < utcnow() - _ttl():
+    if sql.time_from_db(created_at) < utcnow() - TTL:
         driver.change(conn, sql.forget, (key.caller, key.key))
         return None
     if request_hash != key.request_hash:
@@ -175,4 +172,4 @@ def remember(conn: Connection, key: Key, status: int, body: bytes) -> None:
         (key.caller, key.key, key.request_hash, status, sql.body_to_db(body), sql.time_to_db(now)),
     )
     if next(_counter) % PURGE_EVERY == 0:
-        driver.change(conn, sql.purge, (sql.time_to_db(now - _ttl()),))
+        driver.change(conn, sql.purge, (sql.time_to_db(now - TTL),))

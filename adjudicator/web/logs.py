@@ -16,15 +16,7 @@ from typing import Any
 from flask import Flask
 from flask.logging import default_handler
 
-from adjudicator.settings import SETTINGS, value
-
-FORMATS = SETTINGS["LOG_FORMAT"].choices
-
-
-def log_format() -> str:
-    """The configured format, checked (adjudicator.settings): an unknown one is a ConfigError
-    naming ADJUDICATOR_LOG_FORMAT and its choices, which stops the start."""
-    return value("LOG_FORMAT")
+from adjudicator.settings import current_settings
 
 
 class JsonFormatter(logging.Formatter):
@@ -72,10 +64,10 @@ def _json_logger_class():
     return JsonLogger
 
 
-def gunicorn_logger_class(fmt: str | None = None) -> str | None:
-    """For the gunicorn settings: the logger class to use for `fmt` (default: the configured
-    format), None for gunicorn's own."""
-    return "adjudicator.web.logs.JsonLogger" if (fmt or log_format()) == "json" else None
+def gunicorn_logger_class(fmt: str) -> str | None:
+    """For the gunicorn settings: the logger class to use for `fmt` (`ADJUDICATOR_LOG_FORMAT`),
+    None for gunicorn's own."""
+    return "adjudicator.web.logs.JsonLogger" if fmt == "json" else None
 
 
 def __getattr__(name: str):
@@ -86,7 +78,7 @@ def __getattr__(name: str):
 
 def init_app(app: Flask) -> None:
     """The app's own log lines (start-up, unexpected errors) in the same format."""
-    if app.config["LOG_FORMAT"] == "json":
+    if current_settings(app).log_format == "json":
         app.logger.removeHandler(default_handler)
         if not any(getattr(h, "adjudicator_json", False) for h in app.logger.handlers):
             handler = logging.StreamHandler(sys.stderr)

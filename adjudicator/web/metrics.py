@@ -22,7 +22,7 @@ import ipaddress
 import time
 from collections.abc import Iterator
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -34,8 +34,9 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from adjudicator.environment import multiprocess_metrics_dir
 from adjudicator.problems import Problem
-from adjudicator.settings import multiprocess_metrics_dir, networks
+from adjudicator.settings import current_settings
 from adjudicator.web.access import public
 from adjudicator.web.errors import ApiError
 
@@ -82,7 +83,7 @@ def count_ruling(ruleset: str, kind: str, verdict: str | None) -> None:
     """One ruling of `kind` (challenge, move) under `ruleset`; `None` (no ruling) is not one.
     Called once the ruling is recorded (`audit.record.record_ruling`), never for one refused on the way
     or replayed."""
-    if verdict is not None and current_app.extensions.get("metrics_on"):
+    if verdict is not None and current_settings().metrics:
         RULINGS.labels(ruleset, kind, verdict).inc()
 
 
@@ -97,7 +98,7 @@ class _ServedIdentity:
     """Info metrics of what this process serves now (after a reload too): built per scrape."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from adjudicator.catalogue import rulesets
+        from adjudicator.catalogue import rulesets, served_lexicon
         from adjudicator.lexicon_registry import registry
 
         lexicons = GaugeMetricFamily(
@@ -117,9 +118,9 @@ class _ServedIdentity:
             "1 when the ruleset's lexicon is loaded, 0 when the ruleset answers 503",
             labels=["ruleset", "lexicon"],
         )
-        loaded = registry().loaded
         for ruleset_id, ruleset in sorted(rulesets().items()):
-            served.add_metric([ruleset_id, ruleset.lexicon_id], int(ruleset.lexicon_id in loaded))
+            available = served_lexicon(ruleset) is not None  # never a house build (§4.6)
+            served.add_metric([ruleset_id, ruleset.lexicon_id], int(available))
         yield served
 
 
@@ -135,7 +136,7 @@ def _exposition() -> bytes:
 
 
 def _client_allowed() -> bool:
-    networks = current_app.extensions["metrics_allow"]
+    networks = current_settings().metrics_allow
     try:
         address = ipaddress.ip_address(request.remote_addr or "")
     except ValueError:
@@ -169,11 +170,8 @@ def _count_request(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    on = app.config["METRICS"]  # checked, as every setting, by adjudicator.settings
-    app.extensions["metrics_on"] = on
-    if not on:
+    if not current_settings(app).metrics:
         return
-    app.extensions["metrics_allow"] = networks(app.config["METRICS_ALLOW"])
     app.before_request(_start_timer)
     app.after_request(_count_request)
     # Its own allow-list guards it; a scraper has no credential even in tournament mode.

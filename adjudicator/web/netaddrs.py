@@ -16,7 +16,9 @@ import struct
 import sys
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import request
+
+from adjudicator.settings import current_settings
 
 # Interfaces no tablet reaches: loopback, containers, virtual bridges.
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
@@ -87,10 +89,13 @@ def tablet_urls(bound: list[tuple[str, int]], interfaces: list[str] | None = Non
             continue
         else:
             hosts = [host]
-        for h in hosts:
-            shown = f"[{h}]" if ":" in h else h
-            urls.append(f"http://{shown}:{port}/")
+        urls.extend(base_url(h, port) for h in hosts)
     return list(dict.fromkeys(urls))
+
+
+def base_url(host: str, port: int) -> str:
+    """`http://HOST:PORT/`, an IPv6 address in brackets as URLs write it (RFC 3986)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def loopback_only(bound: list[tuple[str, int]]) -> bool:
@@ -106,7 +111,7 @@ def venue_bind(bound: list[tuple[str, int]]) -> str:
 
 def startup_lines(bound: list[tuple[str, int]], interfaces: list[str] | None = None) -> list[str]:
     """What the start-up log says: where to point the tablets, or why they cannot reach it."""
-    local = [f"http://{h}:{p}/" for h, p in bound if is_loopback(h)]
+    local = [base_url(h, p) for h, p in bound if is_loopback(h)]
     if loopback_only(bound):
         return [
             f"judge tablets: this service listens on {', '.join(local)} only, which no tablet "
@@ -138,7 +143,7 @@ def device_network(address: str) -> str | None:
 
 def configured_venue_bind() -> str:
     """`venue_bind` for this app's `ADJUDICATOR_BIND`, for the pages' loopback warning."""
-    return venue_bind(parse_bind(str(current_app.config.get("BIND") or "")))
+    return venue_bind(parse_bind(current_settings().bind))
 
 
 def tablet_bases() -> tuple[list[str], str | None]:
@@ -146,13 +151,13 @@ def tablet_bases() -> tuple[list[str], str | None]:
     about (or None), for this request. `ADJUDICATOR_PUBLIC_URL` when the operator published one;
     else the address this visitor used, unless that is loopback (the director on the laptop
     itself), which no tablet can open: then this machine's network addresses for the bind."""
-    public = current_app.config.get("PUBLIC_URL")  # the operator's published address wins
+    public = current_settings().public_url  # the operator's published address wins
     if public:
         return [str(public).rstrip("/") + "/"], None
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
         return [own], None  # the address this visitor reached: the tablets can too
-    bind = current_app.config.get("BIND")  # ADJUDICATOR_BIND, as gunicorn reads it
+    bind = current_settings().bind  # ADJUDICATOR_BIND, as gunicorn reads it
     if not bind:
         return [own], None
     bound = parse_bind(str(bind))

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,9 +18,9 @@ from adjudicator import create_app, store
 from adjudicator.audit import chain
 from adjudicator.auth import keys, store_time
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.settings import ConfigError
 from adjudicator.catalogue import rulesets
 from adjudicator.cli import main
+from adjudicator.settings import ConfigError, current_settings
 from adjudicator.store import Store, migrate
 
 CHALLENGE = "/api/v1/rulesets/{}/challenge"
@@ -338,7 +338,7 @@ def test_an_unknown_jury_limit_setting_stops_the_start(make_app):
         make_app(JURY_LIMIT="sometimes")
     with pytest.raises(ConfigError, match="ADJUDICATOR_EVENT"):
         make_app(EVENT="x" * 65)
-    assert make_app(EVENT=2027).config["EVENT_KEY"] == "2027"  # ADJUDICATOR_EVENT=2027, as JSON
+    assert current_settings(make_app(EVENT=2027)).event_key == "2027"  # ADJUDICATOR_EVENT=2027
 
 
 def test_jury_query_without_game_open_and_tournament_mode(make_app):
@@ -511,8 +511,11 @@ def test_behind_a_proxy_keys_are_per_forwarded_client_address(make_app):
     assert again.json["ruling_id"] == a.json["ruling_id"]
 
 
-def test_an_expired_key_rules_again(make_app):
-    app = make_app(IDEMPOTENCY_TTL_SECONDS=0)
+def test_an_expired_key_rules_again(make_app, monkeypatch):
+    from adjudicator.web import idempotency
+
+    monkeypatch.setattr(idempotency, "TTL", timedelta(0))
+    app = make_app()
     client = app.test_client()
     headers = {"Idempotency-Key": "old"}
     a = client.post(CHALLENGE.format("ssf-1999"), json={"words": ["ord"]}, headers=headers).json
@@ -723,8 +726,8 @@ def test_the_csv_delimiter_follows_the_locales_decimal_sign():
     [("da_DK.UTF-8", "da"), ("sv_SE", "sv"), ("nl_BE.utf8", "nl"), ("C.UTF-8", "en"), ("", "en")],
 )
 def test_the_export_speaks_the_terminals_language(locale, lang):
-    from adjudicator.cli import terminal_language
-    from adjudicator.settings import terminal_locale
+    from adjudicator.cli.audit import terminal_language
+    from adjudicator.environment import terminal_locale
 
     assert terminal_language(locale) == lang
     chosen = terminal_locale({"LANG": "da_DK.UTF-8", "LC_MESSAGES": locale, "LC_ALL": ""})

@@ -237,7 +237,7 @@ def test_times_are_shown_in_the_events_time_zone(database_url, lexicon_dir):
 
 @pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", "", 5])
 def test_a_time_zone_that_is_none_stops_the_start(database_url, lexicon_dir, zone):
-    from adjudicator.auth.settings import ConfigError
+    from adjudicator.settings import ConfigError
 
     migrate.upgrade(Store(database_url))
     config = {"LEXICON_DIR": str(lexicon_dir), "DATABASE_URL": database_url, "TIME_ZONE": zone}

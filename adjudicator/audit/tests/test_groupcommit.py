@@ -24,6 +24,8 @@ def entry(ruling_id: str) -> dict:
         "ruleset": "ssf-1999",
         "lexicon_id": "wswedish",
         "lexicon_sha256": "0" * 64,
+        "lexicon_version": "1.6.36-14",
+        "lexicon_in_force_from": None,
         "caller_kind": "anonymous",
         "caller_id": "",
         "caller_name": "",

@@ -19,10 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import create_app
-from adjudicator.audit.labels import FIELDS, check_label
+from adjudicator.audit.labels import FIELDS, LabelError, check_label
 from adjudicator.problems import Problem
 from adjudicator.store import Store, labelforms, migrate
-from adjudicator.web.errors import ApiError
 
 JURY = "/api/v1/rulesets/sbnl-punten/challenge"
 GAMES = itertools.count()  # each example its own game: Hypothesis may repeat an example
@@ -51,7 +50,7 @@ INVISIBLE = sorted(set(DEFAULT_IGNORABLE) | set(FILLERS))
 
 
 def refused_naming(field: str, value: str) -> dict:
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(LabelError) as raised:
         check_label(field, value)
     error = raised.value
     assert error.code == Problem.LABEL_DISALLOWED_CHARACTER and error.field == field, error
@@ -153,7 +152,7 @@ def test_every_letter_of_a_script_not_written_with_latin_is_refused_among_latin_
 @given(letter=st.sampled_from(FOREIGN), at=st.integers(0, 3), field=st.sampled_from(FIELDS))
 def test_a_letter_of_another_script_among_latin_letters_is_refused(letter, at, field):
     value = "Anna"[:at] + letter + "Anna"[at + 1 :]
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(LabelError) as raised:
         check_label(field, value)
     assert raised.value.code in (Problem.LABEL_MIXED_SCRIPTS, Problem.LABEL_DISALLOWED_CHARACTER)
     assert raised.value.field == field
@@ -166,7 +165,7 @@ def test_latin_letters_alone_are_one_script(letters):
     for field in ("player", "game"):
         try:
             check_label(field, value)
-        except ApiError as error:  # a letter the profile itself refuses; never a mix
+        except LabelError as error:  # a letter the profile itself refuses; never a mix
             assert error.code != Problem.LABEL_MIXED_SCRIPTS, (value, error.message)
 
 
@@ -221,7 +220,7 @@ def test_no_dash_starts_a_count_afresh(jury, dash):
 def test_the_event_setting_is_a_name_under_nickname(tmp_path, lexicon_dir):
     """ADJUDICATOR_EVENT keys every count: a character its profile disallows stops the start,
     named; it is kept in its profile's form and counted case-mapped."""
-    from adjudicator.settings import ConfigError
+    from adjudicator.settings import ConfigError, current_settings
 
     url = f"sqlite:///{tmp_path / 'store.db'}"
     migrate.upgrade(Store(url))
@@ -229,4 +228,4 @@ def test_the_event_setting_is_a_name_under_nickname(tmp_path, lexicon_dir):
     with pytest.raises(ConfigError, match="U\\+3164 HANGUL FILLER"):
         create_app(config | {"EVENT": "NK\u31642027"})
     app = create_app(config | {"EVENT": " \uff2eK\u00a0 2027 "})
-    assert app.config["EVENT"] == "NK 2027" and app.config["EVENT_KEY"] == "nk 2027"
+    assert current_settings(app).event == "NK 2027" and current_settings(app).event_key == "nk 2027"

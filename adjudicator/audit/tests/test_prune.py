@@ -13,29 +13,66 @@ from adjudicator.cli import main
 from adjudicator.store import Store, entryform, migrate, utcnow
 
 
+def _entry(i: int) -> dict:
+    return {
+        "ruling_id": f"r{i}-{utcnow().timestamp()}",
+        "kind": "challenge",
+        "ruleset": "ssf-1999",
+        "lexicon_id": "x",
+        "lexicon_sha256": "0" * 64,
+        "caller_kind": "anonymous",
+        "caller_id": "",
+        "caller_name": "anonymous",
+        "event": None,
+        "round": None,
+        "table_label": None,
+        "game": f"g{i}",
+        "player": None,
+        "words": [{"input": "ord"}],
+        "verdict": "valid",
+        "consequence": None,
+        "play": None,
+    }
+
+
 def _append(store, n: int) -> None:
     writer = GroupCommit(store)
     for i in range(n):
-        entry = {
-            "ruling_id": f"r{i}-{utcnow().timestamp()}",
-            "kind": "challenge",
-            "ruleset": "ssf-1999",
-            "lexicon_id": "x",
-            "lexicon_sha256": "0" * 64,
-            "caller_kind": "anonymous",
-            "caller_id": "",
-            "caller_name": "anonymous",
-            "event": None,
-            "round": None,
-            "table_label": None,
-            "game": f"g{i}",
-            "player": None,
-            "words": [{"input": "ord"}],
-            "verdict": "valid",
-            "consequence": None,
-            "play": None,
-        }
+        entry = _entry(i)
         writer.submit(lambda conn, batch, entry=entry: batch.append(entry))
+
+
+def _append_before_0013(store, n: int) -> list[dict]:
+    """`_append` as the service wrote entries before migration 0013 added the edition's
+    columns: the same chain, only the columns the table had then."""
+    import orjson
+
+    from adjudicator.store.labelforms import canonical_columns
+
+    before = entryform.BEFORE_LATER
+    insert = text(
+        f"INSERT INTO rulings ({', '.join(before)}) VALUES ({', '.join(':' + c for c in before)})"
+    )
+    written = []
+    with store.connection(write=True) as conn:
+        head = chain.lock_head(conn)
+        for i in range(n):
+            row = chain.link(head, {**_entry(i), "lexicon_version": None})
+            del row["lexicon_version"], row["lexicon_in_force_from"]
+            values = {c: row[c] for c in before}
+            values["words"] = orjson.dumps(row["words"]).decode()
+            values["consequence"] = None
+            conn.execute(insert, values)
+            labels = canonical_columns(row)
+            conn.execute(
+                text(
+                    f"INSERT INTO ruling_labels (seq, {', '.join(labels)})"
+                    f" VALUES (:seq, {', '.join(':' + c for c in labels)})"
+                ),
+                {"seq": row["seq"], **labels},
+            )
+            written.append(row)
+    return written
 
 
 def _url(store) -> str:
@@ -232,9 +269,8 @@ def test_a_checkpoint_from_before_prunes_were_chained_is_adopted(database_url):
     old = Store(database_url)
     try:
         migrate.upgrade(old, "0010_rate_hits_one_btree")
-        _append(old, 5)
-        with old.connection() as conn:
-            last_hash, kept = (r for r in chain.rows(conn) if r["seq"] in (2, 3))
+        written = _append_before_0013(old, 5)
+        last_hash, kept = (r for r in written if r["seq"] in (2, 3))
         cut, last_hash = kept["created_at"], last_hash["hash"]
         # what 0007's prune wrote: the checkpoint, the rows gone, the head untouched
         _behind_the_back(

@@ -18,7 +18,7 @@ from adjudicator.audit import chain
 from adjudicator.audit.groupcommit import GroupCommit
 from adjudicator.audit.tests.test_groupcommit import append, entry
 from adjudicator.cli import main
-from adjudicator.store import Store, migrate
+from adjudicator.store import Store, entryform, migrate
 
 BIN = Path(sys.executable).parent
 COLUMNS = ", ".join(chain.COLUMNS)
@@ -39,8 +39,9 @@ def forged(seq: int, prev_hash: str = chain.GENESIS_HASH) -> dict:
     return row | {"words": json.dumps(row["words"]), "consequence": json.dumps(row["consequence"])}
 
 
-def insert(conn, row: dict) -> None:
-    conn.execute(text(f"INSERT INTO rulings ({COLUMNS}) VALUES ({VALUES})"), row)
+def insert(conn, row: dict, columns: tuple[str, ...] = chain.COLUMNS) -> None:
+    names, values = ", ".join(columns), ", ".join(f":{name}" for name in columns)
+    conn.execute(text(f"INSERT INTO rulings ({names}) VALUES ({values})"), row)
 
 
 def open_the_door(conn, store: Store) -> None:
@@ -221,8 +222,8 @@ def test_the_migration_keeps_rows_already_outside_the_chain(database_url):
     store = Store(database_url)
     try:
         migrate.upgrade(store, "0003_rate_hits")
-        with store.connection(write=True) as conn:
-            insert(conn, forged(0))
+        with store.connection(write=True) as conn:  # the table as it was then (0013 added two)
+            insert(conn, forged(0), entryform.BEFORE_LATER)
         migrate.upgrade(store)
         assert migrate.current(store) == migrate.heads()
         (problem,) = verify(store).problems

@@ -11,7 +11,7 @@ import pytest
 from markupsafe import escape
 
 from adjudicator import create_app
-from adjudicator.auth.views import placement_text
+from adjudicator.api.check_page import placement_text
 from adjudicator.pages.headers import FORM_PAGE_HEADERS as PAGE_HEADERS
 from adjudicator.pages.strings import strings
 from adjudicator.tests.differential import GCG, TURNS, build_pair

@@ -52,9 +52,10 @@ def test_add_without_a_terminal_needs_password_stdin(store_env, capsys, monkeypa
     assert code == 2 and "--password-stdin" in err
 
 
-def test_unlock_clears_a_lockout(store_env, capsys, monkeypatch, make_app):
+def test_unlock_clears_a_lockout(store_env, capsys, monkeypatch, make_app, lockouts):
     run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    app = make_app(DATABASE_URL=store_env, LOGIN_ATTEMPTS=1)
+    lockouts(LOGIN={"attempts": 1})
+    app = make_app(DATABASE_URL=store_env)
     client = app.test_client()
     login(client, password="wrong wrong wrong")
     assert login(client).status_code == 429

@@ -54,8 +54,9 @@ def test_codes_expire(tournament, frozen):
     assert pair(tournament.test_client(), code).status_code == 403
 
 
-def test_wrong_codes_are_limited_per_client(make_app):
-    app = make_app(MODE="tournament", PAIRING_ATTEMPTS=2)
+def test_wrong_codes_are_limited_per_client(make_app, lockouts):
+    lockouts(PAIRING={"attempts": 2})
+    app = make_app(MODE="tournament")
     director = _director(app)
     tablet = app.test_client()
     for _ in range(2):
@@ -156,10 +157,11 @@ def test_the_pairing_form_must_come_from_this_site(tournament):
     assert pair(tablet, code, headers={"Origin": "http://localhost"}).status_code == 303
 
 
-def test_wrong_codes_on_the_venues_64_hold_back_that_address_only(make_app):
+def test_wrong_codes_on_the_venues_64_hold_back_that_address_only(make_app, lockouts):
     """One tablet's wrong codes do not stop the next tablet on the venue's IPv6 /64 pairing;
     a tablet taking a fresh address for every try meets the /64's wider limit."""
-    app = make_app(MODE="tournament", PAIRING_ATTEMPTS=2)
+    lockouts(PAIRING={"attempts": 2})
+    app = make_app(MODE="tournament")
     director = _director(app)
     mashed = {"environ_base": {"REMOTE_ADDR": "2001:db8:1:2::a"}}
     for _ in range(2):

@@ -11,8 +11,9 @@ from .conftest import PASSWORD, add_director, form_csrf, login
 
 
 @pytest.fixture
-def app(make_app):
-    app = make_app(MODE="tournament", LOGIN_ATTEMPTS=3, LOGIN_ACCOUNT_ATTEMPTS=50)
+def app(make_app, lockouts):
+    lockouts(LOGIN={"attempts": 3, "account_attempts": 50})
+    app = make_app(MODE="tournament")
     add_director(app)
     return app
 
@@ -244,10 +245,13 @@ def on_either_store(lexicon_dir, database_url):
     return make
 
 
-def test_a_name_no_account_can_have_is_a_wrong_login_counted_on_either_store(on_either_store):
+def test_a_name_no_account_can_have_is_a_wrong_login_counted_on_either_store(
+    on_either_store, lockouts
+):
     """A NUL in the name (which PostgreSQL refuses in any text), a newline, an overlong name:
     refused as a wrong name is, and counted, not a 500."""
-    app = on_either_store(LOGIN_ATTEMPTS=3)
+    lockouts(LOGIN={"attempts": 3})
+    app = on_either_store()
     player = app.test_client()
     for name in ("an\x00na", "an\nna", "x" * 500):
         answer = login(player, name=name)
@@ -314,10 +318,11 @@ def test_a_forged_csrf_token_is_refused_not_a_crash(app):
         assert refused.status_code == 403, forged[:8]
 
 
-def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(on_either_store):
+def test_a_forwarded_address_that_is_no_address_is_counted_not_a_crash(on_either_store, lockouts):
     """With TRUSTED_PROXIES set higher than the proxies really in front, a client picks its own
     X-Forwarded-For: a long or odd value is still counted (hashed), never a 500."""
-    app = on_either_store(TRUSTED_PROXIES=1, LOGIN_ATTEMPTS=3)
+    lockouts(LOGIN={"attempts": 3})
+    app = on_either_store(TRUSTED_PROXIES=1)
     player = app.test_client()
     spoofed = {"headers": {"X-Forwarded-For": "10.0.0.1, " + "not-an-address " * 20}}
     for _ in range(3):

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from adjudicator.auth import guard
-from adjudicator.auth.settings import ConfigError
+from adjudicator.settings import ConfigError
 
 from .conftest import (
     JUDGE_HEADER,
@@ -225,7 +225,7 @@ def test_directors_are_not_rate_limited(tournament):
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("MODE", "club"), ("RATE_RULINGS_PER_MINUTE", 0), ("LOGIN_ATTEMPTS", "five")],
+    [("MODE", "club"), ("RATE_RULINGS_PER_MINUTE", 0), ("SESSION_HOURS", "five")],
 )
 def test_bad_settings_stop_the_start(make_app, key, value):
     with pytest.raises(ConfigError, match=f"ADJUDICATOR_{key}"):

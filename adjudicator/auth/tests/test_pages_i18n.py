@@ -56,8 +56,9 @@ WRONG_PASSWORD = {
 
 
 @pytest.fixture
-def app(make_app):
-    app = make_app(MODE="tournament", LOGIN_ATTEMPTS=2)
+def app(make_app, lockouts):
+    lockouts(LOGIN={"attempts": 2})
+    app = make_app(MODE="tournament")
     add_director(app)
     return app
 

@@ -12,8 +12,9 @@ PIN = "0468"
 
 
 @pytest.fixture
-def app(make_app):
-    app = make_app(MODE="tournament", JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=2)
+def app(make_app, lockouts):
+    lockouts(PIN={"attempts": 2})
+    app = make_app(MODE="tournament", JUDGE_PIN=PIN)
     add_director(app)
     return app
 
@@ -52,8 +53,9 @@ def test_wrong_pins_lock_that_tablet_only(app):
     assert unlock(other, PIN).status_code == 200  # same address, another device
 
 
-def test_open_mode_counts_an_unpaired_kiosk_by_address(make_app):
-    app = make_app(JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=1)
+def test_open_mode_counts_an_unpaired_kiosk_by_address(make_app, lockouts):
+    lockouts(PIN={"attempts": 1})
+    app = make_app(JUDGE_PIN=PIN)
     client = app.test_client()
     assert unlock(client, "1111").status_code == 403
     assert unlock(client, PIN).status_code == 429
@@ -63,10 +65,11 @@ def test_open_mode_counts_an_unpaired_kiosk_by_address(make_app):
     assert elsewhere.status_code == 200
 
 
-def test_open_mode_counts_a_kiosk_by_its_address_and_its_64_wider(make_app):
+def test_open_mode_counts_a_kiosk_by_its_address_and_its_64_wider(make_app, lockouts):
     """Kiosks on the venue's IPv6 /64: one mashed keypad does not lock the next kiosk; a
     kiosk taking a fresh address for every try meets the /64's wider limit."""
-    app = make_app(JUDGE_PIN=PIN, JUDGE_PIN_ATTEMPTS=1)
+    lockouts(PIN={"attempts": 1})
+    app = make_app(JUDGE_PIN=PIN)
 
     def at(address: str, pin: str):
         return app.test_client().post(

@@ -86,9 +86,3 @@ def test_play_from_structured_tiles():
     assert play_from_tiles([(0, 0, "é", True)], DA).tiles[0] == NewTile(0, 0, "E", True)
     with pytest.raises(NotationError):
         play_from_tiles([(0, 0, "AB")], EN)
-
-
-def test_transposed_play():
-    play = parse("8G CAT", EN)
-    t = play.transposed()
-    assert t.horizontal is False and t.tiles[0] == NewTile(6, 7, "C")

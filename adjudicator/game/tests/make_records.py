@@ -81,7 +81,7 @@ class Game:
 
     def _placements(self, p: int, max_tiles: int) -> Iterator[tuple[MoveResult, list[str]]]:
         rack = self.racks[p]
-        starts = [(7, 7)] if self.board.is_empty() else sorted(self._anchors())
+        starts = [(7, 7)] if self.board.count == 0 else sorted(self._anchors())
         for n in range(min(max_tiles, len(rack)), 0, -1):
             used = rack[:n]
             for row, col in starts:

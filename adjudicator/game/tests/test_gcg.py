@@ -127,3 +127,23 @@ def test_three_and_four_players_004():
 def test_player_lines_must_be_whole(text, message):
     with pytest.raises(GcgError, match=message):
         parse_text(text)
+
+
+def test_a_whole_record_declares_its_players_and_has_a_move():
+    """The service reads only a whole record (`whole`); the command line also replays one
+    without #player lines, its players named by their moves."""
+    moves = ">ann: AEEGTTV 8B GAVETTE +80 80\n"
+    assert [e.player for e in parse_text(moves).events] == ["ann"]
+    with pytest.raises(GcgError) as raised:
+        parse_text(moves, whole=True)
+    assert (raised.value.reason, raised.value.line) == (
+        "the record declares no #player lines",
+        None,
+    )
+    with pytest.raises(GcgError) as raised:
+        parse_text(HEAD, whole=True)
+    assert (raised.value.reason, raised.value.line) == ("the record has no moves", None)
+    assert parse_text(HEAD).events == []
+    with pytest.raises(GcgError, match="no #player lines and no moves"):
+        parse_text("#note nothing else\n", whole=True)
+    assert parse_text(HEAD + moves.encode(), whole=True).events[0].word == "GAVETTE"

@@ -145,6 +145,7 @@ const ERROR_TITLES = {
   no_answer: t.no_answer_title,
   jury_limit: t.jury_limit_title,
   not_paired: t.not_paired_title,
+  house: t.house_refused_title,
 };
 const ERROR_TEXTS = {
   no_answer: t.no_answer_body,
@@ -154,6 +155,7 @@ const ERROR_TEXTS = {
   service: t.service_error_body,
   not_paired: t.not_paired,
   wrong_ruleset: t.wrong_ruleset,
+  house: t.house_refused, // a house variant (004) on a tablet of a tournament: never ruled
 };
 // Refusals with a screen of their own, by the problem's code.
 const REFUSALS = new Map([
@@ -161,8 +163,9 @@ const REFUSALS = new Map([
   [Problem.STORE_UNAVAILABLE, 'store'],
   [Problem.STORE_REFUSES_WRITES, 'store_refused'],
   [Problem.OUT_OF_SCOPE, 'wrong_ruleset'],
+  [Problem.HOUSE_RULESET, 'house'],
 ]);
-const FINAL = new Set(['jury_limit', 'not_paired']); // nothing to retry: only START OVER
+const FINAL = new Set(['jury_limit', 'not_paired', 'house']); // nothing to retry: only START OVER
 
 function showError(kind, text = ERROR_TEXTS[kind]) {
   $('error-title').textContent = ERROR_TITLES[kind] || t.service_error_title;

@@ -74,7 +74,11 @@ export function showResult(body, jury) {
   if (left !== null) box.appendChild(el('p', 'jury-remaining', fmt(t.jury_remaining, { n: left })));
 
   const lex = body.lexicon;
-  const lexicon = el('p', 'lexicon', t.lexicon_label + ': ' + lex.title + ' · ' + t.version_label + ' ' + lex.version);
+  // The edition the ruling rests on: its name, its date (where it has one) and its checksum.
+  let named = t.lexicon_label + ': ' + lex.title + ' · ' + t.version_label + ' ' + lex.version;
+  if (lex.in_force_from) named += ' · ' + fmt(t.edition_in_force_from, { date: lex.in_force_from });
+  if (lex.sha256) named += ' · ' + t.checksum_label + ' ' + lex.sha256.slice(0, 12) + '…';
+  const lexicon = el('p', 'lexicon', named);
   if (lex.stand_in) {
     const badge = el('span', 'badge', t.stand_in);
     badge.title = t.stand_in_note;

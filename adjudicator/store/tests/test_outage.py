@@ -106,3 +106,16 @@ def test_the_loaded_drivers_own_errors_count_as_outages(store):
     loaded driver's, so that a SQLite deployment never imports psycopg."""
     modules = {cls.__module__.split(".")[0] for cls in store.outages()}
     assert modules == {"sqlalchemy", "sqlite3" if store.is_sqlite else "psycopg"}
+
+
+def test_an_outage_is_told_from_a_bug_by_the_apps_store(locked_app):
+    """What the web layer answers with 503 (`store.is_outage`): the store's own outages, not
+    any other error, and nothing in an app without a store."""
+    from flask import Flask
+
+    app, _ = locked_app
+    with app.app_context():
+        assert store_module.is_outage(sqlite3.OperationalError("database is locked"))
+        assert not store_module.is_outage(ValueError("a bug"))
+    with Flask(__name__).app_context():
+        assert not store_module.is_outage(sqlite3.OperationalError("database is locked"))

@@ -1,4 +1,4 @@
-"""The audit log grows only at its head (issue 27, break 4): a CHECK refuses a `seq` below 1, and
+"""The audit log grows only at its head: a CHECK refuses a `seq` below 1, and
 an INSERT trigger takes a row only when its `seq` is the head's + 1 and moves the head to it, so
 each row of a multi-row INSERT follows the one before. Until now a row could be inserted below
 the chain (or past its head) with no trigger dropped.

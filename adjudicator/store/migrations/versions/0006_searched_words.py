@@ -1,4 +1,4 @@
-"""The directors' search looks words up case-folded (issue 29): `ruling_labels.words` holds each
+"""The directors' search looks words up case-folded: `ruling_labels.words` holds each
 entry's words in the labels' canonical form (`adjudicator.store.labelforms.canonical_words`), so
 `blåbær` finds BLÅBÆR whatever the store's `lower()` and JSON escapes do. Every entry now has a
 row there; the entries so far get theirs here.

@@ -1,4 +1,4 @@
-"""The audit log can be pruned (`adjudicator audit prune --before DATE`, issue 30): each prune
+"""The audit log can be pruned (`adjudicator audit prune --before DATE`): each prune
 appends a checkpoint naming the last entry it removed (its seq and hash), so that `audit verify`
 checks the entries kept against it. Checkpoints are append-only, as the log is.
 

@@ -1,4 +1,4 @@
-"""A ruling writes no index that nothing reads (issue 30): `ix_rulings_created_at` and
+"""A ruling writes no index that nothing reads: `ix_rulings_created_at` and
 `ix_rulings_ruleset` go. Each index is one more page every ruling dirties and its commit writes
 and fsyncs (0.46× and 0.18× of a plain request's CPU, benchmarks/ruling_cost.py). No query
 looked up by the time; the directors' search filters by ruleset as by kind and verdict, walking

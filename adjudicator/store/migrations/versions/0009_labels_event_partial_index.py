@@ -1,4 +1,4 @@
-"""An unlabelled ruling writes no event index page (issue 30): `ix_ruling_labels_event` keeps
+"""An unlabelled ruling writes no event index page: `ix_ruling_labels_event` keeps
 only the rows that have an event. Every ruling has a `ruling_labels` row (its words are
 searched), but most carry no event (open mode, most apps), and an index entry for each of their
 NULLs was one more page each ruling dirtied and its commit wrote and fsynced. A search by event

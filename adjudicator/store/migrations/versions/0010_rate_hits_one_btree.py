@@ -1,4 +1,4 @@
-"""A rate hit writes one B-tree (issue 30): `rate_hits` is keyed by (key, at, tie), the order
+"""A rate hit writes one B-tree: `rate_hits` is keyed by (key, at, tie), the order
 the count reads it in, with no index beside it; on SQLite it has no rowid. Each ruling in
 tournament mode adds its credential's row and drops the rows older than a minute: before, that
 touched the table's newest page, the page of each row dropped and the (key, at) index, every

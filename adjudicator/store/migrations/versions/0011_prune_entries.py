@@ -1,4 +1,4 @@
-"""A prune is an entry of the audit chain (issue 35, break 3): `audit prune` appends one at the
+"""A prune is an entry of the audit chain: `audit prune` appends one at the
 head, and `audit verify` takes a checkpoint only with its entry. A checkpoint made before (by
 0007's prunes) has none: the newest gets its entry here, marked as recorded by this migration
 (`"adopted"`, with the prune's own time, `"pruned_at"`), so a pruned log still verifies, and shows from which upgrade on its prunes were
@@ -16,7 +16,8 @@ from alembic import op
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import utcnow
-from adjudicator.store.entryform import COLUMNS, entry_hash, prune_entry, prune_id
+from adjudicator.store.entryform import BEFORE_LATER as COLUMNS  # the table as it was here
+from adjudicator.store.entryform import entry_hash, prune_entry, prune_id
 from adjudicator.store.labelforms import COLUMNS as LABELS
 from adjudicator.store.labelforms import canonical_columns
 

@@ -1,4 +1,4 @@
-"""Labels under PRECIS (issue 35): each label's compared form is now its profile's
+"""Labels under PRECIS: each label's compared form is now its profile's
 (`adjudicator.store.labelforms.key`: Nickname for names, the IdentifierClass for game and
 round, every dash as `-`), where it was a hand-made fold that let a variation selector, a Hangul
 filler or a combining grapheme joiner make a second `Anna`.

@@ -1,4 +1,5 @@
-"""Rulesets as data: the bundled TOML files, plus a deployment's own config directory.
+"""Rulesets as data: the TOML files bundled in this package's folder, plus a deployment's own
+config directory.
 
 A ruleset says what a federation allows the service to disclose and what a ruling costs. A file
 is read into one frozen model, `Ruleset` (the game's `Rules` plus the service's fields), which
@@ -79,6 +80,31 @@ class Card(Sourced):
     )
 
 
+class House(Sourced):
+    """A house variant (004 Almindelige varianter: "Mange hjem tillader egennavne"): the rules
+    of `variant_of` with a house build of its lexicon; never served in tournament mode."""
+
+    variant_of: StrictStr | None = Field(
+        None,
+        description="The ruleset whose rules this house variant plays, with its own lexicon (a"
+        " house build: a compiler filter off). Set: the ruleset is refused in tournament mode,"
+        " and only it may use a house build; none: a ruleset for any mode.",
+    )
+
+
+class Editions(Sourced):
+    """The editions of the word list (000 §2.1: Retskrivningsordbogen with Dansk Sprognævn's
+    yearly update; 002: SAOL and its supplement; 003: "de geldende uitgaven"): each a compiled
+    lexicon in force from the date its build names (`lexicon build --in-force-from`)."""
+
+    lexicons: tuple[StrictStr, ...] = Field(
+        (),
+        description="Further editions of `lexicon`, by lexicon id: on the event's date the"
+        " service rules with the one in force (the latest date not after it; a build without a"
+        " date is in force since always); one whose date has not come is installed, not used.",
+    )
+
+
 class Challenge(ChallengeRule):
     """The challenge table: the game's rule, plus what the service says and counts."""
 
@@ -122,6 +148,8 @@ class Ruleset(Rules):
     disclosure: Disclosure = Field(description="What an answer may reveal.")
     challenge: Challenge = Field(description="A challenge and what its ruling costs.")
     card: Card = Field(description="The two-letter card for the tables.")
+    house: House = Field(description="A house variant (004): never in a tournament.")
+    editions: Editions = Field(description="The word list's editions, each with its date.")
 
     _file: str = PrivateAttr("")
 
@@ -142,8 +170,19 @@ class Ruleset(Rules):
         return self._file
 
     @property
+    def house_variant(self) -> bool:
+        """A house variant: refused in tournament mode, and the only kind of ruleset that may
+        rule with a house build of a lexicon (adjudicator.catalogue)."""
+        return self.house.variant_of is not None
+
+    @property
     def lexicon_id(self) -> str:
         return self.lexicon
+
+    @property
+    def edition_ids(self) -> tuple[str, ...]:
+        """Every edition of its word list, by lexicon id: `lexicon`, then `[editions]`'s."""
+        return tuple(dict.fromkeys((self.lexicon, *self.editions.lexicons)))
 
     @property
     def policy(self) -> str:
@@ -336,7 +375,8 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
     """The bundled rulesets, then the deployment's: same id replaces, new id adds.
 
     A `lexicons.toml` in the config directory (`dsf-2015 = "ro2012"`) repoints rulesets at a
-    federation's own compiled lexicon without copying the whole ruleset.
+    federation's own compiled lexicon without copying the whole ruleset; a list
+    (`dsf-2015 = ["ro2012", "ro2012-2027"]`) names its editions, the first as `lexicon`.
     """
     files = bundled_files()
     lexicon_map: dict[str, str] = {}
@@ -353,21 +393,36 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
     for path in files:
         ruleset = load_ruleset_file(path)
         rulesets[ruleset.id] = ruleset  # the config directory comes last and wins
-    for ruleset_id, lexicon_id in lexicon_map.items():
+    for ruleset_id, lexicon_ids in lexicon_map.items():
         if ruleset_id not in rulesets:
             raise RulesetError(
                 str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset"
             )
-        rulesets[ruleset_id] = rulesets[ruleset_id].model_copy(update={"lexicon": lexicon_id})
+        ruleset = rulesets[ruleset_id]
+        editions = ruleset.editions.model_copy(update={"lexicons": tuple(lexicon_ids[1:])})
+        rulesets[ruleset_id] = ruleset.model_copy(
+            update={"lexicon": lexicon_ids[0], "editions": editions}
+        )
+    for ruleset in rulesets.values():
+        base = ruleset.house.variant_of
+        if base is not None and (base not in rulesets or rulesets[base].house_variant):
+            why = "is a house variant itself" if base in rulesets else "is no ruleset"
+            raise RulesetError(ruleset.file, "house.variant_of", f"{base!r} {why}")
     return rulesets
 
 
-def _load_lexicon_map(path: Path) -> dict[str, str]:
+def _load_lexicon_map(path: Path) -> dict[str, list[str]]:
+    """Each ruleset's lexicon id, or its editions' ids (a list, the first its `lexicon`)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise RulesetError(str(path), "-", f"cannot read: {exc}") from None
+    mapped: dict[str, list[str]] = {}
     for key, value in data.items():
-        if not isinstance(value, str) or not value:
-            raise RulesetError(str(path), key, "must be a lexicon id (a string)")
-    return data
+        ids = [value] if isinstance(value, str) else value
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
+            raise RulesetError(
+                str(path), key, "must be a lexicon id (a string) or a list of them (its editions)"
+            )
+        mapped[key] = ids
+    return mapped

@@ -1,0 +1,34 @@
+"""A typed word that is no word form is refused with the domain's own `WordFormError`."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.problems import Problem
+from adjudicator.wordforms import WordFormError, normalise_word
+from lexicon.languages import load_profile
+from lexicon.normalise import Normaliser
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "message"),
+    [
+        ("", Problem.WORD_EMPTY, "the word is empty"),
+        ("a1", Problem.WORD_HAS_DIGIT, "'a1' contains the digit '1'"),
+        ("ab cd", Problem.WORD_HAS_SPACE, "'ab cd' contains a space"),
+        ("a-b", Problem.WORD_HAS_HYPHEN, "'a-b' contains a hyphen"),
+    ],
+)
+def test_a_word_that_is_no_form_is_refused_naming_its_field(text, code, message):
+    normaliser = Normaliser(load_profile("en"))
+    with pytest.raises(WordFormError) as raised:
+        normalise_word(normaliser, text, "words[2]")
+    assert (raised.value.code, raised.value.message, raised.value.field) == (
+        code,
+        message,
+        "words[2]",
+    )
+
+
+def test_a_word_form_is_the_lexicons_key():
+    assert normalise_word(Normaliser(load_profile("en")), "Cat", "words[0]") == "CAT"

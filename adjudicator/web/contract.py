@@ -1,0 +1,195 @@
+"""What each API route takes and answers, declared on its view: openapi.json's paths come from it.
+
+`@operation(...)` only marks a view, as the access markers do (`adjudicator.web.access`); the
+view's body reads its input as before. `tools/openapi.py` walks the app's URL map, reads each
+route's declaration, its path variables and its access marker (which gives `security`), and
+writes the operation; the prose and examples are merged in by operation id from
+`adjudicator/openapi-prose.yaml`. A route under /api/ without a declaration fails the generator
+and a test, so the document cannot miss one.
+
+A route's error answers are the problem codes it can answer with (`adjudicator.problems`): the
+status each is answered with (its usual one unless named) is a documented response, with the
+headers the code comes with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from adjudicator.problems import Problem
+
+OPERATION = "adjudicator_operation"
+JSON = "application/json"
+PROBLEM_JSON = "application/problem+json"
+
+Schema = Mapping[str, Any]
+
+V = TypeVar("V", bound=Callable)
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query parameter: its name, its JSON Schema and whether it must be given."""
+
+    name: str
+    schema: Schema
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A successful (or non-problem) answer: a component's name or an inline schema."""
+
+    schema: str | Schema
+    media_type: str = JSON
+    headers: Mapping[str, Schema] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One route's contract. `query` is a tuple of `Query` or a pydantic model whose fields are
+    the parameters; `body` a request model (or a component's name); `answers` the non-problem
+    answers by status (200 at least); `problems` every problem code the route answers with.
+    `credentials`: a public route that still reads a credential when one comes (whoami).
+    A problem is answered with its usual status; `(problem, status)` names another of its
+    statuses (the game rules' refusals are 422 where a view's own check is 400)."""
+
+    id: str
+    tag: str
+    answers: Mapping[int, Answer]
+    problems: tuple[Problem | tuple[Problem, int], ...] = ()
+    query: tuple[Query, ...] | type[BaseModel] = ()
+    body: type[BaseModel] | str | None = None
+    idempotent: bool = False
+    credentials: bool = False
+
+    def problem_statuses(self) -> dict[int, tuple[Problem, ...]]:
+        """The problem codes by the status each is answered with, in status order."""
+        by_status: dict[int, list[Problem]] = {}
+        for entry in self.problems:
+            problem, status = entry if isinstance(entry, tuple) else (entry, entry.status)
+            if status not in problem.statuses:
+                raise ValueError(f"{self.id}: {problem.value} is never answered with {status}")
+            by_status.setdefault(status, []).append(problem)
+        return {status: tuple(by_status[status]) for status in sorted(by_status)}
+
+
+def operation(
+    id: str,
+    tag: str,
+    ok: Answer | str | Schema,
+    *,
+    problems: tuple[Problem | tuple[Problem, int], ...] = (),
+    query: tuple[Query, ...] | type[BaseModel] = (),
+    body: type[BaseModel] | str | None = None,
+    idempotent: bool = False,
+    credentials: bool = False,
+    also: Mapping[int, Answer] | None = None,
+) -> Callable[[V], V]:
+    """Declares a view's operation; `ok` is its 200 answer, `also` any other non-problem one."""
+    answer = ok if isinstance(ok, Answer) else Answer(ok)
+    declared = Operation(
+        id=id,
+        tag=tag,
+        answers={200: answer, **(also or {})},
+        problems=tuple(dict.fromkeys(problems)),
+        query=query,
+        body=body,
+        idempotent=idempotent,
+        credentials=credentials,
+    )
+
+    def mark(view: V) -> V:
+        setattr(view, OPERATION, declared)
+        return view
+
+    return mark
+
+
+def operation_of(view: Callable) -> Operation | None:
+    return getattr(view, OPERATION, None)
+
+
+# --- what several routes share ------------------------------------------------------------------
+
+# A JSON body read by `requests.json_body` and checked by its model.
+JSON_BODY = (
+    Problem.NOT_JSON,
+    Problem.INVALID_JSON,
+    Problem.DUPLICATE_KEY,
+    Problem.TOO_DEEP,
+    Problem.WRONG_SHAPE,
+    Problem.UNKNOWN_FIELD,
+    Problem.MISSING_FIELD,
+)
+# A credential where tournament mode asks one, for a ruleset's route (`auth.guard`); a request
+# that changes state with a cookie also needs `X-Requested-With` (CSRF_HEADER_MISSING).
+CREDENTIALS = (
+    Problem.CREDENTIAL_REQUIRED,
+    Problem.CREDENTIAL_INVALID,
+    Problem.BAD_AUTHORIZATION,
+    Problem.OUT_OF_SCOPE,
+)
+# A challenged word that is no word form (`adjudicator.wordforms`).
+WORD_FORMS = (
+    Problem.WORD_COUNT,
+    Problem.WORD_NOT_STRING,
+    Problem.WORD_EMPTY,
+    Problem.WORD_HAS_SPACE,
+    Problem.WORD_HAS_CONTROL_CHARACTER,
+    Problem.WORD_HAS_DIGIT,
+    Problem.WORD_HAS_HYPHEN,
+    Problem.WORD_HAS_NON_LETTER,
+    Problem.WORD_HAS_FOREIGN_LETTER,
+    Problem.WORD_TOO_SHORT,
+    Problem.WORD_TOO_LONG,
+    Problem.WORD_INVALID_FORM,
+    Problem.TOO_LONG,
+)
+# The labels a query or a count is kept by (`Label`).
+LABELS = (
+    Problem.LABEL_LENGTH,
+    Problem.LABEL_DISALLOWED_CHARACTER,
+    Problem.LABEL_MIXED_SCRIPTS,
+)
+# A game record read and replayed (games/verify, games/board): its bounds, its rules, the time
+# a worker may spend on records, and where tournament mode keeps the count.
+RECORD = (
+    Problem.OUT_OF_RANGE,
+    Problem.TOO_LONG,
+    Problem.TOO_MANY_TURNS,
+    Problem.TOO_MANY_TILES,
+    (Problem.TOO_MANY_TILES, 422),
+    Problem.UNKNOWN_RULESET,
+    Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+    Problem.BAD_RECORD,
+    Problem.REPORT_TOO_LARGE,
+    Problem.BAD_RACK,
+    Problem.UNKNOWN_LETTER,
+    Problem.INCONSISTENT_INPUT,
+    Problem.RATE_LIMITED,
+    Problem.VERIFY_BUSY,
+    Problem.STORE_UNAVAILABLE,
+)
+# A query read by `requests.query_args`.
+QUERY = (Problem.UNKNOWN_PARAMETER, Problem.REPEATED_PARAMETER, Problem.NOT_PRINTABLE)
+
+IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 255}
+IDEMPOTENT_REPLAYED = {"type": "string", "enum": ["true"]}
+_SECONDS = {"type": "integer"}
+_SECONDS_OF_A_MINUTE = {"type": "integer", "minimum": 1, "maximum": 60}
+
+# The headers a problem is answered with: the guard's Bearer challenge where it refuses a
+# malformed `Authorization` (so on the routes that read a Bearer token), and when to retry.
+PROBLEM_HEADERS: Mapping[Problem, Mapping[str, Schema]] = {
+    Problem.BAD_AUTHORIZATION: {"WWW-Authenticate": {"type": "string"}},
+    Problem.RATE_LIMITED: {"Retry-After": _SECONDS_OF_A_MINUTE},
+    Problem.VERIFY_BUSY: {"Retry-After": _SECONDS_OF_A_MINUTE},
+    Problem.TOO_MANY_ATTEMPTS: {"Retry-After": _SECONDS},
+    Problem.STORE_UNAVAILABLE: {"Retry-After": _SECONDS},
+    Problem.STORE_REFUSES_WRITES: {"Retry-After": _SECONDS},
+}
