@@ -67,9 +67,9 @@ def default_instance_dir() -> str:
 
 def default_workers() -> int:
     """One per core, at least 2 (one dying leaves another serving), at most 4. Measured on 2
-    cores (benchmarks/machinery.py): 4 workers gave a quarter less throughput, 30-40 % more
-    CPU per ruling and twice the commits of 2, since more workers split the rulings in flight
-    into smaller group commits and contend for the same cores."""
+    cores (benchmarks/machinery.py): 4 workers gave 8-32 % less throughput, 15-60 % more CPU
+    per ruling and nearly twice the commits of 2 at 16 clients (more workers split the rulings
+    in flight into smaller group commits); 1 worker did worse on a quiet machine."""
     return max(2, min(4, os.cpu_count() or 1))
 
 
