@@ -1,4 +1,4 @@
-"""A second opinion for the director, never for the tablet (issue 39 item 2).
+"""A second opinion for the director, never for the tablet.
 
 For a disputed ruling (an invalid verdict, or any ruling the director opens) the directors'
 rulings page shows what the ruleset's other editions say of the same words: the previous edition

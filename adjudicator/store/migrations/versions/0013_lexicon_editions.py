@@ -1,4 +1,4 @@
-"""Every ruling records the edition it rested on (issue 39: 000 §2.1's yearly update, 002's
+"""Every ruling records the edition it rested on (000 §2.1's yearly update, 002's
 supplement, 003's "geldende uitgaven"): the lexicon's version and the date it is in force from,
 beside its id and sha256, which the entries held from the start. Both are empty in the entries
 written before, which therefore hash as they did (`adjudicator.store.entryform.LATER`).
