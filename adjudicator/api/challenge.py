@@ -29,7 +29,7 @@ from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent, not_a_ruling, public
 from adjudicator.web.caching import cacheable
-from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
+from adjudicator.web.contract import CREDENTIALS, LABELS, RULING, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.wordforms import normalise_word
 
@@ -96,24 +96,7 @@ def within_ruleset(ruleset: Ruleset, asked: ChallengeRequest) -> None:
     "Ruling",
     body=ChallengeRequest,
     idempotent=True,
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        *WORD_FORMS,
-        *LABELS,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
-        Problem.INCONSISTENT_INPUT,
-        Problem.JURY_LIMIT_REACHED,
-        Problem.BAD_IDEMPOTENCY_KEY,
-        Problem.IDEMPOTENCY_KEY_REUSED,
-        Problem.RATE_LIMITED,
-        Problem.RULESET_UNAVAILABLE,
-        Problem.STORE_UNAVAILABLE,
-        Problem.STORE_REFUSES_WRITES,
-    ),
+    problems=(*RULING, *WORD_FORMS, Problem.INCONSISTENT_INPUT),
 )
 @recorded("challenge", ChallengeRequest, within=within_ruleset)
 def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent
-from adjudicator.web.contract import CREDENTIALS, JSON_BODY, LABELS, WORD_FORMS, operation
+from adjudicator.web.contract import RULING, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
@@ -76,32 +76,17 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
     body=MoveRequest,
     idempotent=True,
     problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
+        *RULING,
+        *WORD_FORMS,
         Problem.OUT_OF_RANGE,
         Problem.BAD_BOARD,
         Problem.BAD_NOTATION,
         Problem.ILLEGAL_EARLIER_PLAY,
         Problem.TOO_MANY_PLAYS,
         Problem.TOO_MANY_TILES,
-        *WORD_FORMS,
-        *LABELS,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
         Problem.INCONSISTENT_INPUT,
-        Problem.JURY_LIMIT_REACHED,
-        Problem.BAD_IDEMPOTENCY_KEY,
-        Problem.IDEMPOTENCY_KEY_REUSED,
-        Problem.RATE_LIMITED,
-        Problem.RULESET_UNAVAILABLE,
-        Problem.STORE_UNAVAILABLE,
-        Problem.STORE_REFUSES_WRITES,
     ),
 )
-# Under a jury ruleset a validated play is a query to the jury like a challenge: the words it
-# rules on count against the player's limit (or it is refused at the limit, 409).
 @recorded("move", MoveRequest)
 def validate(ruleset: Ruleset, asked: MoveRequest) -> dict[str, Any]:
     lexicon = lexicon_for(ruleset)

@@ -175,6 +175,25 @@ RECORD = (
     Problem.VERIFY_BUSY,
     Problem.STORE_UNAVAILABLE,
 )
+# What the ruling step (`api/ruling.py`) may answer for any recorded ruling, before and after
+# its view rules: the body, the labels, who asks, the ruleset, the jury's limit, a retry, the
+# rate count and the store the ruling is recorded in.
+RULING = (
+    *JSON_BODY,
+    Problem.BODY_TOO_LARGE,
+    *LABELS,
+    *CREDENTIALS,
+    Problem.CSRF_HEADER_MISSING,
+    Problem.UNKNOWN_RULESET,
+    Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+    Problem.JURY_LIMIT_REACHED,
+    Problem.BAD_IDEMPOTENCY_KEY,
+    Problem.IDEMPOTENCY_KEY_REUSED,
+    Problem.RATE_LIMITED,
+    Problem.RULESET_UNAVAILABLE,
+    Problem.STORE_UNAVAILABLE,
+    Problem.STORE_REFUSES_WRITES,
+)
 # A query read by `requests.query_args`.
 QUERY = (Problem.UNKNOWN_PARAMETER, Problem.REPEATED_PARAMETER, Problem.NOT_PRINTABLE)
 
