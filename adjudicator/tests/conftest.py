@@ -25,17 +25,25 @@ HOUSE_FILTERS = '[filters_off]\ncapitalised = "004 Almindelige varianter"\n\n'
 
 
 def build_lexicon(
-    out: Path, lexicon_id: str, language: str, words: list[str], extra: str = ""
+    out: Path,
+    lexicon_id: str,
+    language: str,
+    words: list[str],
+    extra: str = "",
+    in_force: str | None = None,
 ) -> Path:
     """Compile `words` with the real compiler into `out/lexicons/<lexicon_id>.json`; `extra`
-    goes into the recipe before its source (`HOUSE_FILTERS`)."""
+    goes into the recipe before its source (`HOUSE_FILTERS`); `in_force`: an edition's date
+    (`in_force_from`, `YYYY-MM-DD`), its version that year."""
     src = out / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
     recipe = src / f"{lexicon_id}.toml"
     recipe.write_text(
         f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
-        f'version = "test"\nlicense = "test"\nstand_in = true\n\n{extra}'
+        f'version = "{in_force[:4] if in_force else "test"}"\nlicense = "test"\nstand_in = true\n'
+        + (f'in_force_from = "{in_force}"\n' if in_force else "")
+        + f"\n{extra}"
         f'[[source]]\npath = "{lexicon_id}.txt"\nformat = "plain"\nencoding = "utf-8"\n',
         encoding="utf-8",
     )

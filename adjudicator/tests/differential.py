@@ -42,7 +42,7 @@ def build_pair(root: Path) -> tuple[Path, Path]:
     return root / "a" / "lexicons", root / "b" / "lexicons"
 
 
-NEXT = "-next"  # the edition in force, the same in A and B (issue 39 item 2)
+NEXT = "-next"  # the edition in force, the same in A and B (a second opinion, 39.2)
 
 
 def build_edition_pair(root: Path) -> tuple[Path, Path, Path]:
@@ -59,6 +59,8 @@ def build_edition_pair(root: Path) -> tuple[Path, Path, Path]:
         for language, lexicon_id in LEXICON_IDS.items():
             words = COMMON + [MISSING_IN_A, MISSING_IN_B]
             build_edition(side.parent, lexicon_id + NEXT, words, "2020-01-01", language)
+        words = COMMON + [MISSING_IN_A, MISSING_IN_B]  # the house variant's edition too (004)
+        build_lexicon(side.parent, HOUSE_LEXICON + NEXT, "da", words, HOUSE_FILTERS, "2020-01-01")
     rulesets = root / "rulesets"
     rulesets.mkdir()
     (rulesets / "lexicons.toml").write_text(

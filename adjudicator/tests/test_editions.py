@@ -15,8 +15,7 @@ from adjudicator import create_app
 from adjudicator.audit import chain
 from adjudicator.rulesets import RulesetError, load_rulesets
 from adjudicator.store import Store, entryform, migrate
-from adjudicator.tests.conftest import build_test_lexicons
-from compiler.cli import main as lexicon_main
+from adjudicator.tests.conftest import build_lexicon, build_test_lexicons
 
 CHALLENGE = "/api/v1/rulesets/dsf-2015/challenge"
 # 1 January 2027 begins at 23:00 UTC on 31 December in Copenhagen (CET, UTC+1).
@@ -28,23 +27,9 @@ BASE = ["hej", "café", "elguitar", "ord", "spil", "brik", "kat", "hund"]
 def build_edition(
     root: Path, lexicon_id: str, words: list[str], in_force: str, language: str = "da"
 ) -> None:
-    """An edition in force from `in_force`, compiled into `root/lexicons` as `lexicon build
-    --in-force-from` makes it."""
-    src = root / "src"
-    src.mkdir(parents=True, exist_ok=True)
-    (src / f"{lexicon_id}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-    recipe = src / f"{lexicon_id}.toml"
-    recipe.write_text(
-        f'id = "{lexicon_id}"\nlanguage = "{language}"\ntitle = "Test {language}"\n'
-        f'version = "{in_force[:4]}"\n'
-        f'license = "test"\nstand_in = true\n\n[[source]]\npath = "{lexicon_id}.txt"\n'
-        'format = "plain"\nencoding = "utf-8"\n',
-        encoding="utf-8",
-    )
-    out = str(root / "lexicons")
-    assert (
-        lexicon_main(["build", "-q", str(recipe), "--out", out, "--in-force-from", in_force]) == 0
-    )
+    """An edition in force from `in_force` (its recipe's `in_force_from`, as `lexicon build
+    --in-force-from` sets it), compiled into `root/lexicons`."""
+    build_lexicon(root, lexicon_id, language, words, in_force=in_force)
 
 
 @pytest.fixture(scope="module")
