@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from adjudicator.api.games import check_game
 from adjudicator.auth import directors
-from adjudicator.auth.guard import caller
+from adjudicator.auth.caller import current_caller
 from adjudicator.auth.views import bp, ruleset_choices
 from adjudicator.catalogue import profile_for, ruleset_or_404
 from adjudicator.engine import picture
@@ -102,7 +102,7 @@ def _shown_deviations(
 
 def _check_page(status: int = 200, **extra: Any) -> Response:
     context = {
-        "director": caller(),
+        "director": current_caller(),
         "csrf": directors.csrf_token(g.session_token),
         "rulesets": ruleset_choices(),
         "chosen": None,

@@ -30,7 +30,7 @@ from adjudicator.audit.search import (
     read_query,
     search,
 )
-from adjudicator.auth.guard import caller
+from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import rulesets
 from adjudicator.disclosure import VERDICTS
 from adjudicator.pages.headers import form_page_headers as security_headers
@@ -133,7 +133,7 @@ def rulings_page() -> Response:
         "director_rulings.html",
         switch="audit.rulings_page",
         switch_args=args,
-        director=caller(),
+        director=current_caller(),
         items=[
             shown(r, lang, opened)
             | {

@@ -17,7 +17,7 @@ from flask import Response, current_app, g, redirect, request, url_for
 
 from adjudicator import store
 from adjudicator.auth import directors, keys, passwords, store_time
-from adjudicator.auth.guard import caller
+from adjudicator.auth.caller import current_caller
 from adjudicator.auth.views import bp, when
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.page_language import kept_language
@@ -35,7 +35,7 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
         director_rows = directors.listed(conn, store_time.now())
     done = request.args.get("done")
     context = {
-        "director": caller(),
+        "director": current_caller(),
         "csrf": directors.csrf_token(g.session_token),
         "keys": key_rows,
         "directors": director_rows,
@@ -57,7 +57,7 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
 def _log(action: str, **fields: Any) -> None:
     """The change, in the service's log, with the director who made it."""
     shown = ", ".join(f"{name}={value!r}" for name, value in fields.items())
-    current_app.logger.info("director %r %s (%s)", caller().name, action, shown)
+    current_app.logger.info("director %r %s (%s)", current_caller().name, action, shown)
 
 
 def _back(done: str, name: str) -> Response:

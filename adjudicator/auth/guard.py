@@ -21,7 +21,7 @@ from flask import Flask, current_app, g, redirect, request, url_for
 
 from adjudicator import store
 from adjudicator.auth import bookkeeping, credcache, devices, directors, keys, store_time
-from adjudicator.auth.caller import ANONYMOUS, Caller
+from adjudicator.auth.caller import ANONYMOUS, Caller, current_caller
 from adjudicator.auth.tokens import APP_PREFIX, DEVICE_PREFIX, digest
 from adjudicator.pages.page_language import kept_language
 from adjudicator.problems import Problem
@@ -53,10 +53,6 @@ def access_of(app: Flask, endpoint: str) -> str | None:
         return marked
     blueprint = app.blueprints.get(endpoint.rpartition(".")[0])
     return getattr(blueprint, ACCESS, None)
-
-
-def caller() -> Caller:
-    return g.get("caller", ANONYMOUS)
 
 
 # --- resolving the credential ----------------------------------------------------------------
@@ -240,7 +236,7 @@ def identify() -> Caller:
         with store.connection() as conn:
             g.caller = _resolve(conn, PUBLIC, at)
         _settle_now(bookkeeping.owed(g.caller, None, at))  # a use, not a ruling: not counted
-    return caller()
+    return current_caller()
 
 
 def _check_form_csrf():

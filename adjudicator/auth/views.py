@@ -31,7 +31,8 @@ from flask import (
 
 from adjudicator import store
 from adjudicator.auth import devices, directors, keys, lockout, store_time
-from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, caller, identify
+from adjudicator.auth.caller import current_caller
+from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, identify
 from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.tokens import show_code
 from adjudicator.catalogue import rulesets
@@ -264,7 +265,7 @@ def _home(status: int = 200, **extra) -> Response:
     context = {
         "revoked": _revoked_name(listed),
         "zone": zone_name(),
-        "director": caller(),
+        "director": current_caller(),
         "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
         "devices_state": devices_state(listed),
@@ -307,7 +308,7 @@ def new_pairing():
         return _home(400, error=say("dir_home_unknown_ruleset", ruleset=repr(ruleset)))
     with store.connection(write=True) as conn:
         pairing = devices.new_pairing(
-            conn, int(caller().id), name, ruleset, PAIRING_CODE_SECONDS, store_time.now()
+            conn, int(current_caller().id), name, ruleset, PAIRING_CODE_SECONDS, store_time.now()
         )
     # Where the tablet is sent: as `/` sends it to a kiosk, never to the laptop's loopback.
     bases, loopback = tablet_bases()
