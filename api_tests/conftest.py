@@ -192,6 +192,17 @@ def store_cli(database: str, *args: str, stdin: str | None = None) -> subprocess
     )
 
 
+def start_tournament(folder: Path, password: str, **env: str) -> Server:
+    """A tournament-mode service on its own SQLite store with one director, `anna` (her
+    `password`), started as `start_server` starts it; `env` adds settings."""
+    database = f"sqlite:///{folder / 'adjudicator.db'}"
+    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=password)
+    assert add.returncode == 0, add.stderr
+    return start_server(
+        folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament", **env
+    )
+
+
 def director_login(
     server: Server, name: str, password: str, headers: dict[str, str] | None = None
 ) -> requests.Session:

@@ -9,8 +9,8 @@ import pytest
 import requests
 
 from adjudicator.pages.strings import fill, strings
-from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import director_page_login, store_cli
+from api_tests.browser import expect, serious_violations, shot
+from api_tests.conftest import director_page_login, start_tournament
 
 pytestmark = pytest.mark.slow  # a server and a browser: left out of `make test-quick`
 
@@ -25,10 +25,7 @@ SIZES = [
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
     folder = tmp_path_factory.mktemp("accounts")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
-    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    assert add.returncode == 0, add.stderr
-    srv = start_server(folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament")
+    srv = start_tournament(folder, PASSWORD)
     yield srv
     srv.stop()
 

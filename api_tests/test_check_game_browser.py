@@ -12,8 +12,8 @@ import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
 from adjudicator.pages.strings import strings
-from api_tests.browser import expect, overlaps, serious_violations, shot, start_server
-from api_tests.conftest import director_login, director_page_login, store_cli
+from api_tests.browser import expect, overlaps, serious_violations, shot
+from api_tests.conftest import director_login, director_page_login, start_tournament
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -25,10 +25,7 @@ SVG_G = "{http://www.w3.org/2000/svg}g"
 @pytest.fixture(scope="module")
 def tournament_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("check-game")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
-    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    assert add.returncode == 0, add.stderr
-    srv = start_server(folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament")
+    srv = start_tournament(folder, PASSWORD)
     yield srv
     srv.stop()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from api_tests.conftest import start_server, store_cli
+from api_tests.conftest import start_tournament
 
 HOUSE = "dk-home-egennavne"
 # Proper names in the bundled Danish source (wdanish), which the tournament lists drop.
@@ -60,10 +60,7 @@ def test_no_tournament_ruleset_resolves_to_the_house_build(server, http):
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory):
     folder = tmp_path_factory.mktemp("house-tournament")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
-    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    assert add.returncode == 0, add.stderr
-    srv = start_server(folder, ADJUDICATOR_DATABASE_URL=database, ADJUDICATOR_MODE="tournament")
+    srv = start_tournament(folder, PASSWORD)
     yield srv
     srv.stop()
 

@@ -10,8 +10,13 @@ import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
 from adjudicator.pages.strings import fill, plural_category, strings
-from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import director_login, director_page_login, pair_tablet, store_cli
+from api_tests.browser import expect, serious_violations, shot
+from api_tests.conftest import (
+    director_login,
+    director_page_login,
+    pair_tablet,
+    start_tournament,
+)
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -25,15 +30,7 @@ RECORDS = Path(__file__).parents[1] / "adjudicator" / "game" / "tests" / "record
 def event(tmp_path_factory):
     """A tournament with a director, and a ruling under each language's ruleset."""
     folder = tmp_path_factory.mktemp("languages")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
-    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    assert add.returncode == 0, add.stderr
-    srv = start_server(
-        folder,
-        ADJUDICATOR_DATABASE_URL=database,
-        ADJUDICATOR_MODE="tournament",
-        ADJUDICATOR_TRUSTED_PROXIES="1",
-    )
+    srv = start_tournament(folder, PASSWORD, ADJUDICATOR_TRUSTED_PROXIES="1")
     director = director_login(srv, "anna", PASSWORD, {CSRF_HEADER: "test"})
     for lang, ruleset in KIOSKS.items():
         tablet = pair_tablet(srv, director, f"Bord {lang}", ruleset)

@@ -11,8 +11,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
-from api_tests.browser import expect, serious_violations, shot, start_server
-from api_tests.conftest import director_login, director_page_login, pair_tablet, store_cli
+from api_tests.browser import expect, serious_violations, shot
+from api_tests.conftest import (
+    director_login,
+    director_page_login,
+    pair_tablet,
+    start_tournament,
+)
 
 pytestmark = pytest.mark.slow  # a browser and a server: left out of `make test-quick`
 
@@ -27,13 +32,9 @@ DANISH = ["hest", "ord", "kat", "hus", "bil", "sol"]
 @pytest.fixture(scope="module")
 def tournament_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("rulings-page")
-    database = f"sqlite:///{folder / 'adjudicator.db'}"
-    add = store_cli(database, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
-    assert add.returncode == 0, add.stderr
-    srv = start_server(
+    srv = start_tournament(
         folder,
-        ADJUDICATOR_DATABASE_URL=database,
-        ADJUDICATOR_MODE="tournament",
+        PASSWORD,
         ADJUDICATOR_TIME_ZONE=ZONE,
         ADJUDICATOR_TRUSTED_PROXIES="1",  # pair_tablet's venue address
         ADJUDICATOR_RATE_RULINGS_PER_MINUTE="1000",
