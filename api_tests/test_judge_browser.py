@@ -701,3 +701,29 @@ def test_the_verdict_names_the_edition_in_force_with_its_date_and_checksum(page,
         expect(lexicon).to_contain_text(f"SHA-256 {manifest['marisa']['sha256'][:12]}…")
     finally:
         srv.stop()
+
+
+def test_a_kiosk_open_across_midnight_names_the_new_edition_after_its_first_ruling(
+    page, judge_server
+):
+    """000 §2.1a: the yearly update is in force from its date, and the service switches at the
+    event's midnight without a restart. A kiosk opened the evening before says the old edition on
+    its entry screen; its first ruling rests on the new one (here the service's answer is given
+    the new edition's identity, as it would be after midnight), and from then on the entry screen
+    names the edition the rulings rest on, with its date, keeping the stand-in badge."""
+    open_kiosk(page, judge_server, "dsf-2015")
+    entry = page.locator("#enter-lexicon")
+    expect(entry).not_to_contain_text("gældende fra")
+
+    def after_midnight(route):
+        answer = route.fetch()
+        body = answer.json()
+        body["lexicon"] = body["lexicon"] | {"version": "2027.1", "in_force_from": "2027-01-01"}
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/challenge", after_midnight)
+    judge(page, ["hej"])
+    expect(page.locator("#screen-result .lexicon")).to_contain_text("gældende fra 2027-01-01")
+    dismiss(page)
+    expect(entry).to_contain_text("version 2027.1 · gældende fra 2027-01-01")
+    expect(entry.locator(".badge")).to_have_text("åben erstatningsliste")

@@ -17,6 +17,23 @@ export function isRuling(body, words) {
   );
 }
 
+/* An edition as the entry screen names it: title, version and the date it is in force from. */
+function editionNamed(lex) {
+  let named = t.lexicon_label + ': ' + lex.title + ' · ' + t.version_label + ' ' + lex.version;
+  if (lex.in_force_from) named += ' · ' + fmt(t.edition_in_force_from, { date: lex.in_force_from });
+  return named;
+}
+
+/* The service switches editions at the event's midnight without a restart (000 §2.1a): a kiosk
+ * opened the day before learns of the new edition from its first ruling under it, and its entry
+ * screen names that edition from then on. The text before any badge is the page's own line. */
+function showEditionOnEntry(lex) {
+  const line = $('enter-lexicon');
+  if (!line || !line.firstChild) return;
+  const badges = line.firstChild.nextSibling ? ' ' : '';
+  line.firstChild.textContent = editionNamed(lex) + badges;
+}
+
 /* 32 hex digits in groups of four, easier to read out and to copy into a report. */
 function groupedId(id) { return String(id || '').replace(/(.{4})(?=.)/g, '$1 '); }
 
@@ -75,9 +92,9 @@ export function showResult(body, jury) {
 
   const lex = body.lexicon;
   // The edition the ruling rests on: its name, its date (where it has one) and its checksum.
-  let named = t.lexicon_label + ': ' + lex.title + ' · ' + t.version_label + ' ' + lex.version;
-  if (lex.in_force_from) named += ' · ' + fmt(t.edition_in_force_from, { date: lex.in_force_from });
+  let named = editionNamed(lex);
   if (lex.sha256) named += ' · ' + t.checksum_label + ' ' + lex.sha256.slice(0, 12) + '…';
+  showEditionOnEntry(lex);
   const lexicon = el('p', 'lexicon', named);
   if (lex.stand_in) {
     const badge = el('span', 'badge', t.stand_in);
