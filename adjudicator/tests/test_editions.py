@@ -270,3 +270,19 @@ def test_the_tablet_and_the_json_learn_nothing_of_other_editions(director_app):
 def _cell(page: str, seq: int) -> str:
     start = page.index(f'id="opinion-{seq}"')
     return page[start : page.index("</td>", start)]
+
+
+def test_the_metrics_name_the_edition_in_force(make_app):
+    """A scrape says which edition each ruleset rules with now, and takes the new one at the
+    same midnight as the rulings do (the lexicon label is the edition's id, not the base's)."""
+    from adjudicator.tests.test_metrics import samples, scrape, value
+
+    now = [BEFORE]
+    client = make_app(lambda: now[0], METRICS="1").test_client()
+    gauge = "adjudicator_ruleset_available"
+    assert value(scrape(client), gauge, ruleset="dsf-2015", lexicon="wdanish") == 1
+    now[0] = MIDNIGHT
+    text = scrape(client)
+    assert value(text, gauge, ruleset="dsf-2015", lexicon="wdanish-2027") == 1
+    shown = [dict(labels) for name, labels in samples(text) if name == gauge]
+    assert [s["lexicon"] for s in shown if s["ruleset"] == "dsf-2015"] == ["wdanish-2027"]

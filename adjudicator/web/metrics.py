@@ -115,12 +115,13 @@ class _ServedIdentity:
         yield lexicons
         served = GaugeMetricFamily(
             "adjudicator_ruleset_available",
-            "1 when the ruleset's lexicon is loaded, 0 when the ruleset answers 503",
+            "1 when the ruleset's edition in force is loaded, 0 when the ruleset answers 503",
             labels=["ruleset", "lexicon"],
         )
         for ruleset_id, ruleset in sorted(rulesets().items()):
-            available = served_lexicon(ruleset) is not None  # never a house build (§4.6)
-            served.add_metric([ruleset_id, ruleset.lexicon_id], int(available))
+            lexicon = served_lexicon(ruleset)  # the edition in force; never a house build (§4.6)
+            named = lexicon.id if lexicon is not None else ruleset.lexicon_id
+            served.add_metric([ruleset_id, named], int(lexicon is not None))
         yield served
 
 
