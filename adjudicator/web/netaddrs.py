@@ -157,10 +157,7 @@ def tablet_bases() -> tuple[list[str], str | None]:
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
         return [own], None  # the address this visitor reached: the tablets can too
-    bind = current_settings().bind  # ADJUDICATOR_BIND, as gunicorn reads it
-    if not bind:
-        return [own], None
-    bound = parse_bind(str(bind))
+    bound = parse_bind(current_settings().bind)  # ADJUDICATOR_BIND, never empty (checked)
     if loopback_only(bound):
         return [own], ", ".join(f"{h}:{p}" for h, p in bound)
     return tablet_urls(bound) or [own], None
