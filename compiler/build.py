@@ -15,10 +15,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from compiler import __version__, artifact
+from compiler import artifact
 from compiler.bulk import PlainReader
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
+from lexicon import __version__
 from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION, IN_FORCE_FROM
 from lexicon.errors import LexiconError
 from lexicon.languages import LanguageProfile, load_profile
