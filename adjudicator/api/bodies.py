@@ -37,6 +37,7 @@ from adjudicator import bounds
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import LabelError, Labels, check_label
+from adjudicator.game.ending import ENDINGS
 from adjudicator.game.turns import TURN_TYPE_MESSAGE, TURN_TYPES
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import DRAW_BLANKS, DRAW_NEAREST
@@ -618,9 +619,6 @@ class PlayerEnd(Body):
         Field(ge=-bounds.MAX_OVERTIME_MINUTES, le=bounds.MAX_OVERTIME_MINUTES),
         WrapValidator(_as_sent),
     ] = Field(0, json_schema_extra={"minimum": 0})
-
-
-ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
 
 
 class FinalScoreRequest(Body):
