@@ -32,6 +32,7 @@ its handlers are in place: one that came meanwhile is then delivered, and stops 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -296,10 +297,10 @@ class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
         try:
             return super().handle_request(listener, req, held, addr)
         finally:
-            try:
-                held.flush()  # a header-only answer (204, 304, HEAD) leaves here
-            except OSError:
-                pass  # the client is gone; gunicorn has already logged what it could
+            # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
+            # gunicorn has already logged what it could.
+            with contextlib.suppress(OSError):
+                held.flush()
 
 
 # What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
@@ -361,7 +362,5 @@ class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, ThreadWorker):
         finally:
             _serving.req = None
             conn.sock = sock  # the poller watches the real socket between requests
-            try:
+            with contextlib.suppress(OSError):
                 held.flush()
-            except OSError:
-                pass
