@@ -7,12 +7,11 @@ profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on th
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import tomllib
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -132,7 +131,7 @@ class LanguageProfile:
 
     def to_dict(self) -> dict[str, Any]:
         """The profile as a compiled manifest carries it: `keys` (the judge's keyboard) left out."""
-        data = dataclasses.asdict(self)
+        data = asdict(self)
         del data["keys"], data["letters"]
         return data | {"folding": dict(sorted(self.folding.items()))}
 
@@ -222,7 +221,7 @@ class LanguageProfile:
 
 
 # The keys a profile's TOML may hold: the profile's own fields.
-_PROFILE_KEYS = {f.name for f in dataclasses.fields(LanguageProfile) if f.init}
+_PROFILE_KEYS = {f.name for f in fields(LanguageProfile) if f.init}
 
 
 def load_profile_file(path: Path) -> LanguageProfile:
