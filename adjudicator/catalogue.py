@@ -140,10 +140,9 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
     return lexicon_for(ruleset).profile
 
 
-# The rule tables the public view shows, each as its file states it (`Ruleset.as_written`).
-# Every rule table of a ruleset file, as the file writes it, so a table added to the model is
-# public without anyone remembering it; the disclosure, the house variant and the editions are
-# said under their own keys.
+# The rule tables the public view shows: every one of a ruleset file, as the file writes it
+# (`Ruleset.as_written`), so a table added to the model is public without anyone remembering
+# it; the disclosure, the house variant and the editions are said under their own keys.
 PUBLIC_TABLES = tuple(
     field.alias or name
     for name, field in Ruleset.model_fields.items()

@@ -2,7 +2,3 @@
 
 The compiler has no version of its own: a manifest's `compiler.version` is the distribution's
 (`lexicon.__version__`), the one `lexicon --version` prints."""
-
-from lexicon import __version__
-
-__all__ = ["__version__"]

@@ -5,6 +5,7 @@ The format itself (name, version, required fields) and the reader live in `lexic
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -39,9 +40,8 @@ def _fsync_dir(folder: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 

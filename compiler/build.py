@@ -15,10 +15,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from compiler import __version__, artifact
+from compiler import artifact
 from compiler.bulk import PlainReader
 from compiler.recipe import Recipe
 from compiler.sources import READERS, Entry, decode
+from lexicon import __version__
 from lexicon.artifact import FORMAT_NAME, FORMAT_VERSION, IN_FORCE_FROM
 from lexicon.errors import LexiconError
 from lexicon.languages import LanguageProfile, load_profile
@@ -184,18 +185,18 @@ def compile_recipe(
                 line=source.line,
             )
         decoded = decode(source.path, source.encoding)
-        bar = None
-        if progress and decoded.size >= PROGRESS_BYTES and sys.stderr.isatty():
-            bar = tqdm(
-                total=len(decoded.text),
-                desc=source.declared_path,
-                unit="char",
-                unit_scale=True,
-                leave=False,
-                mininterval=0.2,
-            )
-        tick = bar.update if bar is not None else None
-        try:
+        shown = progress and decoded.size >= PROGRESS_BYTES and sys.stderr.isatty()
+        bar = tqdm(
+            total=len(decoded.text),
+            desc=source.declared_path,
+            unit="char",
+            unit_scale=True,
+            leave=False,
+            mininterval=0.2,
+            disable=not shown,
+        )
+        tick = bar.update if shown else None
+        with bar:
             if plain_reader is not None and source.format == "plain":
                 new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
                 counts.update(new_counts)
@@ -219,9 +220,6 @@ def compile_recipe(
                     tick,
                     folded_entries if keep_rejected else None,
                 )
-        finally:
-            if bar is not None:
-                bar.close()
         folded += stats["folded"]
         report = {
             "path": source.declared_path,

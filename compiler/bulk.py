@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from compiler.sources import content_lines
 from lexicon.normalise import Normaliser, Rejection, is_folded
 
 # Every line break `str.splitlines` knows; "\r\n" counts once, as it does there.
@@ -80,15 +81,7 @@ class PlainReader:
                 if n:
                     counts[reason] += n
                     read += n
-            rest = "".join(parts[0::step])
-            for line in rest.split("\n"):
-                if not line:
-                    continue
-                if "#" in line:
-                    line = line.split("#", 1)[0]
-                line = line.strip()
-                if not line:
-                    continue
+            for _, line in content_lines("".join(parts[0::step])):
                 read += 1
                 result = entry(line)
                 if result.__class__ is Rejection:

@@ -14,17 +14,8 @@ from lexicon.errors import LexiconError
 from lexicon.normalise import CAPITALISED
 
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-_RECIPE_KEYS = {
-    "id",
-    "language",
-    "title",
-    "version",
-    "license",
-    "stand_in",
-    "description",
-    "in_force_from",
-}
 _REQUIRED = ("id", "language", "title", "version", "license")
+_RECIPE_KEYS = {*_REQUIRED, "stand_in", "description", "in_force_from", "source", "filters_off"}
 _SOURCE_KEYS = {"path", "format", "encoding"}
 # Filters a recipe may turn off, each with the reason why (`[filters_off]`). Only the capitals
 # filter: it is a federation's choice (proper names; 004 names allowing them as a house
@@ -129,7 +120,7 @@ def load_recipe(path: Path | str) -> Recipe:
         return LexiconError(msg, file=file, line=lines.of(key, source))
 
     for key in data:
-        if key not in _RECIPE_KEYS | {"source", "filters_off"}:
+        if key not in _RECIPE_KEYS:
             raise fail(f"unknown recipe key {key!r}", key)
     for key in _REQUIRED:
         if key not in data:
@@ -175,11 +166,7 @@ def load_recipe(path: Path | str) -> Recipe:
         )
     return Recipe(
         file=path,
-        id=data["id"],
-        language=data["language"],
-        title=data["title"],
-        version=data["version"],
-        license=data["license"],
+        **{key: data[key] for key in _REQUIRED},
         stand_in=stand_in,
         description=data.get("description", ""),
         sources=tuple(sources),

@@ -81,7 +81,8 @@ def decode(path: Path, encoding: str) -> Decoded:
 Entry = tuple[int, str, str]
 
 
-def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+def content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line's number and its entry: the text before a `#`, stripped; blank ones left out."""
     for number, line in enumerate(text.splitlines(), start=1):
         if "#" in line:
             line = line.split("#", 1)[0]
@@ -91,12 +92,12 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def plain_entries(text: str, file: str) -> Iterator[Entry]:
-    for number, body in _content_lines(text):
+    for number, body in content_lines(text):
         yield number, body, "+"
 
 
 def delta_entries(text: str, file: str) -> Iterator[Entry]:
-    for number, body in _content_lines(text):
+    for number, body in content_lines(text):
         op, word = body[0], body[1:].strip()
         if op not in "+-" or not word:
             raise LexiconError(

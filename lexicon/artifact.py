@@ -10,6 +10,7 @@ and the CLIs read them here; `lexicon.install` puts verified builds into a deplo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
@@ -52,12 +53,9 @@ def in_force_date(value: Any) -> date | None:
         return None
     if isinstance(value, date) and not isinstance(value, datetime):
         return value
-    if isinstance(value, str):
-        try:
-            if len(value) == 10:
-                return date.fromisoformat(value)
-        except ValueError:
-            pass
+    if isinstance(value, str) and len(value) == 10:
+        with contextlib.suppress(ValueError):
+            return date.fromisoformat(value)
     raise ValueError(f"must be a date, YYYY-MM-DD (2027-01-01), not {value!r}")
 
 

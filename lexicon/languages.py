@@ -7,10 +7,11 @@ profile too (`LanguageProfile.to_dict`), so a served lexicon never depends on th
 
 from __future__ import annotations
 
+import functools
 import tomllib
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,20 +19,6 @@ from typing import Any
 from lexicon.errors import LexiconError
 
 FOLD_FALLBACKS = ("none", "accents", "unidecode")
-_PROFILE_KEYS = {
-    "code",
-    "name",
-    "english_name",
-    "alphabet",
-    "blank_only",
-    "blanks",
-    "drop_capitals",
-    "fold_fallback",
-    "folding",
-    "joiners",
-    "keys",
-    "tiles",
-}
 
 
 @dataclass(frozen=True)
@@ -143,21 +130,10 @@ class LanguageProfile:
         return hits
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "name": self.name,
-            "english_name": self.english_name,
-            "alphabet": self.alphabet,
-            "blank_only": self.blank_only,
-            "blanks": self.blanks,
-            "drop_capitals": self.drop_capitals,
-            "fold_fallback": self.fold_fallback,
-            "folding": dict(sorted(self.folding.items())),
-            "joiners": self.joiners,
-            "tiles": {
-                letter: {"count": t.count, "value": t.value} for letter, t in self.tiles.items()
-            },
-        }
+        """The profile as a compiled manifest carries it: `keys` (the judge's keyboard) left out."""
+        data = asdict(self)
+        del data["keys"], data["letters"]
+        return data | {"folding": dict(sorted(self.folding.items()))}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str) -> LanguageProfile:
@@ -240,20 +216,12 @@ class LanguageProfile:
         extra = set(raw_tiles) - set(alphabet)
         if extra:
             raise fail(f"tiles: {sorted(extra)[0]!r} is not in the alphabet")
-        return cls(
-            code=data["code"],
-            name=data["name"],
-            english_name=data["english_name"],
-            alphabet=alphabet,
-            blank_only=blank_only,
-            blanks=blanks,
-            drop_capitals=data["drop_capitals"],
-            fold_fallback=fallback,
-            folding=dict(folding),
-            tiles=tiles,
-            joiners=joiners,
-            keys=keys,
-        )
+        given = {"blank_only": blank_only, "fold_fallback": fallback, "folding": dict(folding)}
+        return cls(**{**data, **given, "tiles": tiles, "joiners": joiners, "keys": keys})
+
+
+# The keys a profile's TOML may hold: the profile's own fields.
+_PROFILE_KEYS = {f.name for f in fields(LanguageProfile) if f.init}
 
 
 def load_profile_file(path: Path) -> LanguageProfile:
@@ -271,17 +239,11 @@ def available_languages() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-_cache: dict[str, LanguageProfile] = {}
-
-
+@functools.cache
 def load_profile(code: str) -> LanguageProfile:
     """The bundled profile for a language code; `LookupError` names an unknown one."""
-    if code not in _cache:
-        if code not in available_languages():
-            raise LookupError(
-                f"unknown language {code!r}; known: {', '.join(available_languages())}"
-            )
-        ref = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
-        with resources.as_file(ref) as path:
-            _cache[code] = load_profile_file(path)
-    return _cache[code]
+    if code not in available_languages():
+        raise LookupError(f"unknown language {code!r}; known: {', '.join(available_languages())}")
+    ref = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
+    with resources.as_file(ref) as path:
+        return load_profile_file(path)

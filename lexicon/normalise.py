@@ -243,7 +243,4 @@ def _is_upper(ch: str) -> bool:
 
 
 def _first(text: str, test) -> str | None:
-    for ch in text:
-        if test(ch):
-            return ch
-    return None
+    return next(filter(test, text), None)

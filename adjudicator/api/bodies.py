@@ -19,7 +19,7 @@ moves/validate does and a record as games/verify does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, NoReturn, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -37,9 +37,10 @@ from adjudicator import bounds
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import LabelError, Labels, check_label
+from adjudicator.game.ending import ENDINGS
+from adjudicator.game.rules import DRAW_BLANKS, DRAW_NEAREST
 from adjudicator.game.turns import TURN_TYPE_MESSAGE, TURN_TYPES
 from adjudicator.problems import DomainError, Problem
-from adjudicator.rulesets import DRAW_BLANKS, DRAW_NEAREST
 from adjudicator.store.models import LABEL_MAX
 from adjudicator.web.errors import ApiError
 from lexicon.limits import BOARD_SIZE
@@ -139,6 +140,20 @@ def refusing(
             raise
 
     return WrapValidator(wrap)
+
+
+def _refuse_after_the_others(
+    problem: ApiError, keys: Sequence[str], data: Any, handler: Callable[[Any], Any]
+) -> NoReturn:
+    """A body-wide refusal of the fields `keys` together (two that exclude each other), made
+    once the fields around them have passed: another field's fault comes first."""
+    try:
+        handler(data)
+    except ValidationError as exc:
+        loc = _first(exc.errors(include_url=False))["loc"]
+        if loc and loc[0] not in keys:
+            raise
+    raise Refused(problem)
 
 
 def shape(message: str, status: int = 400) -> Refusal:
@@ -395,15 +410,8 @@ class Position(Body):
         """Both given is refused before either is read; the fields around them first."""
         if not (isinstance(data, dict) and "board" in data and "plays" in data):
             return handler(data)
-        try:
-            handler(data)
-        except ValidationError as exc:
-            loc = _first(exc.errors(include_url=False))["loc"]
-            if loc and loc[0] not in ("board", "plays"):
-                raise
-        raise Refused(
-            ApiError(Problem.WRONG_SHAPE, "give either 'board' or 'plays', not both", "board")
-        )
+        both = ApiError(Problem.WRONG_SHAPE, "give either 'board' or 'plays', not both", "board")
+        _refuse_after_the_others(both, ("board", "plays"), data, handler)
 
 
 class MoveRequest(Labelled, Position):
@@ -569,13 +577,7 @@ class Record(Body):
                     ApiError(Problem.WRONG_SHAPE, "'players' must be a list of names", "players")
                 )
             return record
-        try:
-            handler(data)
-        except ValidationError as exc:
-            loc = _first(exc.errors(include_url=False))["loc"]
-            if loc and loc[0] not in _RECORD_KEYS:  # another field's fault comes first
-                raise
-        raise Refused(problem)
+        _refuse_after_the_others(problem, _RECORD_KEYS, data, handler)
 
 
 class VerifyRequest(Record):
@@ -617,9 +619,6 @@ class PlayerEnd(Body):
         Field(ge=-bounds.MAX_OVERTIME_MINUTES, le=bounds.MAX_OVERTIME_MINUTES),
         WrapValidator(_as_sent),
     ] = Field(0, json_schema_extra={"minimum": 0})
-
-
-ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
 
 
 class FinalScoreRequest(Body):

@@ -11,6 +11,7 @@ on starting, deaf to it. gunicorn's own handlers replace it in `Arbiter.init_sig
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -26,13 +27,12 @@ def _remove_what_the_start_made() -> None:
     if conf is None:
         return
     shutil.rmtree(conf.metrics_dir, ignore_errors=True)
-    try:  # gunicorn writes the pidfile just before it installs its handlers
+    # gunicorn writes the pidfile just before it installs its handlers: it may not be there
+    with contextlib.suppress(OSError):
         with open(conf.pidfile) as f:
             mine = f.read().strip() == str(os.getpid())
         if mine:
             os.unlink(conf.pidfile)
-    except OSError:
-        pass
 
 
 def main() -> None:

@@ -32,6 +32,8 @@ its handlers are in place: one that came meanwhile is then delivered, and stops 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import os
 import signal
@@ -169,49 +171,40 @@ class CaughtErrorPage:
 def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
     """The problem for an error gunicorn answered itself, at gunicorn's status. The detail is
     ours: gunicorn's messages quote the request line or header, which must not be echoed."""
+    refused = functools.partial(ApiError, status=status)
     if status >= 500 and not isinstance(exc, http_errors.UnsupportedTransferCoding):
         # Not the client's fault (an invalid response header, a configuration problem, a bug):
         # gunicorn has logged the exception; the client learns no more than from the app's 500.
-        return ApiError(
-            Problem.INTERNAL_ERROR, "the service failed; the error has been logged", status=status
-        )
+        return refused(Problem.INTERNAL_ERROR, "the service failed; the error has been logged")
     if isinstance(exc, http_errors.LimitRequestLine):
         detail = "the request line is too long"
         if isinstance(exc.max_size, int):  # gunicorn's C parser (gunicorn_h1c) gives no limit
             detail += f" (limit {exc.max_size} bytes)"
-        return ApiError(Problem.REQUEST_LINE_TOO_LONG, detail, status=status)
+        return refused(Problem.REQUEST_LINE_TOO_LONG, detail)
     if isinstance(exc, http_errors.LimitRequestHeaders):
-        return ApiError(Problem.HEADERS_TOO_LARGE, _headers_detail(exc, cfg), status=status)
+        return refused(Problem.HEADERS_TOO_LARGE, _headers_detail(exc, cfg))
     if isinstance(exc, http_errors.InvalidRequestMethod):
-        return ApiError(
-            Problem.MALFORMED_REQUEST_LINE, "the request method is not valid", status=status
-        )
+        return refused(Problem.MALFORMED_REQUEST_LINE, "the request method is not valid")
     if isinstance(exc, http_errors.InvalidHTTPVersion):
-        return ApiError(
-            Problem.MALFORMED_REQUEST_LINE, "the request's HTTP version is not valid", status=status
-        )
+        return refused(Problem.MALFORMED_REQUEST_LINE, "the request's HTTP version is not valid")
     if isinstance(exc, http_errors.InvalidRequestLine):
-        return ApiError(
-            Problem.MALFORMED_REQUEST_LINE, "the request line is malformed", status=status
-        )
+        return refused(Problem.MALFORMED_REQUEST_LINE, "the request line is malformed")
     if isinstance(exc, http_errors.InvalidHeaderName):
-        return ApiError(
-            Problem.MALFORMED_HEADER, "a request header's name is not valid", status=status
-        )
+        return refused(Problem.MALFORMED_HEADER, "a request header's name is not valid")
     if isinstance(exc, http_errors.ObsoleteFolding):
         detail = "a request header is folded over several lines (obsolete line folding)"
-        return ApiError(Problem.MALFORMED_HEADER, detail, status=status)
+        return refused(Problem.MALFORMED_HEADER, detail)
     if isinstance(exc, http_errors.InvalidSchemeHeaders):
         detail = "the request's scheme headers contradict each other"
-        return ApiError(Problem.MALFORMED_HEADER, detail, status=status)
+        return refused(Problem.MALFORMED_HEADER, detail)
     if isinstance(exc, http_errors.InvalidHeader):
-        return ApiError(Problem.MALFORMED_HEADER, "a request header is malformed", status=status)
+        return refused(Problem.MALFORMED_HEADER, "a request header is malformed")
     if isinstance(exc, http_errors.UnsupportedTransferCoding):
         detail = "the request's Transfer-Encoding is not supported"
-        return ApiError(Problem.UNSUPPORTED_TRANSFER_CODING, detail, status=status)
+        return refused(Problem.UNSUPPORTED_TRANSFER_CODING, detail)
     if isinstance(exc, http_errors.ExpectationFailed):
         detail = "the request's Expect header asks for something the service does not do"
-        return ApiError(Problem.EXPECTATION_FAILED, detail, status=status)
+        return refused(Problem.EXPECTATION_FAILED, detail)
     chunked = (
         http_errors.InvalidChunkSize,
         http_errors.ChunkMissingTerminator,
@@ -219,16 +212,14 @@ def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
     )
     code = HTTP_CODES.get(status, Problem.HTTP_ERROR)
     if isinstance(exc, chunked):  # as adjudicator.web.requests words it when the app reads the body
-        return ApiError(code, "the request body's framing is malformed", status=status)
+        return refused(code, "the request body's framing is malformed")
     if isinstance(exc, http_errors.ForbiddenProxyRequest):
-        return ApiError(
-            code, "PROXY protocol lines are not accepted from this address", status=status
-        )
+        return refused(code, "PROXY protocol lines are not accepted from this address")
     if isinstance(exc, http_errors.InvalidProxyLine):
-        return ApiError(code, "the PROXY protocol line is malformed", status=status)
+        return refused(code, "the PROXY protocol line is malformed")
     if isinstance(exc, ssl.SSLError):
-        return ApiError(code, "the TLS connection could not be set up", status=status)
-    return ApiError(code, "the request could not be read", status=status)
+        return refused(code, "the TLS connection could not be set up")
+    return refused(code, "the request could not be read")
 
 
 def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:
@@ -306,10 +297,10 @@ class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
         try:
             return super().handle_request(listener, req, held, addr)
         finally:
-            try:
-                held.flush()  # a header-only answer (204, 304, HEAD) leaves here
-            except OSError:
-                pass  # the client is gone; gunicorn has already logged what it could
+            # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
+            # gunicorn has already logged what it could.
+            with contextlib.suppress(OSError):
+                held.flush()
 
 
 # What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
@@ -371,7 +362,5 @@ class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, ThreadWorker):
         finally:
             _serving.req = None
             conn.sock = sock  # the poller watches the real socket between requests
-            try:
+            with contextlib.suppress(OSError):
                 held.flush()
-            except OSError:
-                pass

@@ -29,8 +29,6 @@ from adjudicator.bounds import MAX_CHALLENGE_WORDS
 from adjudicator.disclosure import POLICIES
 from adjudicator.game.challenge import outcome
 from adjudicator.game.rules import (
-    DRAW_BLANKS,
-    DRAW_NEAREST,
     ChallengeRule,
     Count,
     Rules,
@@ -39,9 +37,6 @@ from adjudicator.game.rules import (
     rule_error,
     tables,
 )
-
-# DRAW_BLANKS, DRAW_NEAREST: for api.bodies, which reads the rules through this module only
-__all__ = ["DRAW_BLANKS", "DRAW_NEAREST", "Ruleset", "RulesetError", "load_rulesets"]
 
 # Where a jury limit holds: everywhere, or only when the service runs a tournament (SBNL 003: "op
 # landelijke Scrabbletoernooien"), an event's setting aside (`adjudicator.audit.jury.applies`).

@@ -8,7 +8,7 @@ from typing import Literal, get_args, get_origin
 
 from pydantic.fields import FieldInfo
 
-from adjudicator.settings import Settings, variable
+from adjudicator.settings import BOUNDS, Settings, variable
 
 KINDS = {int: "whole number", float: "number", bool: "`0` or `1`"}
 
@@ -33,7 +33,7 @@ def _rule_text(field: FieldInfo) -> str:
         kind = next(k for k in get_args(kind) if k is not NoneType)
     text = KINDS.get(kind, "comma-separated" if get_origin(kind) else "text")  # type: ignore[arg-type]
     for rule in field.metadata:
-        for name, sign in (("ge", "≥"), ("gt", ">"), ("le", "≤")):
+        for name, sign in BOUNDS.items():
             if hasattr(rule, name):
                 text += f" {sign} {getattr(rule, name):g}"
     return text

@@ -3,6 +3,7 @@ installed service upgrades its database with `adjudicator db upgrade` and no ale
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from alembic import command
@@ -23,15 +24,10 @@ def _config(store: Store | None = None) -> Config:
     return config
 
 
-_heads: tuple[str, ...] | None = None
-
-
+@functools.cache
 def heads() -> tuple[str, ...]:
     """The head revision(s) of the shipped migrations (read once per process)."""
-    global _heads
-    if _heads is None:
-        _heads = tuple(ScriptDirectory.from_config(_config()).get_heads())
-    return _heads
+    return tuple(ScriptDirectory.from_config(_config()).get_heads())
 
 
 def current(store: Store) -> tuple[str, ...]:

@@ -13,41 +13,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import Blueprint
-
 PUBLIC = "public"
 LEXICON_DEPENDENT = "lexicon_dependent"
 DIRECTORS_ONLY = "directors_only"
 ACCESS = "adjudicator_access"
 
 
-V = TypeVar("V", bound=Callable)
+V = TypeVar("V")  # a view, or a blueprint (every route of it)
 
 
-def _mark(access: str) -> Callable[[V], V]:
+def _mark(attribute: str, value: object) -> Callable[[V], V]:
     def mark(target: V) -> V:
-        setattr(target, ACCESS, access)
+        setattr(target, attribute, value)
         return target
 
     return mark
 
 
-public = _mark(PUBLIC)
-lexicon_dependent = _mark(LEXICON_DEPENDENT)
-directors_only = _mark(DIRECTORS_ONLY)
+public = public_blueprint = _mark(ACCESS, PUBLIC)
+lexicon_dependent = _mark(ACCESS, LEXICON_DEPENDENT)
+directors_only = _mark(ACCESS, DIRECTORS_ONLY)
 RULES = "adjudicator_rules"  # a recorded ruling: the rate count is settled in its transaction
 COUNTED_WHEN_ANSWERED = "adjudicator_counted_when_answered"  # counted once it has answered
 NOT_A_RULING = "adjudicator_not_a_ruling"
-
-
-def not_a_ruling(target: V) -> V:
-    """Marks a read a kiosk makes beside its rulings (the jury's words left): it needs the same
-    credential, but the rate limit of rulings does not count it, so asking before each query
-    never uses up the rulings themselves. Its last use is still noted."""
-    setattr(target, NOT_A_RULING, True)
-    return target
-
-
-def public_blueprint(bp: Blueprint) -> Blueprint:
-    setattr(bp, ACCESS, PUBLIC)
-    return bp
+# Marks a read a kiosk makes beside its rulings (the jury's words left): it needs the same
+# credential, but the rate limit of rulings does not count it, so asking before each query
+# never uses up the rulings themselves. Its last use is still noted.
+not_a_ruling = _mark(NOT_A_RULING, True)

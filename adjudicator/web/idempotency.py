@@ -102,18 +102,12 @@ def _parse(raw: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
     if not 1 <= len(value) <= IDEMPOTENCY_KEY_MAX:
-        raise ApiError(
-            Problem.BAD_IDEMPOTENCY_KEY,
-            f"{HEADER} must be 1 to {IDEMPOTENCY_KEY_MAX} characters",
-            HEADER,
-        )
-    if not all(0x20 < ord(c) < 0x7F and c not in '"\\' for c in value):
-        raise ApiError(
-            Problem.BAD_IDEMPOTENCY_KEY,
-            f"{HEADER} must be printable ASCII without spaces, quotes or backslashes",
-            HEADER,
-        )
-    return value
+        wrong = f"{HEADER} must be 1 to {IDEMPOTENCY_KEY_MAX} characters"
+    elif not all(0x20 < ord(c) < 0x7F and c not in '"\\' for c in value):
+        wrong = f"{HEADER} must be printable ASCII without spaces, quotes or backslashes"
+    else:
+        return value
+    raise ApiError(Problem.BAD_IDEMPOTENCY_KEY, wrong, HEADER)
 
 
 def namespace(caller: Caller) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask
 from flask.logging import default_handler
+from gunicorn.glogging import Logger
 
 from adjudicator.settings import current_settings
 
@@ -36,44 +37,33 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def _json_logger_class():
-    from gunicorn.glogging import Logger
+class JsonLogger(Logger):
+    """gunicorn's logger with JSON lines for both the error log and the access log."""
 
-    class JsonLogger(Logger):
-        """gunicorn's logger with JSON lines for both the error log and the access log."""
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            for handler in log.handlers:
+                handler.setFormatter(JsonFormatter())
 
-        def setup(self, cfg) -> None:
-            super().setup(cfg)
-            for log in (self.error_log, self.access_log):
-                for handler in log.handlers:
-                    handler.setFormatter(JsonFormatter())
-
-        def access(self, resp, req, environ, request_time) -> None:
-            if not (self.cfg.accesslog or self.cfg.logconfig or self.cfg.syslog):
-                return
-            fields = {
-                "remote": environ.get("REMOTE_ADDR"),
-                "method": environ.get("REQUEST_METHOD"),
-                "path": environ.get("PATH_INFO"),  # never the query string
-                "status": int(str(resp.status).split()[0]),
-                "bytes": getattr(resp, "sent", None),
-                "ms": round(request_time.total_seconds() * 1000, 3),
-            }
-            self.access_log.info("request", extra={"fields": fields})
-
-    return JsonLogger
+    def access(self, resp, req, environ, request_time) -> None:
+        if not (self.cfg.accesslog or self.cfg.logconfig or self.cfg.syslog):
+            return
+        fields = {
+            "remote": environ.get("REMOTE_ADDR"),
+            "method": environ.get("REQUEST_METHOD"),
+            "path": environ.get("PATH_INFO"),  # never the query string
+            "status": int(str(resp.status).split()[0]),
+            "bytes": getattr(resp, "sent", None),
+            "ms": round(request_time.total_seconds() * 1000, 3),
+        }
+        self.access_log.info("request", extra={"fields": fields})
 
 
 def gunicorn_logger_class(fmt: str) -> str | None:
     """For the gunicorn settings: the logger class to use for `fmt` (`ADJUDICATOR_LOG_FORMAT`),
     None for gunicorn's own."""
     return "adjudicator.web.logs.JsonLogger" if fmt == "json" else None
-
-
-def __getattr__(name: str):
-    if name == "JsonLogger":  # imported lazily: gunicorn is not needed to import this module
-        return _json_logger_class()
-    raise AttributeError(name)
 
 
 def init_app(app: Flask) -> None:

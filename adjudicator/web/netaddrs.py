@@ -9,6 +9,7 @@ standard library has no call for them); elsewhere, the address the default route
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import socket
@@ -45,12 +46,9 @@ def interface_addresses() -> list[str]:
                     continue  # an interface without an IPv4 address
                 found.append(socket.inet_ntoa(packed[20:24]))
     if not found:
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
-                found.append(s.getsockname()[0])
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
+            found.append(s.getsockname()[0])
     usable = [a for a in dict.fromkeys(found) if not ipaddress.ip_address(a).is_loopback]
     return sorted(usable, key=lambda a: not ipaddress.ip_address(a).is_private)
 
@@ -157,10 +155,7 @@ def tablet_bases() -> tuple[list[str], str | None]:
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
         return [own], None  # the address this visitor reached: the tablets can too
-    bind = current_settings().bind  # ADJUDICATOR_BIND, as gunicorn reads it
-    if not bind:
-        return [own], None
-    bound = parse_bind(str(bind))
+    bound = parse_bind(current_settings().bind)  # ADJUDICATOR_BIND, never empty (checked)
     if loopback_only(bound):
         return [own], ", ".join(f"{h}:{p}" for h, p in bound)
     return tablet_urls(bound) or [own], None
