@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
+from adjudicator.engine.plain import Plain
 from adjudicator.engine.tiles import BLANK, TileSet, tile_letter, tileset
 from adjudicator.messages import Said
 from lexicon.languages import LanguageProfile
@@ -64,19 +65,11 @@ GEOMETRY_CODES = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class PlacementError:
+class PlacementError(Plain):
     code: str
     message: str
     square: str | None = None
     letter: str | None = None
-
-    def to_dict(self) -> dict[str, str | None]:
-        return {
-            "code": self.code,
-            "message": self.message,
-            "square": self.square,
-            "letter": self.letter,
-        }
 
 
 def _error(

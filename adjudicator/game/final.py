@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.plain import Plain
 from adjudicator.game import overtime
 from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
@@ -23,19 +24,11 @@ from lexicon.languages import LanguageProfile
 
 
 @dataclass(frozen=True)
-class Adjustment:
+class Adjustment(Plain):
     kind: str  # "rack", "out_bonus", "overtime", "time_loss_spread"
     points: int
     reason: str
     source: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "points": self.points,
-            "reason": self.reason,
-            "source": self.source,
-        }
 
 
 @dataclass
@@ -49,7 +42,7 @@ class PlayerEnd:
 
 
 @dataclass
-class PlayerResult:
+class PlayerResult(Plain):
     name: str
     score_before: int
     rack: str
@@ -60,16 +53,7 @@ class PlayerResult:
     result: str = ""  # "win", "tie" or "loss"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "score_before": self.score_before,
-            "rack": self.rack,
-            "rack_value": self.rack_value,
-            "adjustments": [a.to_dict() for a in self.adjustments],
-            "final_score": self.final_score,
-            "lost_on_time": self.lost_on_time,
-            "result": self.result,
-        }
+        return super().to_dict() | {"adjustments": [a.to_dict() for a in self.adjustments]}
 
 
 @dataclass

@@ -23,6 +23,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from adjudicator.engine.plain import Plain
+
 CONSEQUENCE_KINDS = (
     "none",
     "challenger_loses_turn",
@@ -57,21 +59,13 @@ class Sourced(Section):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(Plain):
     """A yes/no answer with the reason and the source section it rests on (docs/rules.md §1)."""
 
     allowed: bool
     code: str
     reason: str
     source: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "allowed": self.allowed,
-            "code": self.code,
-            "reason": self.reason,
-            "source": self.source,
-        }
 
 
 class PassRule(Sourced):
