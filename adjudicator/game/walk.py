@@ -60,10 +60,7 @@ def walk(
     """Walk `record` under `rules`. GcgError (with the line) only for a move that is not
     notation at all; everything else is a turn of the report. `free_challenge`: the home
     variant where a failed challenge costs nothing (004 Almindelige varianter)."""
-    w = Walk(record, rules, profile, lexicon, free_challenge)
-    for ev in record.events:
-        w.event(ev)
-    return build_report(w)
+    return build_report(Walk(record, rules, profile, lexicon, free_challenge).run())
 
 
 def walk_with_boards(
@@ -75,10 +72,7 @@ def walk_with_boards(
 ) -> tuple[GameReport, list[Board]]:
     """`walk`, and the board after each of its turns (first the empty board, so boards[k] is
     the board after report.turns[k - 1]): the positions a picture of the game shows."""
-    w = Walk(record, rules, profile, lexicon, free_challenge)
-    w.boards = [Board()]
-    for ev in record.events:
-        w.event(ev)
+    w = Walk(record, rules, profile, lexicon, free_challenge, boards=[Board()]).run()
     return build_report(w), w.boards
 
 
@@ -87,11 +81,7 @@ def positions(
 ) -> list[tuple[Board, Play]]:
     """(board before, play) for every play of a record, withdrawn ones included, from the same
     walk; for benchmarks and property tests that need real positions."""
-    w = Walk(record, rules, profile, None, False)
-    w.positions = []
-    for ev in record.events:
-        w.event(ev)
-    return w.positions
+    return Walk(record, rules, profile, None, False, positions=[]).run().positions
 
 
 class Walk:
@@ -102,6 +92,8 @@ class Walk:
         profile: LanguageProfile,
         lexicon: Lexicon | None,
         free_challenge: bool,
+        boards: list[Board] | None = None,
+        positions: list[tuple[Board, Play]] | None = None,
     ):
         nicks = [p.nick for p in record.players]
         for ev in record.events:  # records without #player lines: first come, first listed
@@ -113,8 +105,8 @@ class Walk:
         self.turns: list[Turn] = []
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
-        self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
-        self.boards: list[Board] | None = None  # the board after each event, when asked
+        self.positions = positions  # (board, play) of every play, collected only when asked
+        self.boards = boards  # the board after each event, when asked
         # Since the game (last) started: who moved first, and the kinds of that player's turns,
         # for a restart (003 Verloop van het spel); the restarts stated, for the report.
         self.first_player: str | None = None
@@ -122,9 +114,11 @@ class Walk:
         self.started_at = 0  # the index in `turns` of the first turn since the last start
         self.restarts: list[dict[str, object]] = []
 
-    @property
-    def players(self) -> list[str]:
-        return self.state.players
+    def run(self) -> Walk:
+        """Every line of the record, in order."""
+        for ev in self.record.events:
+            self.event(ev)
+        return self
 
     def event(self, ev: Event) -> None:
         s = self.state
