@@ -19,6 +19,7 @@ Quirks handled (all seen in real records):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,10 +158,7 @@ class GameRecord:
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
-    for prefix, lang in LEXICON_LANGUAGES:
-        if upper.startswith(prefix):
-            return lang
-    return None
+    return next((lang for prefix, lang in LEXICON_LANGUAGES if upper.startswith(prefix)), None)
 
 
 def _decode(data: bytes, file: str) -> tuple[str, str]:
@@ -265,7 +263,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     for ev in record.events:
         if nicks and ev.player not in nicks:
             raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)
-    record.language = _language(record)
+    record.language = next((lang for lang, _, _ in _evidence(record)), None)
     return require_whole(record) if whole else record
 
 
@@ -364,30 +362,24 @@ def _one_rack(tokens: list[str], file: str, number: int) -> str | None:
     return None if tokens[0].upper() == "UNKNOWN" else tokens[0]
 
 
-def _language(record: GameRecord) -> str | None:
-    if record.lexicon:
-        lang = lexicon_language(record.lexicon)
-        if lang is not None:
-            return lang
+def _evidence(record: GameRecord) -> Iterator[tuple[str, int | None, str]]:
+    """The signs of the record's language, the first counting most: its `#lexicon`, then the
+    letters only some languages have, line by line; each as (language, line, how)."""
+    lang = lexicon_language(record.lexicon) if record.lexicon else None
+    if lang is not None:
+        yield lang, record.lexicon_line, f"#lexicon {record.lexicon}"
     for ev in record.events:
         letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
         for lang, marks in LANGUAGE_LETTERS.items():
-            if any(ch in marks for ch in letters):
-                return lang
-    return None
+            found = sorted({ch for ch in letters if ch in marks})
+            if found:
+                yield lang, ev.line, f"letters {', '.join(found)}"
 
 
 def language_line(record: GameRecord, language: str) -> tuple[int | None, str]:
     """The line that gave the record's language away, and how."""
-    if record.lexicon and lexicon_language(record.lexicon) == language:
-        return record.lexicon_line, f"#lexicon {record.lexicon}"
-    marks = LANGUAGE_LETTERS.get(language, "")
-    for ev in record.events:
-        letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
-        found = sorted({ch for ch in letters if ch in marks})
-        if found:
-            return ev.line, f"letters {', '.join(found)}"
-    return None, "unknown"
+    found = ((line, how) for lang, line, how in _evidence(record) if lang == language)
+    return next(found, (None, "unknown"))
 
 
 def resolve_language(record: GameRecord, expected: str, available: list[str]) -> str:
