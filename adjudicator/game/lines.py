@@ -27,6 +27,7 @@ from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
 from adjudicator.game.model import GameState, unseen_tiles
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
+from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
 from adjudicator.messages import Said
 from lexicon.limits import RACK_SIZE
@@ -84,14 +85,9 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
             k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == ev.score
         ]
         if per_word.player_points <= 0:
+            score = f"{ev.score:+d}"
             turn.deviations.append(
-                Said(
-                    "record_bonus_not_in_rules",
-                    score=f"{ev.score:+d}",
-                    ruleset=rid,
-                    consequence=consequence(per_word),
-                    source=src,
-                )
+                Said("record_bonus_not_in_rules", score=score, **ruled(rules, per_word))
             )
         elif not fits:
             turn.deviations.append(
@@ -124,7 +120,7 @@ def _failed_challenge(
 ) -> None:
     """The challenger's line after a play that stood."""
     rules = s.rules
-    src, rid = rules.challenge.source, rules.id
+    src = rules.challenge.source
     last = s.last_event_play
     assert last is not None
     ruling = outcome(rules, True, free_challenge=s.free_challenge)
@@ -132,14 +128,9 @@ def _failed_challenge(
     if ev.score < 0:
         entry["consequence"] = "challenger_penalty"
         if ruling.challenger_points != ev.score:
+            score = f"{ev.score:+d}"
             turn.deviations.append(
-                Said(
-                    "record_failed_challenge_score",
-                    score=f"{ev.score:+d}",
-                    ruleset=rid,
-                    consequence=consequence(ruling),
-                    source=src,
-                )
+                Said("record_failed_challenge_score", score=score, **ruled(rules, ruling))
             )
         return
     if ruling.kind == "none" and s.free_challenge:
@@ -148,14 +139,7 @@ def _failed_challenge(
         return
     entry["consequence"] = "challenger_loses_turn"
     if not ruling.challenger_loses_turn:
-        turn.deviations.append(
-            Said(
-                "record_failed_challenge_turn",
-                ruleset=rid,
-                consequence=consequence(ruling),
-                source=src,
-            )
-        )
+        turn.deviations.append(Said("record_failed_challenge_turn", **ruled(rules, ruling)))
     lose_turn()
     turn.notes.append(Said("record_challenged_lost_turn", player=ev.player))
 
@@ -267,6 +251,16 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
     either = functools.reduce(lambda a, b: Said("record_either", a=a, b=b), how)
     turn.notes.append(Said("record_hidden_ending", how=either, source=r.end.source))
     return True
+
+
+def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
+    """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
+    its rules give, and their source."""
+    return {
+        "ruleset": rules.id,
+        "consequence": consequence(ruling),
+        "source": rules.challenge.source,
+    }
 
 
 def consequence(ruling: Outcome) -> Said:

@@ -382,7 +382,7 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
 
 
 def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    s, ch = w.state, w.rules.challenge
+    s = w.state
     record = s.last_event_play
     if record is None or record.player != p or record.play is None:
         turn.deviations.append(Said("record_withdrawn_alone"))
@@ -392,14 +392,7 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.computed_score = -record.score
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
-        turn.deviations.append(
-            Said(
-                "record_not_taken_back",
-                ruleset=w.rules.id,
-                consequence=lines.consequence(ruling),
-                source=ch.source,
-            )
-        )
+        turn.deviations.append(Said("record_not_taken_back", **lines.ruled(w.rules, ruling)))
     s.withdraw(record)
     s.note_challenge(
         {
