@@ -82,9 +82,9 @@ def _error(
     )
 
 
-def language(ts: TileSet) -> Said:
-    """The tile set's language by name, in the words of whoever reads the message."""
-    return Said(f"language_of_{ts.language}")
+def language(code: str) -> Said:
+    """The language of `code` by name, in the words of whoever reads the message."""
+    return Said(f"language_of_{code}")
 
 
 def read_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
@@ -171,7 +171,7 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
             add(_error(BLANK_UNDESIGNATED, name, BLANK, square=name))
             continue
         code = UNKNOWN_LETTER if letter not in alphabet else BLANK_ONLY_LETTER  # else a tile
-        add(_error(code, name, letter, letter=letter, square=name, language=language(ts)))
+        add(_error(code, name, letter, letter=letter, square=name, language=language(ts.language)))
 
 
 def _check_gaps(board: Board, play: Play, add) -> bool:
