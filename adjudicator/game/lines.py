@@ -77,19 +77,13 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         entry |= {"valid": True, "consequence": "player_bonus_per_word"}
         # one line for all the words, or a line per word (two `+5` lines after one play)
         per_word = outcome(rules, True, 1)
-        total = last.bonus + ev.score
-        fits = [
-            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == total
-        ]
-        line_words = [
-            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == ev.score
-        ]
+        bonuses = [outcome(rules, True, k).player_points for k in range(1, last.words + 1)]
         if per_word.player_points <= 0:
             score = f"{ev.score:+d}"
             turn.deviations.append(
                 Said("record_bonus_not_in_rules", score=score, **ruled(rules, per_word))
             )
-        elif not fits:
+        elif last.bonus + ev.score not in bonuses:
             turn.deviations.append(
                 Said(
                     "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
@@ -103,7 +97,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         else:
             s.challenge_bonus(last, ev.score)
             bonus_line = True
-            turn.notes.append(Said("record_words_found_valid", n=line_words[0]))
+            turn.notes.append(Said("record_words_found_valid", n=bonuses.index(ev.score) + 1))
     elif last is not None and last.player != p and ev.score <= 0:
         _failed_challenge(s, ev, turn, entry, lose_turn)
     else:
