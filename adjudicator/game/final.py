@@ -211,31 +211,16 @@ def rack_adjustments(
     values = [rack_value(profile, r) for r in racks]
     out: list[list[Adjustment]] = [[] for _ in racks]
     for i, (rack, value) in enumerate(zip(racks, values, strict=True)):
-        if ending == "out" and i == out_index:
-            factor = end_factor(rules, ending, True)
-            others = sum(v for j, v in enumerate(values) if j != i)
-            if factor and others:
-                times = "" if factor == 1 else f"{factor} × "
-                out[i].append(
-                    Adjustment(
-                        "out_bonus",
-                        factor * others,
-                        f"went out: gains {times}the tiles left on the other racks ({others})",
-                        source,
-                    )
-                )
-            continue
-        factor = end_factor(rules, ending, False)
-        if factor and value:
-            times = "" if factor == 1 else f"{factor} × "
-            out[i].append(
-                Adjustment(
-                    "rack",
-                    -factor * value,
-                    f"tiles left {rack_text(rack)} worth {value}: loses {times}their value",
-                    source,
-                )
-            )
+        went_out = ending == "out" and i == out_index
+        factor = end_factor(rules, ending, went_out)
+        times = "" if factor == 1 else f"{factor} × "
+        others = sum(values) - value
+        if went_out and factor and others:
+            reason = f"went out: gains {times}the tiles left on the other racks ({others})"
+            out[i].append(Adjustment("out_bonus", factor * others, reason, source))
+        elif not went_out and factor and value:
+            reason = f"tiles left {rack_text(rack)} worth {value}: loses {times}their value"
+            out[i].append(Adjustment("rack", -factor * value, reason, source))
     return out
 
 
