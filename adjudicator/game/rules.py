@@ -297,20 +297,17 @@ class Rules(Section):
 
     def endings(self) -> list[str]:
         """The ways a game can end under these rules (the `ending` values final-score takes)."""
-        found = ["out"] if self.end.out_with_empty_bag else []
-        if self.end.scoreless_turns:
-            found.append("scoreless")
-        if self.end.passes_in_a_row_each:
-            found.append("passes")
-        if self.end.time_up:
-            found.append("time_up")
-        if self.end.blocked:
-            found.append("blocked")
-        if self.end.overtime_ends_game:
-            found.append("overtime")
-        if self.end.point_target_option:
-            found.append("point_target")
-        return found
+        end = self.end
+        rule = {
+            "out": end.out_with_empty_bag,
+            "scoreless": end.scoreless_turns,
+            "passes": end.passes_in_a_row_each,
+            "time_up": end.time_up,
+            "blocked": end.blocked,
+            "overtime": end.overtime_ends_game,
+            "point_target": end.point_target_option,
+        }
+        return [ending for ending, applies in rule.items() if applies]
 
 
 def tables(model: type[BaseModel]) -> dict[str, type[Section]]:
