@@ -137,6 +137,11 @@ class Event:
     total: int = 0
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def signed(self) -> str:
+        """The score as a record writes it: `+24`, `-10`, `+0`."""
+        return f"{self.score:+d}"
+
 
 @dataclass
 class Player:

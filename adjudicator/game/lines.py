@@ -40,7 +40,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
     rules = s.rules
     src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
     last = s.last_event_play
     entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
     jury = outcome(rules, False)
@@ -54,7 +54,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
             turn.deviations.append(
                 Said(
                     "record_jury_penalty_mismatch",
-                    score=f"{ev.score:+d}",
+                    score=ev.signed,
                     penalty=penalty,
                     player=ev.player,
                     needed=-ev.score - penalty,
@@ -79,9 +79,8 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         per_word = outcome(rules, True, 1)
         bonuses = [outcome(rules, True, k).player_points for k in range(1, last.words + 1)]
         if per_word.player_points <= 0:
-            score = f"{ev.score:+d}"
             turn.deviations.append(
-                Said("record_bonus_not_in_rules", score=score, **ruled(rules, per_word))
+                Said("record_bonus_not_in_rules", score=ev.signed, **ruled(rules, per_word))
             )
         elif last.bonus + ev.score not in bonuses:
             turn.deviations.append(
@@ -89,7 +88,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
                     "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
                     per=per_word.player_points,
                     words=last.words,
-                    score=f"{ev.score:+d}",
+                    score=ev.signed,
                     bonus=f"{last.bonus:+d}",
                     source=src,
                 )
@@ -103,7 +102,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
     else:
         entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
         turn.deviations.append(
-            Said("record_challenge_fits_no_rule", score=f"{ev.score:+d}", ruleset=rid, source=src)
+            Said("record_challenge_fits_no_rule", score=ev.signed, ruleset=rid, source=src)
         )
     s.note_challenge(entry)
     return bonus_line
@@ -122,9 +121,8 @@ def _failed_challenge(
     if ev.score < 0:
         entry["consequence"] = "challenger_penalty"
         if ruling.challenger_points != ev.score:
-            score = f"{ev.score:+d}"
             turn.deviations.append(
-                Said("record_failed_challenge_score", score=score, **ruled(rules, ruling))
+                Said("record_failed_challenge_score", score=ev.signed, **ruled(rules, ruling))
             )
         return
     if ruling.kind == "none" and s.free_challenge:
@@ -142,7 +140,7 @@ def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     rules = s.rules
     rule = rules.clock
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
     per = rule.penalty_per_started_minute
     if not per:
         turn.deviations.append(Said("record_no_time_penalty", ruleset=rules.id, source=rule.source))
@@ -150,7 +148,7 @@ def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     over = s.time_penalty(p, ev.score)
     if over is None:
         turn.deviations.append(
-            Said("record_time_penalty_wrong", per=per, score=f"{ev.score:+d}", source=rule.source)
+            Said("record_time_penalty_wrong", per=per, score=ev.signed, source=rule.source)
         )
         return
     turn.notes.append(Said("record_minutes_over", n=over.started_minutes))
@@ -218,7 +216,7 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
                 tiles=rack_text(tiles),
                 value=value,
                 expected=f"{expected:+d}",
-                score=f"{ev.score:+d}",
+                score=ev.signed,
                 source=r.final.source,
             )
         )
