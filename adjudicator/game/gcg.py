@@ -84,6 +84,8 @@ _SCORE = re.compile(r"[+-]\d+")
 _TOTAL = re.compile(r"-?\d+")
 _PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
 _EXCHANGE = re.compile(r"-(\S+)")
+_PAREN_KINDS = {"challenge": CHALLENGE, "time": TIME}  # any other `(ABC)`: an end-of-game rack
+_DASH_KINDS = {"--": WITHDRAWN, "-": PASS}
 
 
 class GcgError(ValueError):
@@ -304,39 +306,27 @@ def _parse_move(line: str, number: int, file: str) -> Event:
     move = tokens[:at]
     if not move:
         raise GcgError("the move is missing before the score", file, number)
-    last = move[-1]
-    rest = move[:-1]
+    last, rack = move[-1], move[:-1]
     paren = _PAREN.fullmatch(last)
     if paren:
-        inner = paren[1]
-        if inner.lower() == "challenge":
-            ev.kind = CHALLENGE
-        elif inner.lower() == "time":
-            ev.kind = TIME
-        else:
-            ev.kind = END_RACK
-            ev.tiles = inner
-        ev.rack = _one_rack(rest, file, number)
-    elif last == "--":
-        ev.kind = WITHDRAWN
-        ev.rack = _one_rack(rest, file, number)
-    elif last == "-":
-        ev.kind = PASS
-        ev.rack = _one_rack(rest, file, number)
+        ev.kind = _PAREN_KINDS.get(paren[1].lower(), END_RACK)
+        if ev.kind == END_RACK:
+            ev.tiles = paren[1]
+    elif last in _DASH_KINDS:
+        ev.kind = _DASH_KINDS[last]
     elif (ex := _EXCHANGE.fullmatch(last)) and len(move) <= 2:
         ev.kind = EXCHANGE
         if ex[1].isdigit():
             ev.count = _points(ex[1], "exchange count", file, number)
         else:
-            ev.tiles = ex[1]
-            ev.count = len(ex[1])
-        ev.rack = _one_rack(rest, file, number)
+            ev.tiles, ev.count = ex[1], len(ex[1])
     else:
         if len(move) < 2:
             raise GcgError(f"{last!r} is not a move (expected a square and a word)", file, number)
         ev.kind = PLAY
         ev.coordinate, ev.word = move[-2], move[-1]
-        ev.rack = _one_rack(move[:-2], file, number)
+        rack = move[:-2]
+    ev.rack = _one_rack(rack, file, number)
     return ev
 
 
