@@ -411,14 +411,6 @@ def _challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     w.bonus_line = lines.challenge(w.state, ev, p, turn, lambda: w.lose_turn(p, turn))
 
 
-def _time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    lines.time_penalty(w.state, ev, p, turn)
-
-
-def _end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    lines.end_rack(w.state, ev, p, turn)
-
-
 def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, what: str) -> None:
     have, _ = read_rack(rack, profile)
     need, bad = read_rack(tiles, profile)
@@ -434,13 +426,9 @@ def move_text(ev: Event) -> str:
         return f"{ev.coordinate} {ev.word}"
     if ev.kind == EXCHANGE:
         return f"-{ev.tiles or ev.count}"
-    if ev.kind == PASS:
-        return "-"
-    if ev.kind == WITHDRAWN:
-        return "--"
     if ev.kind == END_RACK:
         return f"({ev.tiles})"
-    return f"({ev.kind})"
+    return {PASS: "-", WITHDRAWN: "--"}.get(ev.kind, f"({ev.kind})")
 
 
 HANDLERS: dict[str, Callable[[Walk, Event, int, Turn], None]] = {
@@ -449,6 +437,7 @@ HANDLERS: dict[str, Callable[[Walk, Event, int, Turn], None]] = {
     EXCHANGE: _exchange,
     WITHDRAWN: _withdrawn,
     CHALLENGE: _challenge,
-    TIME: _time_penalty,
-    END_RACK: _end_rack,
+    # The lines that change only the game state (`lines`): handed the state, not the walk.
+    TIME: lambda w, ev, p, turn: lines.time_penalty(w.state, ev, p, turn),
+    END_RACK: lambda w, ev, p, turn: lines.end_rack(w.state, ev, p, turn),
 }
