@@ -37,33 +37,19 @@ _ENCODINGS = {
     "latin1": "latin-1",
 }
 
-# Lexicon name prefixes → language code. Order matters only for shared prefixes.
-LEXICON_LANGUAGES: tuple[tuple[str, str], ...] = (
-    ("NWL", "en"),
-    ("TWL", "en"),
-    ("OWL", "en"),
-    ("CSW", "en"),
-    ("SOWPODS", "en"),
-    ("COLLINS", "en"),
-    ("ECWL", "en"),
-    ("NSWL", "en"),
-    ("WAMERICAN", "en"),
-    ("OSPS", "pl"),
-    ("OSW", "pl"),
-    ("FRA", "fr"),
-    ("ODS", "fr"),
-    ("RD", "de"),
-    ("DSW", "de"),
-    ("FISE", "es"),
-    ("DISC", "ca"),
-    ("NSF", "nb"),
-    ("SAOL", "sv"),
-    ("DSF", "da"),
-    ("WDANISH", "da"),
-    ("WSWEDISH", "sv"),
-    ("WDUTCH", "nl"),
-    ("SWL", "nl"),
-)
+# Lexicon name prefixes by language code; no prefix begins another, so their order is free.
+LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "en": ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
+    "pl": ("OSPS", "OSW"),
+    "fr": ("FRA", "ODS"),
+    "de": ("RD", "DSW"),
+    "es": ("FISE",),
+    "ca": ("DISC",),
+    "nb": ("NSF",),
+    "sv": ("SAOL", "WSWEDISH"),
+    "da": ("DSF", "WDANISH"),
+    "nl": ("WDUTCH", "SWL"),
+}
 LANGUAGE_NAMES = {
     "en": "English",
     "pl": "Polish",
@@ -165,7 +151,9 @@ class GameRecord:
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
-    return next((lang for prefix, lang in LEXICON_LANGUAGES if upper.startswith(prefix)), None)
+    return next(
+        (lang for lang, names in LEXICON_LANGUAGES.items() if upper.startswith(names)), None
+    )
 
 
 def _decode(data: bytes, file: str) -> tuple[str, str]:
