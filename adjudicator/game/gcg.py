@@ -27,15 +27,10 @@ from adjudicator import bounds
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 
 UTF8_BOM = b"\xef\xbb\xbf"
-_ENCODINGS = {
-    "utf-8": "utf-8",
-    "utf8": "utf-8",
-    "iso-8859-1": "latin-1",
-    "iso8859-1": "latin-1",
-    "iso_8859-1": "latin-1",
-    "latin-1": "latin-1",
-    "latin1": "latin-1",
-}
+# The names a `#character-encoding` line may give, by the codec each stands for.
+_ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
+    ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
+)
 
 # Lexicon name prefixes by language code; no prefix begins another, so their order is free.
 LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {
