@@ -249,19 +249,12 @@ class GameState:
     def jury_penalty(self, p: int, points: int) -> PlayRecord | None:
         """003 Strafpuntenregel: the jury's `points` (a play's score plus 20) fall on p's latest
         play not penalised yet that scored so; the tiles stay. That play, or None."""
-        match = next(
-            (
-                r
-                for r in reversed(self.plays)
-                if r.player == p
-                and not r.penalised
-                and outcome(self.rules, False, r.words, r.score).player_points == points
-            ),
-            None,
-        )
-        if match is not None:
-            match.penalised = True
-        return match
+        for r in reversed(self.plays):
+            if r.player == p and not r.penalised:
+                if outcome(self.rules, False, r.words, r.score).player_points == points:
+                    r.penalised = True
+                    return r
+        return None
 
     def challenge_bonus(self, record: PlayRecord, points: int) -> None:
         """A bonus line for a valid play challenged (WESPA: 5 per word), one of possibly
