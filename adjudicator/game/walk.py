@@ -369,7 +369,7 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
 def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     if ev.tiles and ev.rack:
-        _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
+        _check_exchanged(ev.tiles, ev.rack, w.profile, turn)
     verdict = s.may_exchange(p)
     if not verdict.allowed:
         turn.deviations.append(
@@ -411,14 +411,15 @@ def _challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     w.bonus_line = lines.challenge(w.state, ev, p, turn, lambda: w.lose_turn(p, turn))
 
 
-def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, what: str) -> None:
+def _check_exchanged(tiles: str, rack: str, profile: LanguageProfile, turn: Turn) -> None:
+    """The tiles an exchange line names must be tiles, and on the rack it shows."""
     have, _ = read_rack(rack, profile)
     need, bad = read_rack(tiles, profile)
     for ch in bad:
-        turn.errors.append(Said(f"record_{what}_not_a_tile", tile=repr(ch)))
+        turn.errors.append(Said("record_exchanged_not_a_tile", tile=repr(ch)))
     for key, k in need.items():
         if have.get(key, 0) < k:
-            turn.errors.append(Said(f"record_{what}_not_on_rack", tile=key, rack=rack))
+            turn.errors.append(Said("record_exchanged_not_on_rack", tile=key, rack=rack))
 
 
 def move_text(ev: Event) -> str:
