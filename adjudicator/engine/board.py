@@ -145,11 +145,8 @@ class Board:
         return Board(self.cells)
 
     def place(self, row: int, col: int, letter: str, blank: bool = False) -> None:
-        i = row * SIZE + col
-        old = self.cells[i]
-        if old is not None:
-            self._drop(old)
-        cell = self.cells[i] = Cell(letter, blank)
+        self.remove(row, col)
+        cell = self.cells[row * SIZE + col] = Cell(letter, blank)
         self._add(cell)
 
     def remove(self, row: int, col: int) -> None:

@@ -235,12 +235,8 @@ def render(play: Play, board: Board) -> str:
     new = {(t.row, t.col): t for t in play.tiles}
     out = []
     for k in range(length):
-        r, c = row + dr * k, col + dc * k
-        t = new.get((r, c))
-        if t is None:
-            out.append(".")
-        else:
-            out.append(t.letter.lower() if t.blank else t.letter)
+        t = new.get((row + dr * k, col + dc * k))
+        out.append("." if t is None else t.letter.lower() if t.blank else t.letter)
     return f"{format_coordinate(row, col, horizontal)} {''.join(out)}"
 
 

@@ -87,23 +87,22 @@ def game_svg(
     script shows turn k by hiding the tiles outside [from, until) and outlining the newest of
     the others (`last_move`)."""
     tiles = spans(boards)
-    latest = _latest(tiles)
-    outlined = lambda t: t.end is None and t.start == latest  # noqa: E731
-    return _svg(profile, tiles, outlined, title, None, len(boards) - 1, labels or {})
+    newest = _newest(tiles)
+    return _svg(profile, tiles, newest.__contains__, title, None, len(boards) - 1, labels or {})
 
 
 def last_move(boards: Sequence[Board]) -> set[tuple[int, int]]:
     """The squares of the last move still on the last of `boards`, which the picture outlines:
     after a pass, a challenge or an end-of-game line, the play before it; after a withdrawal,
     the play before the one taken back."""
-    tiles = spans(boards)
-    latest = _latest(tiles)
-    return {(t.row, t.col) for t in tiles if t.end is None and t.start == latest}
+    return {(t.row, t.col) for t in _newest(spans(boards))}
 
 
-def _latest(tiles: Iterable[Placed]) -> int | None:
-    """The turn of the newest tiles still on the board."""
-    return max((t.start for t in tiles if t.end is None and t.start), default=None)
+def _newest(tiles: list[Placed]) -> set[Placed]:
+    """The tiles still on the board that the latest turn to leave any there put down."""
+    left = [t for t in tiles if t.end is None]
+    latest = max((t.start for t in left if t.start), default=None)
+    return {t for t in left if t.start == latest}
 
 
 def spans(boards: Sequence[Board]) -> list[Placed]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
+from adjudicator.engine.plain import Plain
 from adjudicator.engine.tiles import BLANK, TileSet, tile_letter, tileset
 from adjudicator.messages import Said
 from lexicon.languages import LanguageProfile
@@ -64,24 +65,26 @@ GEOMETRY_CODES = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class PlacementError:
+class PlacementError(Plain):
     code: str
     message: str
     square: str | None = None
     letter: str | None = None
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {
-            "code": self.code,
-            "message": self.message,
-            "square": self.square,
-            "letter": self.letter,
-        }
+
+def _error(
+    code: str, square: str | None = None, letter: str | None = None, /, **values: object
+) -> PlacementError:
+    """An error of `code` on `square` about `letter`, said by the catalogue's
+    `placement_<code>` with `values` (the codes and the catalogue's keys are one list)."""
+    return PlacementError(
+        code, Said(f"placement_{code.replace('-', '_')}", **values), square, letter
+    )
 
 
-def language(ts: TileSet) -> Said:
-    """The tile set's language by name, in the words of whoever reads the message."""
-    return Said(f"language_of_{ts.language}")
+def language(code: str) -> Said:
+    """The language of `code` by name, in the words of whoever reads the message."""
+    return Said(f"language_of_{code}")
 
 
 def read_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list[str]]:
@@ -110,10 +113,10 @@ def check_placement(
     tiles = play.tiles
     n = len(tiles)
     if n == 0:
-        add(PlacementError(NO_TILES, Said("placement_no_tiles")))
+        add(_error(NO_TILES))
         return errors
     if n > RACK_SIZE:
-        add(PlacementError(TOO_MANY_TILES, Said("placement_too_many_tiles", n=n, most=RACK_SIZE)))
+        add(_error(TOO_MANY_TILES, n=n, most=RACK_SIZE))
 
     cells = board.cells
     seen: set[tuple[int, int]] = set()
@@ -121,62 +124,32 @@ def check_placement(
     for t in tiles:
         if not (0 <= t.row < SIZE and 0 <= t.col < SIZE):
             name = square_name(t.row, t.col)
-            add(
-                PlacementError(
-                    OFF_BOARD, Said("placement_off_board", letter=t.letter, square=name), name
-                )
-            )
+            add(_error(OFF_BOARD, name, letter=t.letter, square=name))
             placed_ok = False
             continue
         if (t.row, t.col) in seen:
             name = square_name(t.row, t.col)
-            add(
-                PlacementError(
-                    DUPLICATE_SQUARE, Said("placement_duplicate_square", square=name), name
-                )
-            )
+            add(_error(DUPLICATE_SQUARE, name, square=name))
             placed_ok = False
         seen.add((t.row, t.col))
         cell = cells[t.row * SIZE + t.col]
         if cell is not None:
             name = square_name(t.row, t.col)
-            add(
-                PlacementError(
-                    OCCUPIED,
-                    Said("placement_occupied", square=name, held=cell.letter, letter=t.letter),
-                    name,
-                    t.letter,
-                )
-            )
+            add(_error(OCCUPIED, name, t.letter, square=name, held=cell.letter, letter=t.letter))
             placed_ok = False
     for th in play.through:
         name = square_name(th.row, th.col)
         cell = board[th.row, th.col]
         if cell is None:
-            add(
-                PlacementError(
-                    THROUGH_EMPTY,
-                    Said("placement_through_empty", square=name),
-                    name,
-                    th.letter,
-                )
-            )
+            add(_error(THROUGH_EMPTY, name, th.letter, square=name))
             placed_ok = False
         elif th.letter is not None and th.letter != cell.letter:
-            add(
-                PlacementError(
-                    THROUGH_MISMATCH,
-                    Said(
-                        "placement_through_mismatch", square=name, said=th.letter, held=cell.letter
-                    ),
-                    name,
-                    th.letter,
-                )
-            )
+            said, held = th.letter, cell.letter
+            add(_error(THROUGH_MISMATCH, name, said, square=name, said=said, held=held))
 
     _check_letters(play, ts, add)
     if play.horizontal is None:
-        add(PlacementError(NOT_IN_LINE, Said("placement_not_in_line")))
+        add(_error(NOT_IN_LINE))
         placed_ok = False
     elif placed_ok:
         placed_ok = _check_gaps(board, play, add)
@@ -194,43 +167,11 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
         if letter in alphabet and (t.blank or letter not in blank_only):
             continue  # the usual case: nothing to report
         name = square_name(t.row, t.col)
-        if t.letter == BLANK:
-            add(
-                PlacementError(
-                    BLANK_UNDESIGNATED,
-                    Said("placement_blank_undesignated", square=name),
-                    name,
-                    BLANK,
-                )
-            )
-        elif t.letter not in ts.alphabet:
-            add(
-                PlacementError(
-                    UNKNOWN_LETTER,
-                    Said(
-                        "placement_unknown_letter",
-                        letter=t.letter,
-                        square=name,
-                        language=language(ts),
-                    ),
-                    name,
-                    t.letter,
-                )
-            )
-        elif not t.blank and t.letter in ts.blank_only:
-            add(
-                PlacementError(
-                    BLANK_ONLY_LETTER,
-                    Said(
-                        "placement_blank_only_letter",
-                        letter=t.letter,
-                        square=name,
-                        language=language(ts),
-                    ),
-                    name,
-                    t.letter,
-                )
-            )
+        if letter == BLANK:
+            add(_error(BLANK_UNDESIGNATED, name, BLANK, square=name))
+            continue
+        code = UNKNOWN_LETTER if letter not in alphabet else BLANK_ONLY_LETTER  # else a tile
+        add(_error(code, name, letter, letter=letter, square=name, language=language(ts.language)))
 
 
 def _check_gaps(board: Board, play: Play, add) -> bool:
@@ -250,7 +191,7 @@ def _check_gaps(board: Board, play: Play, add) -> bool:
     for r, c in squares:
         if (r, c) not in new and board.cells[r * SIZE + c] is None:
             name = square_name(r, c)
-            add(PlacementError(GAP, Said("placement_gap", square=name), name))
+            add(_error(GAP, name, square=name))
             ok = False
     return ok
 
@@ -259,19 +200,15 @@ def _check_connection(board: Board, play: Play, add) -> None:
     if board.count == 0:
         if not any((t.row, t.col) == CENTRE for t in play.tiles):
             centre = square_name(*CENTRE)
-            add(
-                PlacementError(
-                    CENTRE_NOT_COVERED, Said("placement_centre_not_covered", square=centre), centre
-                )
-            )
+            add(_error(CENTRE_NOT_COVERED, centre, square=centre))
         if len(play.tiles) < 2:
-            add(PlacementError(TOO_FEW_TILES, Said("placement_too_few_tiles")))
+            add(_error(TOO_FEW_TILES))
         return
     for t in play.tiles:
         r, c = t.row, t.col
         if board[r - 1, c] or board[r + 1, c] or board[r, c - 1] or board[r, c + 1]:
             return
-    add(PlacementError(NOT_TOUCHING, Said("placement_not_touching")))
+    add(_error(NOT_TOUCHING))
 
 
 def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
@@ -286,29 +223,15 @@ def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
         have = ts.counts[letter]
         used = board.letters.get(letter, 0) + k
         if used > have:
-            add(
-                PlacementError(
-                    TOO_MANY_OF_LETTER,
-                    Said("placement_too_many_of_letter", n=used, letter=letter, have=have),
-                    None,
-                    letter,
-                )
-            )
+            add(_error(TOO_MANY_OF_LETTER, None, letter, n=used, letter=letter, have=have))
     if new_blanks and board.blanks + new_blanks > ts.blanks:
-        add(
-            PlacementError(
-                TOO_MANY_BLANKS,
-                Said("placement_too_many_blanks", n=board.blanks + new_blanks, have=ts.blanks),
-                None,
-                BLANK,
-            )
-        )
+        add(_error(TOO_MANY_BLANKS, None, BLANK, n=board.blanks + new_blanks, have=ts.blanks))
 
 
 def _check_rack(play: Play, rack: str, profile: LanguageProfile, add) -> None:
     counts, bad = read_rack(rack, profile)
     for ch in bad:
-        add(PlacementError(BAD_RACK, Said("placement_bad_rack", char=repr(ch)), None, ch))
+        add(_error(BAD_RACK, None, ch, char=repr(ch)))
     for t in play.tiles:
         key = BLANK if t.blank else t.letter
         if counts.get(key, 0) > 0:

@@ -40,8 +40,7 @@ class Score:
 
 def score_play(words: Sequence[Word], tiles_played: int, ts: TileSet) -> Score:
     """Per-word scores (same order as `words`) and the turn's total, bingo bonus included."""
-    per_word = tuple(
-        [score_word(w, ts) for w in words]
-    )  # a list is built faster than a generator runs
+    # A list is built faster than a generator runs.
+    per_word = tuple([score_word(w, ts) for w in words])
     bingo = tiles_played == RACK_SIZE
     return Score(per_word, bingo, sum(per_word) + (BINGO_BONUS if bingo else 0))

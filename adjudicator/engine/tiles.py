@@ -23,17 +23,9 @@ class TileSet:
     blanks: int
     blank_only: frozenset[str]
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values()) + self.blanks
-
     def value(self, letter: str, blank: bool = False) -> int:
         """Face value; a blank is 0 whatever it stands for, and so is a blank-only letter."""
         return 0 if blank else self.values.get(letter, 0)
-
-    def rack_value(self, rack: str) -> int:
-        """Sum of a rack's face values (`?` = blank = 0), e.g. for end-of-game adjustments."""
-        return sum(self.values.get(ch, 0) for ch in rack if ch != BLANK)
 
 
 # Profiles hold dicts and are not hashable: cache by identity, keeping the profile alive.

@@ -5,19 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from adjudicator.engine.plain import Plain
 from adjudicator.engine.words import Word
 from lexicon.artifact import Lexicon
 from lexicon.normalise import Rejection
 
 
 @dataclass(frozen=True, slots=True)
-class WordVerdict:
+class WordVerdict(Plain):
     word: str  # as looked up: normalised, upper case
     valid: bool
     reason: str | None = None  # why the normaliser refused it, when it did
-
-    def to_dict(self) -> dict[str, object]:
-        return {"word": self.word, "valid": self.valid, "reason": self.reason}
 
 
 def check_words(lexicon: Lexicon, words: Iterable[Word | str]) -> list[WordVerdict]:

@@ -26,11 +26,6 @@ class Word:
     main: bool = False
 
     @property
-    def squares(self) -> list[tuple[int, int]]:
-        dr, dc = (0, 1) if self.horizontal else (1, 0)
-        return [(self.row + dr * k, self.col + dc * k) for k in range(len(self.letters))]
-
-    @property
     def coordinate(self) -> str:
         return format_coordinate(self.row, self.col, self.horizontal)
 

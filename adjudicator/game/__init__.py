@@ -17,7 +17,3 @@ Pure Python, no web framework. Every rule is a function of the ruleset's data (t
 - `walk`: the one walk over a record (board and state together), `lines` for its non-move
   lines, `turn` and `result` for what it reports, `report` for the text report.
 """
-
-from adjudicator.game.rules import Rules, Verdict
-
-__all__ = ["Rules", "Verdict"]

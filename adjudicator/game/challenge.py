@@ -8,29 +8,19 @@ tiles and the turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from adjudicator.engine.plain import Plain
 from adjudicator.game.rules import Rules
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Plain):
     kind: str
     player_points: int  # to the player whose play was challenged (or checked by the jury)
     challenger_points: int
     withdrawn: bool  # the tiles go back to the rack and the play scores nothing
     challenger_loses_turn: bool
     source: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "player_points": self.player_points,
-            "challenger_points": self.challenger_points,
-            "withdrawn": self.withdrawn,
-            "challenger_loses_turn": self.challenger_loses_turn,
-            "source": self.source,
-        }
 
 
 def outcome(

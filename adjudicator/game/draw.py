@@ -76,8 +76,8 @@ def draw_order(
     as well must then make the same player the winner. `blank` ("beats_all" or "not_counted")
     is what a drawn blank does: the ruleset's own unless it offers the other
     (`draw.blank_option`)."""
-    reading = _reading(rules, nearest)
-    blanks = _blank_reading(rules, blank)
+    reading = _reading(rules, "nearest", nearest)
+    blanks = _reading(rules, "blank", blank)
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
@@ -93,34 +93,23 @@ def draw_order(
     return result
 
 
-def _reading(rules: Rules, nearest: str | None) -> str:
-    """The end of the alphabet that wins this draw; another than the ruleset's own only where
-    it offers one (004's "højeste bogstav" reads either way; 000 §3.3a says "tættest på A")."""
-    own = rules.draw.nearest
-    if nearest is None or nearest == own:
-        return own
-    if not rules.draw.nearest_option:
-        raise GameInputError(
-            f"{rules.id} has one reading of the draw: nearest the {own} of the alphabet"
-            f" ({rules.draw.source})",
-            "nearest",
-        )
-    return nearest
+# What a request may read otherwise, where the ruleset offers it (`draw.<name>_option`), and
+# how the refusal names the ruleset's one reading.
+_READINGS = {"nearest": "the draw: nearest the {} of the alphabet", "blank": "a drawn blank: {}"}
 
 
-def _blank_reading(rules: Rules, blank: str | None) -> str:
-    """What a drawn blank does in this draw; the other reading only where the ruleset offers
-    it, since its sources are silent (000 §3.3a, 002). 003 and 004 say it outright."""
-    own = rules.draw.blank
-    if blank is None or blank == own:
+def _reading(rules: Rules, name: str, asked: str | None) -> str:
+    """The reading of `draw.<name>` this draw takes; another than the ruleset's own only where
+    it offers one: `nearest`, the end of the alphabet that wins (004's "højeste bogstav" reads
+    either way; 000 §3.3a says "tættest på A"); `blank`, what a drawn blank does (000 §3.3a and
+    002 are silent; 003 and 004 say it outright)."""
+    own = getattr(rules.draw, name)
+    if asked is None or asked == own:
         return own
-    if not rules.draw.blank_option:
-        raise GameInputError(
-            f"{rules.id} has one reading of a drawn blank: {own.replace('_', ' ')}"
-            f" ({rules.draw.source})",
-            "blank",
-        )
-    return blank
+    if not getattr(rules.draw, f"{name}_option"):
+        what = _READINGS[name].format(own.replace("_", " "))
+        raise GameInputError(f"{rules.id} has one reading of {what} ({rules.draw.source})", name)
+    return asked
 
 
 def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.engine.plain import Plain
 from adjudicator.game import overtime
 from adjudicator.game.ending import describe
 from adjudicator.game.errors import GameInputError
@@ -23,19 +24,11 @@ from lexicon.languages import LanguageProfile
 
 
 @dataclass(frozen=True)
-class Adjustment:
+class Adjustment(Plain):
     kind: str  # "rack", "out_bonus", "overtime", "time_loss_spread"
     points: int
     reason: str
     source: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "points": self.points,
-            "reason": self.reason,
-            "source": self.source,
-        }
 
 
 @dataclass
@@ -49,7 +42,7 @@ class PlayerEnd:
 
 
 @dataclass
-class PlayerResult:
+class PlayerResult(Plain):
     name: str
     score_before: int
     rack: str
@@ -60,16 +53,7 @@ class PlayerResult:
     result: str = ""  # "win", "tie" or "loss"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "score_before": self.score_before,
-            "rack": self.rack,
-            "rack_value": self.rack_value,
-            "adjustments": [a.to_dict() for a in self.adjustments],
-            "final_score": self.final_score,
-            "lost_on_time": self.lost_on_time,
-            "result": self.result,
-        }
+        return super().to_dict() | {"adjustments": [a.to_dict() for a in self.adjustments]}
 
 
 @dataclass
@@ -227,31 +211,16 @@ def rack_adjustments(
     values = [rack_value(profile, r) for r in racks]
     out: list[list[Adjustment]] = [[] for _ in racks]
     for i, (rack, value) in enumerate(zip(racks, values, strict=True)):
-        if ending == "out" and i == out_index:
-            factor = end_factor(rules, ending, True)
-            others = sum(v for j, v in enumerate(values) if j != i)
-            if factor and others:
-                times = "" if factor == 1 else f"{factor} × "
-                out[i].append(
-                    Adjustment(
-                        "out_bonus",
-                        factor * others,
-                        f"went out: gains {times}the tiles left on the other racks ({others})",
-                        source,
-                    )
-                )
-            continue
-        factor = end_factor(rules, ending, False)
-        if factor and value:
-            times = "" if factor == 1 else f"{factor} × "
-            out[i].append(
-                Adjustment(
-                    "rack",
-                    -factor * value,
-                    f"tiles left {rack_text(rack)} worth {value}: loses {times}their value",
-                    source,
-                )
-            )
+        went_out = ending == "out" and i == out_index
+        factor = end_factor(rules, ending, went_out)
+        times = "" if factor == 1 else f"{factor} × "
+        others = sum(values) - value
+        if went_out and factor and others:
+            reason = f"went out: gains {times}the tiles left on the other racks ({others})"
+            out[i].append(Adjustment("out_bonus", factor * others, reason, source))
+        elif not went_out and factor and value:
+            reason = f"tiles left {rack_text(rack)} worth {value}: loses {times}their value"
+            out[i].append(Adjustment("rack", -factor * value, reason, source))
     return out
 
 

@@ -19,6 +19,7 @@ Quirks handled (all seen in real records):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,43 +27,24 @@ from adjudicator import bounds
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 
 UTF8_BOM = b"\xef\xbb\xbf"
-_ENCODINGS = {
-    "utf-8": "utf-8",
-    "utf8": "utf-8",
-    "iso-8859-1": "latin-1",
-    "iso8859-1": "latin-1",
-    "iso_8859-1": "latin-1",
-    "latin-1": "latin-1",
-    "latin1": "latin-1",
-}
-
-# Lexicon name prefixes → language code. Order matters only for shared prefixes.
-LEXICON_LANGUAGES: tuple[tuple[str, str], ...] = (
-    ("NWL", "en"),
-    ("TWL", "en"),
-    ("OWL", "en"),
-    ("CSW", "en"),
-    ("SOWPODS", "en"),
-    ("COLLINS", "en"),
-    ("ECWL", "en"),
-    ("NSWL", "en"),
-    ("WAMERICAN", "en"),
-    ("OSPS", "pl"),
-    ("OSW", "pl"),
-    ("FRA", "fr"),
-    ("ODS", "fr"),
-    ("RD", "de"),
-    ("DSW", "de"),
-    ("FISE", "es"),
-    ("DISC", "ca"),
-    ("NSF", "nb"),
-    ("SAOL", "sv"),
-    ("DSF", "da"),
-    ("WDANISH", "da"),
-    ("WSWEDISH", "sv"),
-    ("WDUTCH", "nl"),
-    ("SWL", "nl"),
+# The names a `#character-encoding` line may give, by the codec each stands for.
+_ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
+    ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
 )
+
+# Lexicon name prefixes by language code; no prefix begins another, so their order is free.
+LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "en": ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
+    "pl": ("OSPS", "OSW"),
+    "fr": ("FRA", "ODS"),
+    "de": ("RD", "DSW"),
+    "es": ("FISE",),
+    "ca": ("DISC",),
+    "nb": ("NSF",),
+    "sv": ("SAOL", "WSWEDISH"),
+    "da": ("DSF", "WDANISH"),
+    "nl": ("WDUTCH", "SWL"),
+}
 LANGUAGE_NAMES = {
     "en": "English",
     "pl": "Polish",
@@ -83,6 +65,8 @@ _SCORE = re.compile(r"[+-]\d+")
 _TOTAL = re.compile(r"-?\d+")
 _PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
 _EXCHANGE = re.compile(r"-(\S+)")
+_PAREN_KINDS = {"challenge": CHALLENGE, "time": TIME}  # any other `(ABC)`: an end-of-game rack
+_DASH_KINDS = {"--": WITHDRAWN, "-": PASS}
 
 
 class GcgError(ValueError):
@@ -136,6 +120,11 @@ class Event:
     total: int = 0
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def signed(self) -> str:
+        """The score as a record writes it: `+24`, `-10`, `+0`."""
+        return f"{self.score:+d}"
+
 
 @dataclass
 class Player:
@@ -157,10 +146,9 @@ class GameRecord:
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
-    for prefix, lang in LEXICON_LANGUAGES:
-        if upper.startswith(prefix):
-            return lang
-    return None
+    return next(
+        (lang for lang, names in LEXICON_LANGUAGES.items() if upper.startswith(names)), None
+    )
 
 
 def _decode(data: bytes, file: str) -> tuple[str, str]:
@@ -265,7 +253,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     for ev in record.events:
         if nicks and ev.player not in nicks:
             raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)
-    record.language = _language(record)
+    record.language = next((lang for lang, _, _ in _evidence(record)), None)
     return require_whole(record) if whole else record
 
 
@@ -301,39 +289,27 @@ def _parse_move(line: str, number: int, file: str) -> Event:
     move = tokens[:at]
     if not move:
         raise GcgError("the move is missing before the score", file, number)
-    last = move[-1]
-    rest = move[:-1]
+    last, rack = move[-1], move[:-1]
     paren = _PAREN.fullmatch(last)
     if paren:
-        inner = paren[1]
-        if inner.lower() == "challenge":
-            ev.kind = CHALLENGE
-        elif inner.lower() == "time":
-            ev.kind = TIME
-        else:
-            ev.kind = END_RACK
-            ev.tiles = inner
-        ev.rack = _one_rack(rest, file, number)
-    elif last == "--":
-        ev.kind = WITHDRAWN
-        ev.rack = _one_rack(rest, file, number)
-    elif last == "-":
-        ev.kind = PASS
-        ev.rack = _one_rack(rest, file, number)
+        ev.kind = _PAREN_KINDS.get(paren[1].lower(), END_RACK)
+        if ev.kind == END_RACK:
+            ev.tiles = paren[1]
+    elif last in _DASH_KINDS:
+        ev.kind = _DASH_KINDS[last]
     elif (ex := _EXCHANGE.fullmatch(last)) and len(move) <= 2:
         ev.kind = EXCHANGE
         if ex[1].isdigit():
             ev.count = _points(ex[1], "exchange count", file, number)
         else:
-            ev.tiles = ex[1]
-            ev.count = len(ex[1])
-        ev.rack = _one_rack(rest, file, number)
+            ev.tiles, ev.count = ex[1], len(ex[1])
     else:
         if len(move) < 2:
             raise GcgError(f"{last!r} is not a move (expected a square and a word)", file, number)
         ev.kind = PLAY
         ev.coordinate, ev.word = move[-2], move[-1]
-        ev.rack = _one_rack(move[:-2], file, number)
+        rack = move[:-2]
+    ev.rack = _one_rack(rack, file, number)
     return ev
 
 
@@ -364,30 +340,24 @@ def _one_rack(tokens: list[str], file: str, number: int) -> str | None:
     return None if tokens[0].upper() == "UNKNOWN" else tokens[0]
 
 
-def _language(record: GameRecord) -> str | None:
-    if record.lexicon:
-        lang = lexicon_language(record.lexicon)
-        if lang is not None:
-            return lang
+def _evidence(record: GameRecord) -> Iterator[tuple[str, int | None, str]]:
+    """The signs of the record's language, the first counting most: its `#lexicon`, then the
+    letters only some languages have, line by line; each as (language, line, how)."""
+    lang = lexicon_language(record.lexicon) if record.lexicon else None
+    if lang is not None:
+        yield lang, record.lexicon_line, f"#lexicon {record.lexicon}"
     for ev in record.events:
         letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
         for lang, marks in LANGUAGE_LETTERS.items():
-            if any(ch in marks for ch in letters):
-                return lang
-    return None
+            found = sorted({ch for ch in letters if ch in marks})
+            if found:
+                yield lang, ev.line, f"letters {', '.join(found)}"
 
 
 def language_line(record: GameRecord, language: str) -> tuple[int | None, str]:
     """The line that gave the record's language away, and how."""
-    if record.lexicon and lexicon_language(record.lexicon) == language:
-        return record.lexicon_line, f"#lexicon {record.lexicon}"
-    marks = LANGUAGE_LETTERS.get(language, "")
-    for ev in record.events:
-        letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
-        found = sorted({ch for ch in letters if ch in marks})
-        if found:
-            return ev.line, f"letters {', '.join(found)}"
-    return None, "unknown"
+    found = ((line, how) for lang, line, how in _evidence(record) if lang == language)
+    return next(found, (None, "unknown"))
 
 
 def resolve_language(record: GameRecord, expected: str, available: list[str]) -> str:

@@ -27,6 +27,7 @@ from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
 from adjudicator.game.model import GameState, unseen_tiles
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
+from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
 from adjudicator.messages import Said
 from lexicon.limits import RACK_SIZE
@@ -39,7 +40,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
     rules = s.rules
     src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
     last = s.last_event_play
     entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
     jury = outcome(rules, False)
@@ -53,7 +54,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
             turn.deviations.append(
                 Said(
                     "record_jury_penalty_mismatch",
-                    score=f"{ev.score:+d}",
+                    score=ev.signed,
                     penalty=penalty,
                     player=ev.player,
                     needed=-ev.score - penalty,
@@ -76,30 +77,18 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         entry |= {"valid": True, "consequence": "player_bonus_per_word"}
         # one line for all the words, or a line per word (two `+5` lines after one play)
         per_word = outcome(rules, True, 1)
-        total = last.bonus + ev.score
-        fits = [
-            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == total
-        ]
-        line_words = [
-            k for k in range(1, last.words + 1) if outcome(rules, True, k).player_points == ev.score
-        ]
+        bonuses = [outcome(rules, True, k).player_points for k in range(1, last.words + 1)]
         if per_word.player_points <= 0:
             turn.deviations.append(
-                Said(
-                    "record_bonus_not_in_rules",
-                    score=f"{ev.score:+d}",
-                    ruleset=rid,
-                    consequence=consequence(per_word),
-                    source=src,
-                )
+                Said("record_bonus_not_in_rules", score=ev.signed, **ruled(rules, per_word))
             )
-        elif not fits:
+        elif last.bonus + ev.score not in bonuses:
             turn.deviations.append(
                 Said(
                     "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
                     per=per_word.player_points,
                     words=last.words,
-                    score=f"{ev.score:+d}",
+                    score=ev.signed,
                     bonus=f"{last.bonus:+d}",
                     source=src,
                 )
@@ -107,13 +96,13 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         else:
             s.challenge_bonus(last, ev.score)
             bonus_line = True
-            turn.notes.append(Said("record_words_found_valid", n=line_words[0]))
+            turn.notes.append(Said("record_words_found_valid", n=bonuses.index(ev.score) + 1))
     elif last is not None and last.player != p and ev.score <= 0:
         _failed_challenge(s, ev, turn, entry, lose_turn)
     else:
         entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
         turn.deviations.append(
-            Said("record_challenge_fits_no_rule", score=f"{ev.score:+d}", ruleset=rid, source=src)
+            Said("record_challenge_fits_no_rule", score=ev.signed, ruleset=rid, source=src)
         )
     s.note_challenge(entry)
     return bonus_line
@@ -124,7 +113,7 @@ def _failed_challenge(
 ) -> None:
     """The challenger's line after a play that stood."""
     rules = s.rules
-    src, rid = rules.challenge.source, rules.id
+    src = rules.challenge.source
     last = s.last_event_play
     assert last is not None
     ruling = outcome(rules, True, free_challenge=s.free_challenge)
@@ -133,13 +122,7 @@ def _failed_challenge(
         entry["consequence"] = "challenger_penalty"
         if ruling.challenger_points != ev.score:
             turn.deviations.append(
-                Said(
-                    "record_failed_challenge_score",
-                    score=f"{ev.score:+d}",
-                    ruleset=rid,
-                    consequence=consequence(ruling),
-                    source=src,
-                )
+                Said("record_failed_challenge_score", score=ev.signed, **ruled(rules, ruling))
             )
         return
     if ruling.kind == "none" and s.free_challenge:
@@ -148,14 +131,7 @@ def _failed_challenge(
         return
     entry["consequence"] = "challenger_loses_turn"
     if not ruling.challenger_loses_turn:
-        turn.deviations.append(
-            Said(
-                "record_failed_challenge_turn",
-                ruleset=rid,
-                consequence=consequence(ruling),
-                source=src,
-            )
-        )
+        turn.deviations.append(Said("record_failed_challenge_turn", **ruled(rules, ruling)))
     lose_turn()
     turn.notes.append(Said("record_challenged_lost_turn", player=ev.player))
 
@@ -164,7 +140,7 @@ def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     rules = s.rules
     rule = rules.clock
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=f"{ev.score:+d}"))
+    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
     per = rule.penalty_per_started_minute
     if not per:
         turn.deviations.append(Said("record_no_time_penalty", ruleset=rules.id, source=rule.source))
@@ -172,7 +148,7 @@ def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     over = s.time_penalty(p, ev.score)
     if over is None:
         turn.deviations.append(
-            Said("record_time_penalty_wrong", per=per, score=f"{ev.score:+d}", source=rule.source)
+            Said("record_time_penalty_wrong", per=per, score=ev.signed, source=rule.source)
         )
         return
     turn.notes.append(Said("record_minutes_over", n=over.started_minutes))
@@ -240,7 +216,7 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
                 tiles=rack_text(tiles),
                 value=value,
                 expected=f"{expected:+d}",
-                score=f"{ev.score:+d}",
+                score=ev.signed,
                 source=r.final.source,
             )
         )
@@ -267,6 +243,16 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
     either = functools.reduce(lambda a, b: Said("record_either", a=a, b=b), how)
     turn.notes.append(Said("record_hidden_ending", how=either, source=r.end.source))
     return True
+
+
+def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
+    """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
+    its rules give, and their source."""
+    return {
+        "ruleset": rules.id,
+        "consequence": consequence(ruling),
+        "source": rules.challenge.source,
+    }
 
 
 def consequence(ruling: Outcome) -> Said:

@@ -17,7 +17,8 @@ play took: its tiles come back to the rack and the tiles drawn after it go back 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from copy import copy
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from adjudicator.engine.notation import Play
@@ -50,6 +51,8 @@ class PlayRecord:
 
 @dataclass
 class Snapshot:
+    """What a withdrawal puts back: the `GameState` fields of the same names, copied."""
+
     rack_size: list[int]
     board: Counter[str]
     scoreless: int
@@ -119,23 +122,11 @@ class GameState:
         return (p + 1) % len(self.players)
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(
-            list(self.rack_size),
-            Counter(self.board),
-            self.scoreless,
-            self.passes,
-            list(self.previous_placed),
-            self.ended,
-            self.went_out,
-            self.pending_out,
-        )
+        return Snapshot(**{f.name: copy(getattr(self, f.name)) for f in fields(Snapshot)})
 
     def restore(self, s: Snapshot) -> None:
-        self.rack_size = list(s.rack_size)
-        self.board = Counter(s.board)
-        self.scoreless, self.passes = s.scoreless, s.passes
-        self.previous_placed = list(s.previous_placed)
-        self.ended, self.went_out, self.pending_out = s.ended, s.went_out, s.pending_out
+        for f in fields(Snapshot):
+            setattr(self, f.name, copy(getattr(s, f.name)))
 
     # --- the turns ---------------------------------------------------------------------------
 
@@ -258,19 +249,12 @@ class GameState:
     def jury_penalty(self, p: int, points: int) -> PlayRecord | None:
         """003 Strafpuntenregel: the jury's `points` (a play's score plus 20) fall on p's latest
         play not penalised yet that scored so; the tiles stay. That play, or None."""
-        match = next(
-            (
-                r
-                for r in reversed(self.plays)
-                if r.player == p
-                and not r.penalised
-                and outcome(self.rules, False, r.words, r.score).player_points == points
-            ),
-            None,
-        )
-        if match is not None:
-            match.penalised = True
-        return match
+        for r in reversed(self.plays):
+            if r.player == p and not r.penalised:
+                if outcome(self.rules, False, r.words, r.score).player_points == points:
+                    r.penalised = True
+                    return r
+        return None
 
     def challenge_bonus(self, record: PlayRecord, points: int) -> None:
         """A bonus line for a valid play challenged (WESPA: 5 per word), one of possibly

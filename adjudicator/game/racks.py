@@ -10,7 +10,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from adjudicator.engine.placement import read_rack
+from adjudicator.engine.placement import language, read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
 from adjudicator.messages import Said
@@ -26,11 +26,6 @@ class RackError(GameInputError):
         super().__init__(message, field, code)
 
 
-def language(profile: LanguageProfile) -> Said:
-    """The set's language by name, in the words of whoever reads the message."""
-    return Said(f"language_of_{profile.code}")
-
-
 def parse_rack(
     profile: LanguageProfile, text: str, field: str | None = None, most: int = RACK_SIZE
 ) -> Counter[str]:
@@ -42,16 +37,16 @@ def parse_rack(
     counts, unreadable = read_rack(text.strip(), profile)
     if unreadable:
         raise RackError(
-            Said("rack_not_a_tile", char=repr(unreadable[0]), language=language(profile)),
+            Said("rack_not_a_tile", char=repr(unreadable[0]), language=language(profile.code)),
             field,
             Problem.UNKNOWN_LETTER,
         )
     if counts.get(BLANK) and profile.blanks == 0:
-        raise RackError(Said("rack_no_blanks", language=language(profile)), field)
+        raise RackError(Said("rack_no_blanks", language=language(profile.code)), field)
     for key in counts:
         if key in profile.blank_only:
             raise RackError(
-                Said("rack_blank_only", letter=key, language=language(profile)),
+                Said("rack_blank_only", letter=key, language=language(profile.code)),
                 field,
                 Problem.UNKNOWN_LETTER,
             )
@@ -102,7 +97,7 @@ def check_within_set(
                     owners=len(owners[tile]),
                     n=n,
                     what=Said("rack_blank_word") if tile == BLANK else tile,
-                    language=language(profile),
+                    language=language(profile.code),
                     have=have,
                 ),
                 owners[tile][-1],

@@ -23,6 +23,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from adjudicator.engine.plain import Plain
+
 CONSEQUENCE_KINDS = (
     "none",
     "challenger_loses_turn",
@@ -57,21 +59,13 @@ class Sourced(Section):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(Plain):
     """A yes/no answer with the reason and the source section it rests on (docs/rules.md §1)."""
 
     allowed: bool
     code: str
     reason: str
     source: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "allowed": self.allowed,
-            "code": self.code,
-            "reason": self.reason,
-            "source": self.source,
-        }
 
 
 class PassRule(Sourced):
@@ -303,20 +297,17 @@ class Rules(Section):
 
     def endings(self) -> list[str]:
         """The ways a game can end under these rules (the `ending` values final-score takes)."""
-        found = ["out"] if self.end.out_with_empty_bag else []
-        if self.end.scoreless_turns:
-            found.append("scoreless")
-        if self.end.passes_in_a_row_each:
-            found.append("passes")
-        if self.end.time_up:
-            found.append("time_up")
-        if self.end.blocked:
-            found.append("blocked")
-        if self.end.overtime_ends_game:
-            found.append("overtime")
-        if self.end.point_target_option:
-            found.append("point_target")
-        return found
+        end = self.end
+        rule = {
+            "out": end.out_with_empty_bag,
+            "scoreless": end.scoreless_turns,
+            "passes": end.passes_in_a_row_each,
+            "time_up": end.time_up,
+            "blocked": end.blocked,
+            "overtime": end.overtime_ends_game,
+            "point_target": end.point_target_option,
+        }
+        return [ending for ending, applies in rule.items() if applies]
 
 
 def tables(model: type[BaseModel]) -> dict[str, type[Section]]:

@@ -60,10 +60,7 @@ def walk(
     """Walk `record` under `rules`. GcgError (with the line) only for a move that is not
     notation at all; everything else is a turn of the report. `free_challenge`: the home
     variant where a failed challenge costs nothing (004 Almindelige varianter)."""
-    w = Walk(record, rules, profile, lexicon, free_challenge)
-    for ev in record.events:
-        w.event(ev)
-    return build_report(w)
+    return build_report(Walk(record, rules, profile, lexicon, free_challenge).run())
 
 
 def walk_with_boards(
@@ -75,10 +72,7 @@ def walk_with_boards(
 ) -> tuple[GameReport, list[Board]]:
     """`walk`, and the board after each of its turns (first the empty board, so boards[k] is
     the board after report.turns[k - 1]): the positions a picture of the game shows."""
-    w = Walk(record, rules, profile, lexicon, free_challenge)
-    w.boards = [Board()]
-    for ev in record.events:
-        w.event(ev)
+    w = Walk(record, rules, profile, lexicon, free_challenge, boards=[Board()]).run()
     return build_report(w), w.boards
 
 
@@ -87,11 +81,7 @@ def positions(
 ) -> list[tuple[Board, Play]]:
     """(board before, play) for every play of a record, withdrawn ones included, from the same
     walk; for benchmarks and property tests that need real positions."""
-    w = Walk(record, rules, profile, None, False)
-    w.positions = []
-    for ev in record.events:
-        w.event(ev)
-    return w.positions
+    return Walk(record, rules, profile, None, False, positions=[]).run().positions
 
 
 class Walk:
@@ -102,6 +92,8 @@ class Walk:
         profile: LanguageProfile,
         lexicon: Lexicon | None,
         free_challenge: bool,
+        boards: list[Board] | None = None,
+        positions: list[tuple[Board, Play]] | None = None,
     ):
         nicks = [p.nick for p in record.players]
         for ev in record.events:  # records without #player lines: first come, first listed
@@ -113,8 +105,8 @@ class Walk:
         self.turns: list[Turn] = []
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
-        self.positions: list[tuple[Board, Play]] | None = None  # collected only when asked
-        self.boards: list[Board] | None = None  # the board after each event, when asked
+        self.positions = positions  # (board, play) of every play, collected only when asked
+        self.boards = boards  # the board after each event, when asked
         # Since the game (last) started: who moved first, and the kinds of that player's turns,
         # for a restart (003 Verloop van het spel); the restarts stated, for the report.
         self.first_player: str | None = None
@@ -122,9 +114,11 @@ class Walk:
         self.started_at = 0  # the index in `turns` of the first turn since the last start
         self.restarts: list[dict[str, object]] = []
 
-    @property
-    def players(self) -> list[str]:
-        return self.state.players
+    def run(self) -> Walk:
+        """Every line of the record, in order."""
+        for ev in self.record.events:
+            self.event(ev)
+        return self
 
     def event(self, ev: Event) -> None:
         s = self.state
@@ -375,7 +369,7 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
 def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     if ev.tiles and ev.rack:
-        _check_subset(ev.tiles, ev.rack, w.profile, turn, "exchanged")
+        _check_exchanged(ev.tiles, ev.rack, w.profile, turn)
     verdict = s.may_exchange(p)
     if not verdict.allowed:
         turn.deviations.append(
@@ -388,7 +382,7 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
 
 
 def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    s, ch = w.state, w.rules.challenge
+    s = w.state
     record = s.last_event_play
     if record is None or record.player != p or record.play is None:
         turn.deviations.append(Said("record_withdrawn_alone"))
@@ -398,14 +392,7 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     turn.computed_score = -record.score
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
-        turn.deviations.append(
-            Said(
-                "record_not_taken_back",
-                ruleset=w.rules.id,
-                consequence=lines.consequence(ruling),
-                source=ch.source,
-            )
-        )
+        turn.deviations.append(Said("record_not_taken_back", **lines.ruled(w.rules, ruling)))
     s.withdraw(record)
     s.note_challenge(
         {
@@ -424,22 +411,15 @@ def _challenge(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     w.bonus_line = lines.challenge(w.state, ev, p, turn, lambda: w.lose_turn(p, turn))
 
 
-def _time_penalty(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    lines.time_penalty(w.state, ev, p, turn)
-
-
-def _end_rack(w: Walk, ev: Event, p: int, turn: Turn) -> None:
-    lines.end_rack(w.state, ev, p, turn)
-
-
-def _check_subset(tiles: str, rack: str, profile: LanguageProfile, turn: Turn, what: str) -> None:
+def _check_exchanged(tiles: str, rack: str, profile: LanguageProfile, turn: Turn) -> None:
+    """The tiles an exchange line names must be tiles, and on the rack it shows."""
     have, _ = read_rack(rack, profile)
     need, bad = read_rack(tiles, profile)
     for ch in bad:
-        turn.errors.append(Said(f"record_{what}_not_a_tile", tile=repr(ch)))
+        turn.errors.append(Said("record_exchanged_not_a_tile", tile=repr(ch)))
     for key, k in need.items():
         if have.get(key, 0) < k:
-            turn.errors.append(Said(f"record_{what}_not_on_rack", tile=key, rack=rack))
+            turn.errors.append(Said("record_exchanged_not_on_rack", tile=key, rack=rack))
 
 
 def move_text(ev: Event) -> str:
@@ -447,13 +427,9 @@ def move_text(ev: Event) -> str:
         return f"{ev.coordinate} {ev.word}"
     if ev.kind == EXCHANGE:
         return f"-{ev.tiles or ev.count}"
-    if ev.kind == PASS:
-        return "-"
-    if ev.kind == WITHDRAWN:
-        return "--"
     if ev.kind == END_RACK:
         return f"({ev.tiles})"
-    return f"({ev.kind})"
+    return {PASS: "-", WITHDRAWN: "--"}.get(ev.kind, f"({ev.kind})")
 
 
 HANDLERS: dict[str, Callable[[Walk, Event, int, Turn], None]] = {
@@ -462,6 +438,7 @@ HANDLERS: dict[str, Callable[[Walk, Event, int, Turn], None]] = {
     EXCHANGE: _exchange,
     WITHDRAWN: _withdrawn,
     CHALLENGE: _challenge,
-    TIME: _time_penalty,
-    END_RACK: _end_rack,
+    # The lines that change only the game state (`lines`): handed the state, not the walk.
+    TIME: lambda w, ev, p, turn: lines.time_penalty(w.state, ev, p, turn),
+    END_RACK: lambda w, ev, p, turn: lines.end_rack(w.state, ev, p, turn),
 }

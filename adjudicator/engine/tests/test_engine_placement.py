@@ -5,6 +5,7 @@ import pytest
 from adjudicator.engine.board import SIZE, Board
 from adjudicator.engine.notation import NewTile, NotationError, Play, parse, play_from_tiles
 from adjudicator.engine.placement import ERROR_CODES, check_placement
+from adjudicator.messages import catalogue
 from lexicon.languages import load_profile
 
 DA = load_profile("da")
@@ -109,3 +110,10 @@ def test_messages_say_what_and_where():
     assert error.message == "I8 already holds A; O cannot go there"
     assert error.to_dict() == {"code": "occupied", "message": error.message,
                                "square": "I8", "letter": "O"}  # fmt: skip
+
+
+def test_every_error_code_has_its_sentence():
+    """A placement error is said by the catalogue's `placement_<code>` (`placement._error`), so
+    each code needs that key: an error would otherwise have no message in any language."""
+    keys = set(catalogue("en"))
+    assert {f"placement_{code.replace('-', '_')}" for code in ERROR_CODES} - keys == set()

@@ -104,6 +104,10 @@ def test_a_ruleset_without_the_option_keeps_its_reading_000_3_3a():
     with pytest.raises(GameInputError) as e:
         settle("dsf-2015", [{"Ann": "E", "Bo": "C"}], nearest="end")
     assert e.value.field == "nearest" and e.value.code == "inconsistent_input"
+    source = rules("dsf-2015").draw.source
+    assert str(e.value) == (
+        f"dsf-2015 has one reading of the draw: nearest the start of the alphabet ({source})"
+    )
 
 
 def test_ssf_given_winner_chooses_002():
@@ -173,3 +177,7 @@ def test_a_ruleset_whose_source_says_what_a_blank_does_takes_no_other_reading(ru
     with pytest.raises(GameInputError) as e:
         settle(ruleset, [{"Ann": "?", "Bo": "M"}], blank=other)
     assert e.value.field == "blank" and e.value.code == "inconsistent_input"
+    source = rules(ruleset).draw.source
+    assert str(
+        e.value
+    ) == f"{ruleset} has one reading of a drawn blank: {own.replace('_', ' ')}" + (f" ({source})")

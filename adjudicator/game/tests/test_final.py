@@ -31,6 +31,29 @@ def test_dsf_final_adjustment_000_5_1a():
     assert scores(r) == [300, 284]
     assert r.winner == "Anne"
     assert r.players[1].adjustments[0].source == "000 §5.1a"
+    assert r.players[1].adjustments[0].reason == "tiles left EZÆ worth 13: loses 2 × their value"
+    assert r.players[0].adjustments == []  # DSF: the one who went out gains nothing
+
+
+@pytest.mark.parametrize(
+    "ruleset, reason",
+    [
+        ("wespa", "went out: gains the tiles left on the other racks (11)"),
+        ("naspa", "went out: gains 2 × the tiles left on the other racks (11)"),
+    ],
+)
+def test_the_gain_of_going_out_names_its_factor_when_not_one(ruleset, reason):
+    """WESPA: the one who went out gains the others' racks once (`1 ×` goes unsaid); NASPA
+    twice, and the others lose nothing."""
+    r = final_score(
+        rules(ruleset),
+        profile(ruleset),
+        [player(ruleset, "A", 300), player(ruleset, "B", 310, "QI")],
+        "out",
+        went_out="A",
+    )
+    (gain,) = r.players[0].adjustments
+    assert gain.kind == "out_bonus" and gain.reason == reason
 
 
 def test_dsf_passes_ending_both_lose_twice_000_5_1a():

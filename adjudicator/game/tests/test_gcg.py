@@ -4,6 +4,7 @@ from adjudicator.game.gcg import (
     CHALLENGE,
     END_RACK,
     EXCHANGE,
+    LEXICON_LANGUAGES,
     PASS,
     PLAY,
     TIME,
@@ -88,6 +89,12 @@ def test_errors_name_file_and_line(line, message):
     with pytest.raises(GcgError, match=message) as info:
         parse_text(HEAD + line, "game.gcg")
     assert str(info.value).startswith("game.gcg:3: ") and info.value.line == 3
+
+
+def test_no_lexicon_prefix_begins_another():
+    """`lexicon_language` tries the prefixes in any order: no name may match two of them."""
+    prefixes = [p for names in LEXICON_LANGUAGES.values() for p in names]
+    assert [(a, b) for a in prefixes for b in prefixes if a != b and b.startswith(a)] == []
 
 
 def test_language_from_lexicon_and_letters():
