@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from adjudicator import create_app, store
 from adjudicator.api.meta import openapi_document
 from adjudicator.auth import directors, store_time
+from adjudicator.process.hotswap import reload_app
 from adjudicator.store import Store, migrate
 from adjudicator.tests.differential import BOARD, FIRST, PIN, Req, build_pair, requests_for
 from adjudicator.tests.test_differential import _send
@@ -26,8 +27,8 @@ from adjudicator.web.contract import operation_of
 PASSWORD = "correct horse battery staple"
 JSON = ("application/json", "application/problem+json")
 V1 = "/api/v1/rulesets"
-# Beyond the differential's requests: an illegal play (placement errors), a jury query counted
-# (named game and player), the winner of the players' own draw, a failed challenge in a record.
+# Beyond the differential's requests: illegal plays (placement errors), jury queries naming a
+# game and player, a draw the winner chooses after, a failed challenge in a record.
 MORE = [
     Req("POST", f"{V1}/naspa/moves/validate", {"board": BOARD, "play": "A1 ZZ"}),
     Req("POST", f"{V1}/naspa/moves/validate", {"plays": [FIRST], "play": "H7 CAT"}),
@@ -70,6 +71,7 @@ def answered(tmp_path_factory):
     )
     with app.app_context(), store.connection(write=True) as conn:
         directors.add(conn, "anna", PASSWORD, store_time.now())
+    reload_app(app)  # readyz's `last_reload` is then the reload's report, not null
     anyone, director = app.test_client(), app.test_client()
     login = director.post("/director/login", data={"name": "anna", "password": PASSWORD})
     assert login.status_code in (302, 303)
