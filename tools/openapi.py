@@ -107,7 +107,26 @@ def component_schemas() -> dict[str, Any]:
         answers |= schema.pop("$defs", {}) | {name: schema}
     if both := sorted(set(found) & set(answers)):
         raise ContractError(f"both a request body and an answer are named {both}")
-    return {name: _tidy(schema) for name, schema in sorted((found | answers).items())}
+    found |= _described(answers, _prose()["schemas"])
+    return {name: _tidy(schema) for name, schema in sorted(found.items())}
+
+
+def _described(answers: dict[str, Any], prose: dict[str, Any]) -> dict[str, Any]:
+    """The answers' schemas with their descriptions from the prose file (`schemas`); prose for
+    an answer or a key no declaration has is an error."""
+    for name, words in prose.items():
+        schema = answers.get(name)
+        if schema is None:
+            raise ContractError(f"{PROSE.name} describes no declared answer {name!r}")
+        if unknown := set(words) - {"description", "properties"}:
+            raise ContractError(f"{PROSE.name}: schema {name}: unknown keys {sorted(unknown)}")
+        if "description" in words:
+            answers[name] = schema = {"description": words["description"]} | schema
+        for key, text in words.get("properties", {}).items():
+            if key not in schema["properties"]:
+                raise ContractError(f"{PROSE.name}: {name} has no key {key!r}")
+            schema["properties"][key] = {"description": text} | schema["properties"][key]
+    return answers
 
 
 def _tidy(node: Any) -> Any:

@@ -136,3 +136,15 @@ def test_a_key_the_declaration_lacks_is_refused():
         assert schemas[name]["additionalProperties"] is False, name
     with pytest.raises(ValidationError, match="extra_forbidden|Extra inputs"):
         _adapter(ANSWERS["Health"]).validate_python({"status": "ok", "debug": True}, strict=True)
+
+
+def test_prose_for_no_declared_key_stops_the_generator(monkeypatch):
+    """The answers' descriptions (openapi-prose.yaml `schemas`) follow the declarations: prose
+    for a key an answer does not have is an error, not a key made up from prose."""
+    from tools import openapi as generator
+
+    prose = generator._prose()
+    schemas = prose["schemas"] | {"Health": {"properties": {"uptime": "seconds"}}}
+    monkeypatch.setattr(generator, "_prose", lambda: prose | {"schemas": schemas})
+    with pytest.raises(generator.ContractError, match="Health has no key 'uptime'"):
+        generator.component_schemas()
