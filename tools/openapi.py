@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from adjudicator.api import bodies  # noqa: E402
+from adjudicator.problems import PROBLEM_MIMETYPE  # noqa: E402
 from adjudicator.web import API_PREFIX  # noqa: E402
 from adjudicator.web.access import DIRECTORS_ONLY, LEXICON_DEPENDENT, PUBLIC  # noqa: E402
 from adjudicator.web.answers import ANSWERS  # noqa: E402
@@ -43,7 +44,6 @@ from adjudicator.web.contract import (  # noqa: E402
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     PROBLEM_HEADERS,
-    PROBLEM_JSON,
     Answer,
     Operation,
     operation_of,
@@ -296,7 +296,7 @@ def _responses(declared: Operation, said: dict, prose: dict) -> dict[str, Any]:
         headers = {}
         for code in problems:
             headers.update(PROBLEM_HEADERS.get(code, {}))
-        answers[status] = (PROBLEM_JSON, problem, headers)
+        answers[status] = (PROBLEM_MIMETYPE, problem, headers)
     written = {str(k): v for k, v in said.get("responses", {}).items()}
     unknown = set(written) - {str(s) for s in answers}
     if unknown:

@@ -26,7 +26,6 @@ from adjudicator.web.answers import ANSWERS
 
 OPERATION = "adjudicator_operation"
 JSON = "application/json"
-PROBLEM_JSON = "application/problem+json"
 
 Schema = Mapping[str, Any]
 
