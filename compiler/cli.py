@@ -14,7 +14,7 @@ from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
 from lexicon.artifact import in_force_date
-from lexicon.console import add_version, closed_pipe_safe
+from lexicon.console import add_version, run_handler
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
@@ -191,7 +191,6 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 EXIT_SOME_INVALID = 1  # `lookup`: at least one word is invalid or not a word form
-EXIT_ERROR = 2
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
@@ -260,7 +259,7 @@ def parser() -> argparse.ArgumentParser:
         help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
         "the recipe's); without one, a build is in force since always",
     )
-    b.set_defaults(func=cmd_build)
+    b.set_defaults(handler=cmd_build)
     r = sub.add_parser(
         "rejected",
         help="TSV of every dropped entry: file, line, entry, reason, detail",
@@ -271,7 +270,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
     )
-    r.set_defaults(func=cmd_rejected)
+    r.set_defaults(handler=cmd_rejected)
     f = sub.add_parser(
         "folded",
         help="TSV of every entry kept as a different word: file, line, entry, word",
@@ -283,7 +282,7 @@ def parser() -> argparse.ArgumentParser:
     f.add_argument(
         "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
     )
-    f.set_defaults(func=cmd_folded)
+    f.set_defaults(handler=cmd_folded)
     d = sub.add_parser(
         "diff",
         help="words added and removed between two builds, or against the edition in force",
@@ -304,7 +303,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument(
         "--on", type=_date_arg, metavar="YYYY-MM-DD", help="the day to choose it on (today)"
     )
-    d.set_defaults(func=cmd_diff)
+    d.set_defaults(handler=cmd_diff)
     lk = sub.add_parser(
         "lookup",
         help="normalise words and look them up",
@@ -313,14 +312,14 @@ def parser() -> argparse.ArgumentParser:
     )
     lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
     lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
-    lk.set_defaults(func=cmd_lookup)
+    lk.set_defaults(handler=cmd_lookup)
     v = sub.add_parser(
         "verify",
         help="check format version and checksum",
         description="Check each build's format version, its trie's sha256 and that the trie reads.",
     )
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
-    v.set_defaults(func=cmd_verify)
+    v.set_defaults(handler=cmd_verify)
     i = sub.add_parser(
         "install",
         help="verify builds, then install them into a deployment's lexicon directory",
@@ -330,30 +329,17 @@ def parser() -> argparse.ArgumentParser:
     )
     i.add_argument("builds", nargs="+", metavar="BUILD.json", help="built manifests to install")
     i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
-    i.set_defaults(func=cmd_install)
+    i.set_defaults(handler=cmd_install)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    return closed_pipe_safe(lambda: _run(args))
-
-
-def _run(args: argparse.Namespace) -> int:
-    try:
-        return args.func(args)
-    except LexiconError as exc:
-        print(f"lexicon: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except BrokenPipeError:
-        raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
-    except OSError as exc:  # e.g. an output folder that cannot be written
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"lexicon: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("lexicon: interrupted; no partial artifact was left behind", file=sys.stderr)
-        return 130
+    return run_handler(
+        parser().parse_args(argv),
+        "lexicon: error",
+        lambda exc: str(exc) if isinstance(exc, LexiconError) else None,
+        interrupted="lexicon: interrupted; no partial artifact was left behind",
+    )
 
 
 if __name__ == "__main__":

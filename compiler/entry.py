@@ -9,12 +9,7 @@ from lexicon.console import run_command
 
 
 def main() -> int:
-    def load():
-        from compiler.cli import main as command
-
-        return command
-
-    return run_command("lexicon", load)
+    return run_command("lexicon", "compiler.cli")
 
 
 if __name__ == "__main__":

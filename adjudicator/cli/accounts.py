@@ -23,15 +23,12 @@ from lexicon.console import text, whole_number
 def _store(args: argparse.Namespace):
     """The store the service uses, at the newest schema: an embedded SQLite database is
     migrated here as the service would at its start; any other must already be."""
-    from adjudicator.store import StoreError, migrate
+    from adjudicator.store import migrate
 
     store = open_store(args)
-    try:
-        if store.is_sqlite:
-            migrate.upgrade(store)
-        migrate.require_head(store)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
+    if store.is_sqlite:
+        migrate.upgrade(store)
+    migrate.require_head(store)
     return store
 
 
@@ -65,13 +62,10 @@ def _read_password(from_stdin: bool) -> str:
 def run_directors(args: argparse.Namespace) -> int:
     store = _store(args)
     if args.action == "add":
-        _valid_name(args.name)  # before asking for a password
+        directors.check_name(args.name)  # before asking for a password
         password = _read_password(args.password_stdin)
         with store.connection(write=True) as conn:
-            try:
-                directors.add(conn, args.name, password, store_time.now())
-            except directors.AccountError as exc:
-                raise UsageError(str(exc)) from None
+            directors.add(conn, args.name, password, store_time.now())
         print(f"director {args.name!r} added")
     elif args.action == "passwd":
         with store.connection() as conn:  # before asking for a password
@@ -79,10 +73,7 @@ def run_directors(args: argparse.Namespace) -> int:
                 raise UsageError(f"no director named {args.name!r}")
         password = _read_password(args.password_stdin)
         with store.connection(write=True) as conn:
-            try:
-                ended = directors.set_password(conn, args.name, password)
-            except directors.AccountError as exc:
-                raise UsageError(str(exc)) from None
+            ended = directors.set_password(conn, args.name, password)
         if ended is None:  # removed while we asked
             raise UsageError(f"no director named {args.name!r}")
         print(f"password of director {args.name!r} changed; {ended} session(s) ended")
@@ -106,14 +97,6 @@ def run_directors(args: argparse.Namespace) -> int:
             cleared = directors.unlock(conn, args.name)
         print(f"{cleared} failed login(s) for {args.name!r} forgotten")
     return EXIT_OK
-
-
-def _valid_name(name: str) -> bool:
-    try:
-        directors.check_name(name)
-    except directors.AccountError as exc:
-        raise UsageError(str(exc)) from None
-    return True
 
 
 def add_directors(sub: argparse._SubParsersAction) -> None:
@@ -230,10 +213,7 @@ def run_keys(args: argparse.Namespace) -> int:
     if args.action == "create":
         known = set(rulesets())
         with store.connection(write=True) as conn:
-            try:
-                made = keys.create(conn, args.name, args.role, args.scope or [], known, at)
-            except keys.ApiKeyError as exc:
-                raise UsageError(str(exc)) from None
+            made = keys.create(conn, args.name, args.role, args.scope or [], known, at)
         print(made.key)
         print(
             f"key {made.name!r} (id {made.id}) created: it is shown only now; "

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from adjudicator import settings
-from adjudicator.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
+from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
 from adjudicator.rulesets import Ruleset
-from lexicon.console import folder
+from lexicon.console import EXIT_BAD_INPUT, folder
 
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
@@ -79,15 +79,11 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     service's profile comes from the compiled manifest, and so does the replay's."""
     from adjudicator.catalogue import unavailable_reason
     from lexicon.artifact import load, read_profile
-    from lexicon.errors import LexiconError
 
     manifest = _manifest(ruleset, args)
-    try:
-        if args.no_lexicon:
-            return None, read_profile(manifest)
-        lexicon = load(manifest)
-    except LexiconError as exc:
-        raise UsageError(str(exc)) from None
+    if args.no_lexicon:
+        return None, read_profile(manifest)
+    lexicon = load(manifest)
     reason = unavailable_reason(ruleset, lexicon)  # never a house build for a tournament ruleset
     if reason is not None:
         raise UsageError(f"ruleset {ruleset.id!r} cannot rule: its {reason}")

@@ -12,12 +12,7 @@ from lexicon.console import run_command
 
 
 def main() -> int:
-    def load():
-        from adjudicator.cli import main as command
-
-        return command
-
-    return run_command("adjudicator", load)
+    return run_command("adjudicator", "adjudicator.cli")
 
 
 if __name__ == "__main__":
