@@ -6,6 +6,7 @@ import argparse
 import csv
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -14,29 +15,18 @@ from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
 from lexicon.artifact import in_force_date
-from lexicon.console import add_version, run_handler
+from lexicon.console import add_version, print_table, run_handler
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
 
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def summary_table(results: Sequence[BuildResult]) -> str:
+def print_summary(results: Sequence[BuildResult]) -> None:
     seen = {reason for r in results for reason in r.rejected_counts}
     seen |= {name for r in results for name, _ in r.recipe.filters_off}
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
-    rows = [head]
+    rows = []
     for r in results:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
@@ -47,7 +37,7 @@ def summary_table(results: Sequence[BuildResult]) -> str:
         ]
         row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
-    return _table(rows)
+    print_table(head, rows, counts=True)
 
 
 def _date_arg(text: str) -> date:
@@ -84,7 +74,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             print(unplayable_note(result), file=sys.stderr)
         if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
             print(filters_off_note(result), file=sys.stderr)
-    print(summary_table(results))
+    print_summary(results)
     return 0
 
 
@@ -109,38 +99,29 @@ def filters_off_note(result: BuildResult) -> str:
     return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
+def _write_tsv(out: str | None, rows: list[list], what: str) -> None:
+    """`rejected`, `folded`: a header and `rows` as TSV, to the file `out` (saying how many
+    `what` it holds) or to standard output (no `out`, or -)."""
+    to_file = out not in (None, "-")
+    with open(out, "w", encoding="utf-8", newline="") if to_file else nullcontext(sys.stdout) as f:
+        csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL).writerows(
+            rows
+        )
+    if to_file:
+        print(f"{len(rows) - 1} {what} written to {out}", file=sys.stderr)
+
+
 def cmd_rejected(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    to_file = args.out not in (None, "-")
-    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
-    try:
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(["file", "line", "entry", "reason", "detail"])
-        for rej in result.rejected:
-            writer.writerow([rej.file, rej.line, rej.entry, rej.reason, rej.detail])
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if to_file:
-        print(f"{len(result.rejected)} dropped entries written to {args.out}", file=sys.stderr)
+    rows = [[r.file, r.line, r.entry, r.reason, r.detail] for r in result.rejected]
+    _write_tsv(args.out, [["file", "line", "entry", "reason", "detail"], *rows], "dropped entries")
     return 0
 
 
 def cmd_folded(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    to_file = args.out not in (None, "-")
-    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
-    try:
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(["file", "line", "entry", "word"])
-        for f in result.folded_entries:
-            writer.writerow([f.file, f.line, f.entry, f.word])
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if to_file:
-        n = len(result.folded_entries)
-        print(f"{n} folded entries written to {args.out}", file=sys.stderr)
+    rows = [[f.file, f.line, f.entry, f.word] for f in result.folded_entries]
+    _write_tsv(args.out, [["file", "line", "entry", "word"], *rows], "folded entries")
     return 0
 
 

@@ -129,6 +129,19 @@ def run_command(prog: str, module: str) -> int:
         return EXIT_INTERRUPTED  # not reached
 
 
+def print_table(header: list[str], rows: list[list], counts: bool = False) -> None:
+    """A header and rows as columns two spaces apart, each as wide as its widest cell, no space
+    at a line's end; to the left, or with `counts` all but the first to the right."""
+    cells = [header, *([str(value) for value in row] for row in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    for row in cells:
+        aligned = (
+            cell.rjust(width) if counts and i else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+        print("  ".join(aligned).rstrip())
+
+
 # --- argument types: odd input is refused by argparse, naming the option, with exit status 2 --
 
 

@@ -17,7 +17,7 @@ from adjudicator.cli.common import (
     open_store,
     rulesets,
 )
-from lexicon.console import text, whole_number
+from lexicon.console import print_table, text, whole_number
 
 
 def _store(args: argparse.Namespace):
@@ -34,12 +34,6 @@ def _store(args: argparse.Namespace):
 
 def _when(at: datetime | None) -> str:
     return "never" if at is None else at.strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def _table(rows: list[list[str]], header: list[str]) -> None:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
 
 
 # --- directors ------------------------------------------------------------------------------
@@ -80,12 +74,12 @@ def run_directors(args: argparse.Namespace) -> int:
     elif args.action == "list":
         with store.connection() as conn:
             rows = directors.listed(conn, store_time.now())
-        _table(
+        print_table(
+            ["name", "created", "last login", "sessions"],
             [
                 [r["name"], _when(r["created_at"]), _when(r["last_login_at"]), r["sessions"]]
                 for r in rows
             ],
-            ["name", "created", "last login", "sessions"],
         )
     elif args.action == "remove":
         with store.connection(write=True) as conn:
@@ -156,7 +150,8 @@ def run_devices(args: argparse.Namespace) -> int:
     if args.action == "list":
         with store.connection() as conn:
             rows = devices.listed(conn, at, include_revoked=args.all)
-        _table(
+        print_table(
+            ["id", "name", "ruleset", "state", "paired", "by", "last used"],
             [
                 [
                     r["id"],
@@ -169,7 +164,6 @@ def run_devices(args: argparse.Namespace) -> int:
                 ]
                 for r in rows
             ],
-            ["id", "name", "ruleset", "state", "paired", "by", "last used"],
         )
     elif args.action == "revoke":
         with store.connection(write=True) as conn:
@@ -223,7 +217,8 @@ def run_keys(args: argparse.Namespace) -> int:
     elif args.action == "list":
         with store.connection() as conn:
             rows = keys.listed(conn)
-        _table(
+        print_table(
+            ["id", "name", "role", "rulesets", "key", "state", "created", "last used"],
             [
                 [
                     r["id"],
@@ -237,7 +232,6 @@ def run_keys(args: argparse.Namespace) -> int:
                 ]
                 for r in rows
             ],
-            ["id", "name", "role", "rulesets", "key", "state", "created", "last used"],
         )
     elif args.action == "revoke":
         with store.connection(write=True) as conn:
