@@ -247,10 +247,6 @@ def parser() -> argparse.ArgumentParser:
         description="Write every entry the recipe's build would drop, with the file, line, "
         "reason and detail (the character at fault, or the length against the limit), as TSV.",
     )
-    r.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
-    r.add_argument(
-        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
-    )
     r.set_defaults(handler=cmd_rejected)
     f = sub.add_parser(
         "folded",
@@ -259,11 +255,12 @@ def parser() -> argparse.ArgumentParser:
         "(a letter folded: café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line "
         "and the word, as TSV.",
     )
-    f.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
-    f.add_argument(
-        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
-    )
     f.set_defaults(handler=cmd_folded)
+    for tsv in (r, f):
+        tsv.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
+        tsv.add_argument(
+            "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
+        )
     d = sub.add_parser(
         "diff",
         help="words added and removed between two builds, or against the edition in force",

@@ -13,14 +13,6 @@ from adjudicator.rulesets import Ruleset
 from lexicon.console import EXIT_BAD_INPUT, folder
 
 
-def load_ruleset(ruleset_id: str) -> Ruleset:
-    """A ruleset as the service loads it (`common.rulesets`)."""
-    known = rulesets()
-    if ruleset_id not in known:
-        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(known))}")
-    return known[ruleset_id]
-
-
 def add_replay(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "replay",
@@ -63,7 +55,12 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_replay)
 
 
-def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
+def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
+    """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
+    service's profile comes from the compiled manifest, and so does the replay's."""
+    from adjudicator.catalogue import unavailable_reason
+    from lexicon.artifact import load, read_profile
+
     folder = Path(args.lexicon_dir or settings.read().lexicon_dir)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
@@ -71,16 +68,6 @@ def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
             f"lexicon {ruleset.lexicon_id!r} not found in {folder} (build it with "
             "`lexicon build lexicon_sources/*.toml --out instance/lexicons`)"
         )
-    return manifest
-
-
-def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
-    """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
-    service's profile comes from the compiled manifest, and so does the replay's."""
-    from adjudicator.catalogue import unavailable_reason
-    from lexicon.artifact import load, read_profile
-
-    manifest = _manifest(ruleset, args)
     if args.no_lexicon:
         return None, read_profile(manifest)
     lexicon = load(manifest)
@@ -104,7 +91,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from adjudicator.game.walk import walk
     from lexicon.languages import available_languages
 
-    ruleset = load_ruleset(args.ruleset)
+    known = rulesets()  # as the service loads them
+    if args.ruleset not in known:
+        raise UsageError(f"unknown ruleset {args.ruleset!r}; known: {', '.join(sorted(known))}")
+    ruleset = known[args.ruleset]
     language = args.language or ruleset.language
     if language not in available_languages():
         raise UsageError(
