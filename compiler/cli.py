@@ -104,9 +104,7 @@ def _write_tsv(out: str | None, rows: list[list], what: str) -> None:
     `what` it holds) or to standard output (no `out`, or -)."""
     to_file = out not in (None, "-")
     with open(out, "w", encoding="utf-8", newline="") if to_file else nullcontext(sys.stdout) as f:
-        csv.writer(f, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL).writerows(
-            rows
-        )
+        csv.writer(f, delimiter="\t", lineterminator="\n").writerows(rows)  # quoted as needed
     if to_file:
         print(f"{len(rows) - 1} {what} written to {out}", file=sys.stderr)
 
