@@ -77,9 +77,9 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     return lexicon, lexicon.profile
 
 
-def _rulesets_for(language: str) -> str:
+def _rulesets_for(known: dict[str, Ruleset], language: str) -> str:
     """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
-    ids = sorted(r.id for r in rulesets().values() if r.language == language)
+    ids = sorted(r.id for r in known.values() if r.language == language)
     if not ids:
         return ""
     return f"; try --ruleset {ids[0]}" + (f" (or {', '.join(ids[1:])})" if ids[1:] else "")
@@ -113,7 +113,7 @@ def run_replay(args: argparse.Namespace) -> int:
             resolve_language(record, language, available_languages())
             reports.append(walk(record, ruleset.rules, profile, lexicon, args.free_challenge))
         except GcgError as exc:
-            hint = _rulesets_for(exc.language) if isinstance(exc, LanguageMismatch) else ""
+            hint = _rulesets_for(known, exc.language) if isinstance(exc, LanguageMismatch) else ""
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
             print(f"adjudicator replay: {exc}{hint}", file=sys.stderr)
