@@ -58,3 +58,13 @@ def test_a_bug_is_not_bad_input(tmp_path, monkeypatch):
     monkeypatch.setattr(migrate, "current", bug)
     with pytest.raises(RuntimeError):
         main(["db", "current", "--database-url", f"sqlite:///{tmp_path / 'a.db'}"])
+
+
+def test_a_record_in_another_language_names_the_rulesets_for_it(tmp_path, capsys):
+    record = tmp_path / "da.gcg"
+    record.write_text(GAME.replace("#player2 bob Bob\n", "#player2 bob Bob\n#lexicon wdanish\n"))
+    assert main(["replay", str(record), "--no-lexicon"]) == 2
+    assert one_line(capsys) == (
+        f"adjudicator replay: {record}:3: the record is in Danish (#lexicon wdanish) but the "
+        "ruleset's language is English; try --ruleset dk-home (or dk-home-egennavne, dsf-2015)\n"
+    )
