@@ -67,5 +67,6 @@ def _bad_input(exc: Exception) -> str | None:
 
     if isinstance(exc, SQLAlchemyError):  # the database went away, or its schema is damaged
         return f"the database failed: {describe_error(exc)}"
-    refused = (UsageError, ConfigError, StoreError, RulesetError, LexiconError)
-    return str(exc) if isinstance(exc, (*refused, AccountError, ApiKeyError)) else None
+    configured = (ConfigError, StoreError, RulesetError, LexiconError)
+    accounts = (AccountError, ApiKeyError)
+    return str(exc) if isinstance(exc, (UsageError, *configured, *accounts)) else None
