@@ -3,14 +3,8 @@
 
 from __future__ import annotations
 
-import sys
-
 from lexicon.console import run_command
 
 
 def main() -> int:
     return run_command("lexicon", "compiler.cli")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,14 +6,8 @@ ends it in one line, not a traceback from deep inside an import (lexicon.console
 
 from __future__ import annotations
 
-import sys
-
 from lexicon.console import run_command
 
 
 def main() -> int:
     return run_command("adjudicator", "adjudicator.cli")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
