@@ -132,10 +132,8 @@ def _system_user() -> str:
 
 def _prune(args: argparse.Namespace) -> int:
     from adjudicator.audit import prune
-    from adjudicator.store import migrate
 
     with opened_store(args) as store:
-        migrate.require_head(store)
         try:
             with store.connection(write=True) as conn:
                 done = prune.prune(conn, args.before, by=_system_user())
@@ -190,7 +188,6 @@ def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
 
 def run_audit(args: argparse.Namespace) -> int:
     from adjudicator.audit import chain
-    from adjudicator.store import migrate
 
     if args.action == "prune":
         if args.before is None:
@@ -199,7 +196,6 @@ def run_audit(args: argparse.Namespace) -> int:
     faults: list[str] = []  # export: rows holding a value their column cannot
     noted = getattr(args, "head", None)
     with opened_store(args) as store:
-        migrate.require_head(store)
         with store.snapshot() as conn:  # the rows, checkpoints and head as at one moment
             if args.action == "export":
                 count = _export(args, conn, faults)

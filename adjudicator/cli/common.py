@@ -51,20 +51,24 @@ def rulesets() -> dict:
     return load_rulesets(settings.read().ruleset_dir)
 
 
-def open_store(args: argparse.Namespace):
-    """The store the service would use, from --database-url, the environment or the default."""
-    from adjudicator.store import Store, default_url
+@contextmanager
+def opened_store(
+    args: argparse.Namespace, *, at_head: bool = True, upgrade_sqlite: bool = False
+) -> Iterator:
+    """The store the service would use, from --database-url, the environment or the default,
+    its connections closed at the end. `at_head`: at the newest schema, or a usage error that
+    says to run `adjudicator db upgrade`; with `upgrade_sqlite`, an embedded SQLite database is
+    first migrated here, as the service does at its start (any other must already be)."""
+    from adjudicator.store import Store, default_url, migrate
 
     found = settings.read()
     url = args.database_url or found.database_url or default_url(found.instance_dir)
-    return Store(url, found.sqlite_synchronous)
-
-
-@contextmanager
-def opened_store(args: argparse.Namespace) -> Iterator:
-    """`open_store`, its connections closed at the end."""
-    store = open_store(args)
+    store = Store(url, found.sqlite_synchronous)
     try:
+        if upgrade_sqlite and store.is_sqlite:
+            migrate.upgrade(store)
+        if at_head:
+            migrate.require_head(store)
         yield store
     finally:
         store.dispose()
