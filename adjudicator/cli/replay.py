@@ -106,7 +106,6 @@ def run_replay(args: argparse.Namespace) -> int:
     if profile.code != language:
         raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
     reports: list = []  # a GameReport per file, or a {file, error} for one that could not be read
-    unreadable = 0
     for file in args.files:
         try:
             record = read(file)
@@ -118,7 +117,6 @@ def run_replay(args: argparse.Namespace) -> int:
                 exc = GcgError(exc.reason, file, exc.line)
             print(f"adjudicator replay: {exc}{hint}", file=sys.stderr)
             reports.append({"file": str(file), "error": str(exc)})
-            unreadable += 1
     rules = not args.no_rules
     if args.json:
         data = [r if isinstance(r, dict) else r.to_dict(rules) for r in reports]
@@ -131,8 +129,7 @@ def run_replay(args: argparse.Namespace) -> int:
             print_scores(report, end="\n" if rules else "\n\n")
             if rules:
                 print_rules(report)
-    if unreadable:
+    if any(isinstance(r, dict) for r in reports):  # a file that could not be read
         return EXIT_BAD_INPUT
-    replayed = [r for r in reports if not isinstance(r, dict)]
-    ok = all(r.ok if rules else r.scores_ok for r in replayed)
+    ok = all(r.ok if rules else r.scores_ok for r in reports)
     return EXIT_OK if ok else EXIT_DISAGREE
