@@ -26,7 +26,7 @@ def print_summary(results: Sequence[BuildResult]) -> None:
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
-    rows = []
+    rows: list[list[str]] = []
     for r in results:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
