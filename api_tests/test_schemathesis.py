@@ -114,8 +114,8 @@ def schemathesis(server: Server, cwd: Path, *, skipped: tuple[str, ...], config:
         "--max-response-time",  # the machine is shared: time is measured by the benchmarks
         "30",
     ]
-    # A guard against a hung run, not a measure of speed: a quiet 2-core machine needs about a
-    # minute, one shared with a dozen busy processes (load 16) took over 240 s.
+    # A guard against a hung run, not a measure of speed: on 2 cores shared with a dozen busy
+    # processes (load 16) one run took over 240 s.
     timeout = max(900, 6 * EXAMPLES)  # a deeper run by hand takes longer
     env = {**os.environ, "SCHEMATHESIS_HOOKS": str(HOOKS)}
     run = subprocess.run(
