@@ -14,8 +14,7 @@ from pathlib import Path
 from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
-from lexicon.artifact import in_force_date
-from lexicon.console import add_version, print_table, run_handler
+from lexicon.console import add_version, day, print_table, run_handler
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
@@ -38,16 +37,6 @@ def print_summary(results: Sequence[BuildResult]) -> None:
         row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
     print_table(head, rows, counts=True)
-
-
-def _date_arg(text: str) -> date:
-    """A command line's date, or argparse's usage error naming the option."""
-    try:
-        day = in_force_date(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    assert day is not None
-    return day
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -233,7 +222,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
     b.add_argument(
         "--in-force-from",
-        type=_date_arg,
+        type=day,
         metavar="YYYY-MM-DD",
         help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
         "the recipe's); without one, a build is in force since always",
@@ -276,9 +265,7 @@ def parser() -> argparse.ArgumentParser:
         help="the installed editions of the list (e.g. DIR/wdanish*.json): compare with the one "
         "in force, chosen by their dates",
     )
-    d.add_argument(
-        "--on", type=_date_arg, metavar="YYYY-MM-DD", help="the day to choose it on (today)"
-    )
+    d.add_argument("--on", type=day, metavar="YYYY-MM-DD", help="the day to choose it on (today)")
     d.set_defaults(handler=cmd_diff)
     lk = sub.add_parser(
         "lookup",

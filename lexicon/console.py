@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from datetime import date
 
 from lexicon import __version__
 
@@ -188,6 +189,18 @@ def text(value: str) -> str:
     if not value.isprintable():
         raise argparse.ArgumentTypeError(f"{value!r} holds a control character")
     return value
+
+
+def day(value: str) -> date:
+    """An argparse type: a date, `YYYY-MM-DD`, as an edition's date is written."""
+    from lexicon.artifact import in_force_date
+
+    try:
+        parsed = in_force_date(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert parsed is not None
+    return parsed
 
 
 def folder(value: str) -> str:

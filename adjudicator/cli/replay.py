@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import settings
 from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
 from adjudicator.rulesets import Ruleset
-from lexicon.console import EXIT_BAD_INPUT, folder
+from lexicon.console import EXIT_BAD_INPUT, day, folder
 
 
 def add_replay(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +42,13 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
         help="the home variant where a failed challenge costs nothing (dk-home, 004)",
     )
     p.add_argument(
+        "--on",
+        type=day,
+        metavar="YYYY-MM-DD",
+        help="the day the game was played: its edition in force rules (default: today, in the "
+        "event's time zone, as the service would)",
+    )
+    p.add_argument(
         "--lexicon-dir",
         type=folder,
         help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
@@ -56,12 +64,16 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
 
 
 def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
-    """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
-    service's profile comes from the compiled manifest, and so does the replay's."""
+    """The ruleset's edition in force on the day of the game (`--on`), or with --no-lexicon
+    only its language profile: the service's profile comes from the compiled manifest, and so
+    does the replay's. Editions not installed in the folder are not among those chosen from."""
     from adjudicator.catalogue import unavailable_reason
+    from adjudicator.pages.times import event_zone
+    from lexicon import editions
     from lexicon.artifact import load, read_profile
 
-    folder = Path(args.lexicon_dir or settings.read().lexicon_dir)
+    config = settings.read()
+    folder = Path(args.lexicon_dir or config.lexicon_dir)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
@@ -70,7 +82,11 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
         )
     if args.no_lexicon:
         return None, read_profile(manifest)
-    lexicon = load(manifest)
+    day = args.on or datetime.now(UTC).astimezone(event_zone(config.time_zone)).date()
+    installed = [folder / f"{i}.json" for i in ruleset.edition_ids]
+    lexicon = editions.in_force([load(m) for m in installed if m.exists()], day)
+    if lexicon is None:
+        raise UsageError(f"ruleset {ruleset.id!r} has no edition in force on {day}")
     reason = unavailable_reason(ruleset, lexicon)  # never a house build for a tournament ruleset
     if reason is not None:
         raise UsageError(f"ruleset {ruleset.id!r} cannot rule: its {reason}")
