@@ -2,7 +2,7 @@
 touch: the words a player has left, read from the service before each query, and a query of more
 refused on the tablet; the player's whole name in portrait; the keys each language declares
 (Dutch Ĳ and É); every word with a bad character named; the word shown as it was judged; the
-tries a PIN has left. Screenshots at 1280×800, 800×1280 and 1366×768; axe-core finds no serious
+tries a PIN has left. Screenshots at 1280×800, 800×1280, 1366×768 and 1024×768; axe-core finds no serious
 or critical violation."""
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ pytestmark = pytest.mark.slow  # a server and a browser: left out of `make test-
 WIDE = {"width": 1280, "height": 800}
 TALL = {"width": 800, "height": 1280}
 LAPTOP = {"width": 1366, "height": 768}
-SIZES = [WIDE, TALL, LAPTOP]
-SIZE_IDS = ["1280x800", "800x1280", "1366x768"]
+SMALL = {"width": 1024, "height": 768}  # an older 10-inch tablet, landscape
+SIZES = [WIDE, TALL, LAPTOP, SMALL]
+SIZE_IDS = ["1280x800", "800x1280", "1366x768", "1024x768"]
 JURY = "/api/v1/rulesets/sbnl-punten/challenge"
 
 
@@ -62,6 +63,8 @@ def test_the_words_left_show_before_each_query_and_more_is_refused_on_the_tablet
     # the whole name shows, in portrait too (it was cut to "Anna")
     player = page.locator("#jury-player")
     assert player.evaluate("e => e.scrollWidth <= e.clientWidth"), "the name is cut off"
+    # and the game beside it (at 1024×768 both were: the title took the row)
+    assert page.locator("#jury-game").evaluate("e => e.scrollWidth <= e.clientWidth"), "the game"
     enter_words(page, ["hallo", "woord", "boom"])
     message = page.locator("#enter-message")
     over = fill(nl["jury_over_left"], player="Anna de Vries", game=game, left=2, words=3)
