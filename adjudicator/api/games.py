@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import Blueprint, current_app, g, jsonify, request
+from flask import Blueprint, after_this_request, current_app, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
@@ -49,7 +49,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.turns import read_turns
-from adjudicator.game.walk import walk_with_boards
+from adjudicator.game.walk import walk
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
@@ -64,8 +64,7 @@ from lexicon.limits import RACK_SIZE
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
-VERIFY = "games.verify_game"
-RECORDS = {VERIFY, "games.board_picture"}  # the endpoints that walk a whole record
+RECORDS = {"games.verify_game", "games.board_picture"}  # the endpoints that walk a whole record
 
 
 @bp.record_once
@@ -94,16 +93,12 @@ def _records_within_their_budget():
             f"this worker has spent its share of time on records; retry in {wait} s",
             headers={"Retry-After": str(wait)},
         )
-    g.verify_started = time.perf_counter()
+    start = time.perf_counter()
 
-
-@bp.after_request
-def _spend_the_budget(response):
-    start = g.pop("verify_started", None)
-    budget: CpuBudget | None = current_app.extensions.get("verify_budget")
-    if start is not None and budget is not None:
+    @after_this_request
+    def _spend_the_budget(response):
         budget.spend(time.perf_counter() - start)
-    return response
+        return response
 
 
 # --- exchange-allowed ------------------------------------------------------------------------
@@ -291,6 +286,7 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
     asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
     free = free_challenge(ruleset, asked.free_challenge)
     rules = ruleset.rules
+    boards: list[Board] = []  # the positions the pictures show, filled by the walk
     try:
         if asked.gcg is not None:
             record = parse_text(asked.gcg, "<gcg>", whole=True)
@@ -305,7 +301,7 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
-        verdict, boards = walk_with_boards(record, rules, lexicon.profile, consulted, free)
+        verdict = walk(record, rules, lexicon.profile, consulted, free, boards)
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = (
