@@ -33,7 +33,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.web.requests import Request
 
     app.request_class = Request
-
     app.json = OrjsonProvider(app)
 
     from adjudicator import catalogue, lexicon_registry, store
@@ -41,20 +40,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.api import lexicon_summaries as lexicons_api
     from adjudicator.web import cors, errors, logs, metrics
 
-    logs.init_app(app)
-    errors.init_app(app)
-    metrics.init_app(app)
-    store.init_app(app)
-    cors.init_app(app)
-    lexicon_registry.init_app(app)
+    for part in (logs, errors, metrics, store, cors, lexicon_registry):
+        part.init_app(app)
     from adjudicator.pages.times import event_zone
 
     catalogue.init_app(app, event_zone=event_zone)  # the edition in force: on the event's date
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(lexicons_api.bp)
-    app.register_blueprint(challenge.bp)
-    app.register_blueprint(moves.bp)
-    app.register_blueprint(games.bp)
+    for api in (meta, lexicons_api, challenge, moves, games):
+        app.register_blueprint(api.bp)
 
     # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
     from adjudicator import judge
