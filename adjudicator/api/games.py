@@ -307,9 +307,8 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         field = (
             "gcg" if asked.gcg is not None else (f"turns[{exc.line - 1}]" if exc.line else "turns")
         )
-        if isinstance(exc, GcgOutOfBounds):
-            raise ApiError(Problem.OUT_OF_RANGE, where + exc.reason, field) from None
-        raise ApiError(Problem.BAD_RECORD, where + exc.reason, field) from None
+        code = Problem.OUT_OF_RANGE if isinstance(exc, GcgOutOfBounds) else Problem.BAD_RECORD
+        raise ApiError(code, where + exc.reason, field) from None
     return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
 
 
@@ -414,9 +413,8 @@ def board_picture(ruleset_id: str):
             raise ApiError(
                 Problem.OUT_OF_RANGE, f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
             )
-        profile = profile_for(ruleset)
         svg = picture.position_svg(
-            profile,
+            profile_for(ruleset),
             boards[k],
             highlight=picture.last_move(boards[: k + 1]),
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",
