@@ -19,6 +19,7 @@ from enum import StrEnum, auto
 
 # RFC 4151 tag URI; a problem's `type` is this followed by its code (RFC 9457 §3.1.1).
 PROBLEM_TYPE_PREFIX = "tag:scrabble-adjudicator,2026:problem:"
+PROBLEM_MIMETYPE = "application/problem+json"  # RFC 9457 §3
 
 
 class Problem(StrEnum):

@@ -1,15 +1,17 @@
 """The generated parts of adjudicator/openapi.json: its paths, from the routes' declarations
 (`adjudicator.web.contract`) with their prose and examples from adjudicator/openapi-prose.yaml;
-the request-body schemas, from the models in `adjudicator.api.bodies`; and the `Problem`
-schema's `code` enum, from `adjudicator.problems`.
+the request-body schemas, from the models in `adjudicator.api.bodies`; and the answers' schemas
+(the `Problem` document's among them, its `code` enum from `adjudicator.problems`), from the
+`TypedDict` declarations in `adjudicator.web.answers`, with their descriptions from the prose
+file's `schemas`.
 
     make openapi                      # python tools/openapi.py: rewrite them in place
     python tools/openapi.py --check   # exit 1 when the committed document is stale
 
 The document stays one committed file (the service serves it as shipped, the documentation site
 publishes it, a reviewer reads its diff). A test fails when it differs from what this generates.
-Still kept by hand in it: `info`, `tags`, the security schemes and the answers' schemas. A tool,
-not part of the installed package.
+Still kept by hand in it: `info`, `tags` and the security schemes. A tool, not part of the
+installed package.
 """
 
 from __future__ import annotations
@@ -34,14 +36,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from adjudicator.api import bodies  # noqa: E402
-from adjudicator.problems import Problem  # noqa: E402
+from adjudicator.problems import PROBLEM_MIMETYPE  # noqa: E402
 from adjudicator.web import API_PREFIX  # noqa: E402
 from adjudicator.web.access import DIRECTORS_ONLY, LEXICON_DEPENDENT, PUBLIC  # noqa: E402
+from adjudicator.web.answers import ANSWERS  # noqa: E402
 from adjudicator.web.contract import (  # noqa: E402
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     PROBLEM_HEADERS,
-    PROBLEM_JSON,
     Answer,
     Operation,
     operation_of,
@@ -62,6 +64,15 @@ MODELS = (
     bodies.DrawOrderRequest,
     bodies.UnlockRequest,
 )
+
+# games/board's body: one of two models, told apart by their keys.
+BOARD_REQUEST = {
+    "description": "A position (`board` or `plays`, as moves/validate takes them) or a record"
+    " (`gcg`, or `players` and `turns`, as games/verify takes them) and the `turn` to show.",
+    "oneOf": [
+        {"$ref": REF.format(model=m.__name__)} for m in (bodies.Position, bodies.RecordPicture)
+    ],
+}
 
 # Who may call, by the route's access marker (`adjudicator.web.access`, enforced by the guard):
 # a ruleset's route takes anyone in open mode and any credential in tournament mode.
@@ -85,11 +96,38 @@ class ContractError(Exception):
 
 
 def component_schemas() -> dict[str, Any]:
-    """Each body's schema and its parts', as `components/schemas` holds them."""
+    """Each body's schema and its parts', and each answer's and its parts', as
+    `components/schemas` holds them; a name given to both a body and an answer is an error."""
     _, top = models_json_schema([(m, "validation") for m in MODELS], ref_template=REF)
     found = dict(top["$defs"])
     found["Label"] = TypeAdapter(bodies.LabelText).json_schema(ref_template=REF)
+    found["BoardRequest"] = BOARD_REQUEST
+    answers: dict[str, Any] = {}
+    for name, kind in ANSWERS.items():
+        schema = TypeAdapter(kind).json_schema(ref_template=REF, mode="serialization")
+        answers |= schema.pop("$defs", {}) | {name: schema}
+    if both := sorted(set(found) & set(answers)):
+        raise ContractError(f"both a request body and an answer are named {both}")
+    found |= _described(answers, _prose()["schemas"])
     return {name: _tidy(schema) for name, schema in sorted(found.items())}
+
+
+def _described(answers: dict[str, Any], prose: dict[str, Any]) -> dict[str, Any]:
+    """The answers' schemas with their descriptions from the prose file (`schemas`); prose for
+    an answer or a key no declaration has is an error."""
+    for name, words in prose.items():
+        schema = answers.get(name)
+        if schema is None:
+            raise ContractError(f"{PROSE.name} describes no declared answer {name!r}")
+        if unknown := set(words) - {"description", "properties"}:
+            raise ContractError(f"{PROSE.name}: schema {name}: unknown keys {sorted(unknown)}")
+        if "description" in words:
+            answers[name] = schema = {"description": words["description"]} | schema
+        for key, text in words.get("properties", {}).items():
+            if key not in schema["properties"]:
+                raise ContractError(f"{PROSE.name}: {name} has no key {key!r}")
+            schema["properties"][key] = {"description": text} | schema["properties"][key]
+    return answers
 
 
 def _tidy(node: Any) -> Any:
@@ -258,7 +296,7 @@ def _responses(declared: Operation, said: dict, prose: dict) -> dict[str, Any]:
         headers = {}
         for code in problems:
             headers.update(PROBLEM_HEADERS.get(code, {}))
-        answers[status] = (PROBLEM_JSON, problem, headers)
+        answers[status] = (PROBLEM_MIMETYPE, problem, headers)
     written = {str(k): v for k, v in said.get("responses", {}).items()}
     unknown = set(written) - {str(s) for s in answers}
     if unknown:
@@ -291,8 +329,8 @@ def _header(name: str, schema: Any, here: dict, shared: dict) -> dict:
 
 
 def _schema(answer: Answer) -> Any:
-    if isinstance(answer.schema, str):
-        return {"$ref": REF.format(model=answer.schema)}
+    if isinstance(answer.schema, type):
+        return {"$ref": REF.format(model=answer.schema.__name__)}
     return json.loads(json.dumps(answer.schema))
 
 
@@ -305,16 +343,11 @@ def _prose() -> dict[str, Any]:
 
 
 def generated(document: dict[str, Any]) -> dict[str, Any]:
-    """`document` with its paths from the routes' declarations, its request-body schemas from
-    the models (the others kept) and the problem codes the enum declares."""
-    schemas = dict(document["components"]["schemas"])
-    schemas.update(component_schemas())
-    problem = schemas["Problem"]
-    code = problem["properties"]["code"] | {"enum": sorted(p.value for p in Problem)}
-    schemas["Problem"] = problem | {"properties": problem["properties"] | {"code": code}}
+    """`document` with its paths from the routes' declarations and its schemas from the
+    request models and the answers' declarations."""
     return document | {
         "paths": paths(_app(), _prose()),
-        "components": document["components"] | {"schemas": schemas},
+        "components": document["components"] | {"schemas": component_schemas()},
     }
 
 

@@ -8,8 +8,6 @@ way, and what is said about each word is decided by the one disclosure gate
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, jsonify, request
 
 from adjudicator import disclosure, store
@@ -28,6 +26,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent, not_a_ruling, public
+from adjudicator.web.answers import Ruling
 from adjudicator.web.caching import cacheable
 from adjudicator.web.contract import CREDENTIALS, LABELS, RULING, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
@@ -53,17 +52,7 @@ def free_challenge(ruleset: Ruleset, free: bool) -> bool:
 
 @bp.get("/rulesets")
 @public
-@operation(
-    "listRulesets",
-    "rulesets",
-    {
-        "type": "object",
-        "properties": {
-            "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/Ruleset"}}
-        },
-        "required": ["rulesets"],
-    },
-)
+@operation("listRulesets", "rulesets", "RulesetList")
 def list_rulesets():
     return cacheable(jsonify(rulesets=[public_ruleset(r) for _, r in sorted(rulesets().items())]))
 
@@ -99,7 +88,7 @@ def within_ruleset(ruleset: Ruleset, asked: ChallengeRequest) -> None:
     problems=(*RULING, *WORD_FORMS, Problem.INCONSISTENT_INPUT),
 )
 @recorded("challenge", ChallengeRequest, within=within_ruleset)
-def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> dict[str, Any]:
+def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> Ruling:
     words = asked.words
     lexicon = lexicon_for(ruleset)
     normalised = [
@@ -115,7 +104,7 @@ def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> dict[str, Any]:
     )
     ruling = disclosure.play_ruling(verdicts)
     consequence = ruleset.consequence(ruling == "valid", len(words), asked.free_challenge)
-    body = {
+    body: Ruling = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
         "policy": ruleset.policy,

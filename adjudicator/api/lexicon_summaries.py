@@ -15,17 +15,7 @@ bp = public_blueprint(Blueprint("lexicons", __name__, url_prefix=API_PREFIX))
 
 
 @bp.get("/lexicons")
-@operation(
-    "listLexicons",
-    "lexicons",
-    {
-        "type": "object",
-        "properties": {
-            "lexicons": {"type": "array", "items": {"$ref": "#/components/schemas/LexiconSummary"}}
-        },
-        "required": ["lexicons"],
-    },
-)
+@operation("listLexicons", "lexicons", "LexiconList")
 def list_lexicons():
     reg = registry()
     return cacheable(jsonify(lexicons=[lex.summary() for _, lex in sorted(reg.loaded.items())]))

@@ -24,6 +24,7 @@ from adjudicator.settings import current_settings
 from adjudicator.store import current_store
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
+from adjudicator.web.answers import Readiness
 from adjudicator.web.caching import cacheable
 from adjudicator.web.contract import Answer, operation
 from lexicon import __version__
@@ -54,11 +55,7 @@ def server_url() -> str:
 
 
 @bp.get("/healthz")
-@operation(
-    "healthz",
-    "service",
-    {"type": "object", "properties": {"status": {"const": "ok"}}, "required": ["status"]},
-)
+@operation("healthz", "service", "Health")
 def healthz():
     return jsonify(status="ok")
 
@@ -112,7 +109,7 @@ def readyz():
         and store_problem is None
         and writable.cause is None
     )
-    body = {
+    body: Readiness = {
         "ready": ready,
         "partial_allowed": partial,
         "rulesets": view,

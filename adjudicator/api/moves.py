@@ -8,8 +8,6 @@ and placement errors (which say nothing about the lexicon) are the only per-word
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint
 
 from adjudicator import disclosure
@@ -30,6 +28,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.rulings import new_ruling_id
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent
+from adjudicator.web.answers import MoveResult
 from adjudicator.web.contract import RULING, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 
@@ -88,7 +87,7 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
     ),
 )
 @recorded("move", MoveRequest)
-def validate(ruleset: Ruleset, asked: MoveRequest) -> dict[str, Any]:
+def validate(ruleset: Ruleset, asked: MoveRequest) -> MoveResult:
     lexicon = lexicon_for(ruleset)
     profile = lexicon.profile
     board, _ = read_position(asked, profile)

@@ -48,6 +48,7 @@ from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
+from adjudicator.web.answers import Caller
 from adjudicator.web.contract import operation
 from adjudicator.web.errors import error_pages
 from adjudicator.web.netaddrs import client_id, configured_venue_bind, tablet_bases
@@ -434,7 +435,7 @@ def pair():
 )
 def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
-    body = identify().to_dict()
+    body: Caller = identify().to_dict()
     body["mode"] = current_settings().mode
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"

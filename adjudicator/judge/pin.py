@@ -66,25 +66,7 @@ def pin_matches(given: str, configured: str) -> bool:
 @operation(
     "judgeUnlock",
     "judge",
-    {
-        "type": "object",
-        "properties": {
-            "unlocked": {"const": True},
-            "rulesets": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string"},
-                        "name": {"type": "string"},
-                        "language": {"type": "string"},
-                    },
-                    "required": ["id", "name", "language"],
-                },
-            },
-        },
-        "required": ["unlocked", "rulesets"],
-    },
+    "Unlocked",
     body=UnlockRequest,
     problems=(
         *JSON_BODY,

@@ -1,10 +1,15 @@
 """The routes' declarations (`@operation`, adjudicator/web/contract.py) say what the views read:
-each query parameter the document gives is one its view takes, and a name it does not give is
-refused. (The paths themselves are generated from the declarations: test_openapi.)"""
+each query parameter the document gives is one its view takes, a name it does not give is
+refused, and each name the view reads is one the document gives. (The paths themselves are
+generated from the declarations: test_openapi.)"""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
+from flask import Request
+from werkzeug.datastructures import ImmutableMultiDict
 
 from adjudicator import create_app, store
 from adjudicator.api.meta import openapi_document
@@ -57,6 +62,93 @@ def test_each_declared_query_parameter_is_one_the_view_takes(director, path, op,
             assert answer.json["code"] not in REFUSED_NAME, (param["name"], answer.json)
     answer = director.get(url, query_string={"not_declared": "1"})
     assert answer.status_code == 400 and answer.json["code"] in REFUSED_NAME, answer.json
+
+
+class _Whole(dict):
+    """The whole query as a dict: read by name only through a model (`bodies.parse`)."""
+
+
+class _Reads:
+    names: set[str]
+    whole: bool  # the query was read as a whole, not through `query_args` or a model
+    inside: bool = False  # within `query_args`, which reads it whole to check every name
+
+
+class _Args(ImmutableMultiDict):
+    """`request.args` that notes each name the view reads, and a read of all of them."""
+
+    def __getitem__(self, key):
+        _Reads.names.add(key)
+        return super().__getitem__(key)
+
+    def getlist(self, key, type=None):
+        _Reads.names.add(key)
+        return super().getlist(key, type)
+
+    def __contains__(self, key):
+        _Reads.names.add(key)
+        return super().__contains__(key)
+
+    def __iter__(self):
+        _Reads.whole |= not _Reads.inside
+        return super().__iter__()
+
+    def to_dict(self, flat=True):
+        _Reads.whole |= not _Reads.inside
+        return _Whole(super().to_dict(flat))
+
+
+class _RecordingRequest(Request):
+    parameter_storage_class = _Args
+
+
+def _spy(monkeypatch, original, spy):
+    """`spy` in place of `original` wherever it was imported by name."""
+    for module in list(sys.modules.values()):
+        if module and module.__name__.startswith("adjudicator"):
+            for name, value in list(vars(module).items()):
+                if value is original:
+                    monkeypatch.setattr(module, name, spy)
+
+
+def test_each_query_parameter_a_view_reads_is_declared(director, monkeypatch):
+    """The other direction: the names each API view reads from its query (the names it passes
+    to `query_args`, the fields of a model it reads the query with, any it reads one by one) are
+    exactly the parameters the document declares for it."""
+    from adjudicator.api import bodies
+    from adjudicator.web import requests
+
+    def query_args(known):
+        _Reads.names |= set(known)
+        _Reads.inside = True
+        try:
+            return original_query_args(known)
+        finally:
+            _Reads.inside = False
+
+    def parse(model, data):
+        if isinstance(data, _Whole):
+            _Reads.whole = False  # read through the model: its fields are the names
+            _Reads.names |= {f.alias or name for name, f in model.model_fields.items()}
+        return original_parse(model, data)
+
+    original_query_args, original_parse = requests.query_args, bodies.parse
+    _spy(monkeypatch, original_query_args, query_args)
+    _spy(monkeypatch, original_parse, parse)
+    director.application.request_class = _RecordingRequest
+    wrong = {}
+    for path, item in openapi_document()["paths"].items():
+        for method, op in item.items():
+            if method == "parameters":
+                continue
+            declared = {p["name"] for p in op.get("parameters", []) if p["in"] == "query"}
+            _Reads.names, _Reads.whole = set(), False
+            url = "/api/v1" + path.replace("{ruleset_id}", "dsf-2015")
+            answer = director.open(url, method=method.upper(), json=None if method == "get" else {})
+            assert answer.status_code < 500, (url, answer.get_data(as_text=True))
+            if _Reads.whole or _Reads.names != declared:
+                wrong[op["operationId"]] = (sorted(_Reads.names), _Reads.whole, sorted(declared))
+    assert wrong == {}
 
 
 @pytest.mark.parametrize("authorization", ["Bearer", "Basic x", "Bearer not-a-key"])

@@ -5,7 +5,8 @@ view's body reads its input as before. `tools/openapi.py` walks the app's URL ma
 route's declaration, its path variables and its access marker (which gives `security`), and
 writes the operation; the prose and examples are merged in by operation id from
 `adjudicator/openapi-prose.yaml`. A route under /api/ without a declaration fails the generator
-and a test, so the document cannot miss one.
+and a test, so the document cannot miss one. A JSON answer is named by its declaration in
+`adjudicator.web.answers` (a `TypedDict`), which gives its schema.
 
 A route's error answers are the problem codes it can answer with (`adjudicator.problems`): the
 status each is answered with (its usual one unless named) is a documented response, with the
@@ -15,16 +16,16 @@ headers the code comes with.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from adjudicator.problems import Problem
+from adjudicator.web.answers import ANSWERS
 
 OPERATION = "adjudicator_operation"
 JSON = "application/json"
-PROBLEM_JSON = "application/problem+json"
 
 Schema = Mapping[str, Any]
 
@@ -42,9 +43,10 @@ class Query:
 
 @dataclass(frozen=True)
 class Answer:
-    """A successful (or non-problem) answer: a component's name or an inline schema."""
+    """A successful (or non-problem) answer: its declaration (`adjudicator.web.answers`), or
+    the schema of one that is not a JSON object built by the view (a picture, this document)."""
 
-    schema: str | Schema
+    schema: type | str | Schema
     media_type: str = JSON
     headers: Mapping[str, Schema] = field(default_factory=dict)
 
@@ -81,7 +83,7 @@ class Operation:
 def operation(
     id: str,
     tag: str,
-    ok: Answer | str | Schema,
+    ok: Answer | str | type | Schema,
     *,
     problems: tuple[Problem | tuple[Problem, int], ...] = (),
     query: tuple[Query, ...] | type[BaseModel] = (),
@@ -90,12 +92,13 @@ def operation(
     credentials: bool = False,
     also: Mapping[int, Answer] | None = None,
 ) -> Callable[[V], V]:
-    """Declares a view's operation; `ok` is its 200 answer, `also` any other non-problem one."""
-    answer = ok if isinstance(ok, Answer) else Answer(ok)
+    """Declares a view's operation; `ok` is its 200 answer (an answer's declaration or its name
+    in `adjudicator.web.answers`), `also` any other non-problem one."""
+    answers = {status: _answer(given) for status, given in {200: ok, **(also or {})}.items()}
     declared = Operation(
         id=id,
         tag=tag,
-        answers={200: answer, **(also or {})},
+        answers=answers,
         problems=tuple(dict.fromkeys(problems)),
         query=query,
         body=body,
@@ -108,6 +111,16 @@ def operation(
         return view
 
     return mark
+
+
+def _answer(given: Answer | str | type | Schema) -> Answer:
+    """An answer, a name resolved to its declaration (a name declared nowhere is an error)."""
+    answer = given if isinstance(given, Answer) else Answer(given)  # type: ignore[arg-type]
+    if isinstance(answer.schema, str):
+        if answer.schema not in ANSWERS:
+            raise ValueError(f"no answer {answer.schema!r} is declared in adjudicator.web.answers")
+        return replace(answer, schema=ANSWERS[answer.schema])
+    return answer
 
 
 def operation_of(view: Callable) -> Operation | None:

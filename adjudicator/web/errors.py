@@ -25,10 +25,10 @@ from werkzeug.exceptions import HTTPException
 
 from adjudicator import store
 from adjudicator.game.errors import GameInputError
+from adjudicator.problems import PROBLEM_MIMETYPE as PROBLEM_MIMETYPE  # re-exported
 from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # re-exported
 from adjudicator.problems import DomainError, Problem
 
-PROBLEM_MIMETYPE = "application/problem+json"
 PAGE_MIMETYPE = "text/html"
 ERROR_PAGES = "error_pages"  # app.extensions: blueprint name -> (API path prefix, renderer)
 UNROUTED = "unrouted"  # ... and (UNROUTED, path prefix) -> the same, for requests no route took
