@@ -48,26 +48,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for api in (meta, lexicons_api, challenge, moves, games):
         app.register_blueprint(api.bp)
 
-    # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
-    from adjudicator import judge
-
-    judge.init_app(app)
-
-    # Who is asking: open or tournament mode, directors, judge devices, app keys.
-    from adjudicator import auth
+    from adjudicator import auth, judge
     from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
-
-    auth.init_app(app)
-
-    # The audit log for directors: a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
-
-    audit_record.init_app(app)
-    audit_views.init_app(app)
-
-    # The two-letter card for the tables (003 Verloop van het spel): a page to print, per ruleset.
     from adjudicator.judge import card
 
-    card.init_app(app)
+    for part in (
+        judge,  # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
+        auth,  # Who is asking: open or tournament mode, directors, judge devices, app keys.
+        # The audit log for directors: a page and a JSON list of rulings, searched.
+        audit_record,
+        audit_views,
+        # The two-letter card for the tables (003 Verloop van het spel): a page to print, per
+        # ruleset.
+        card,
+    ):
+        part.init_app(app)
     return app
