@@ -13,7 +13,6 @@ director only: anyone else gets the scores and the rules check, with no word's v
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -270,23 +269,17 @@ def _rules_on_words() -> bool:
     return not current_settings().tournament or current_caller().kind == "director"
 
 
-@dataclass
-class CheckedGame:
-    """A record walked under a ruleset: games/verify's answer, already through the disclosure
-    gate, and the board after every turn (`boards[0]` the empty board)."""
-
-    report: dict[str, Any]
-    boards: list[Board]
-
-
-def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
-    """games/verify's one path, from its body (a GCG text or JSON turns) to the disclosed
-    report; the directors' "Check a game" page and games/board take it too, so a record reads,
-    fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
+def check_game(
+    ruleset: Ruleset, data: dict[str, Any] | Record, boards: list[Board] | None = None
+) -> dict[str, Any]:
+    """games/verify's one path, from its body (a GCG text or JSON turns) to its answer, the
+    report already through the disclosure gate; the directors' "Check a game" page and
+    games/board take it too, so a record reads, fails and discloses the same wherever it is
+    sent (to whom it may: `_rules_on_words`). `boards`, when given (empty), gets the board after
+    every turn for the pictures (`boards[0]` the empty board), as `walk` fills it."""
     asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
     free = free_challenge(ruleset, asked.free_challenge)
     rules = ruleset.rules
-    boards: list[Board] = []  # the positions the pictures show, filled by the walk
     try:
         if asked.gcg is not None:
             record = parse_text(asked.gcg, "<gcg>", whole=True)
@@ -309,7 +302,7 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         )
         code = Problem.OUT_OF_RANGE if isinstance(exc, GcgOutOfBounds) else Problem.BAD_RECORD
         raise ApiError(code, where + exc.reason, field) from None
-    return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
+    return disclosure.game_report(ruleset.policy, verdict.to_dict())
 
 
 @bp.post("/rulesets/<ruleset_id>/games/verify")
@@ -331,7 +324,7 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    answer = orjson.dumps(check_game(ruleset, data).report)
+    answer = orjson.dumps(check_game(ruleset, data))
     if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
         raise ApiError(
             Problem.REPORT_TOO_LARGE,
@@ -406,8 +399,8 @@ def board_picture(ruleset_id: str):
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:
         asked = parse(RecordPicture, data)
-        checked = check_game(ruleset, asked)
-        turns, boards = checked.report["turns"], checked.boards
+        boards: list[Board] = []
+        turns = check_game(ruleset, asked, boards)["turns"]
         k = len(turns) if asked.turn is None else asked.turn  # absent: the last turn
         if k > len(turns):
             raise ApiError(
