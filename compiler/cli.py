@@ -6,6 +6,7 @@ import argparse
 import csv
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -13,30 +14,18 @@ from pathlib import Path
 from compiler.build import BuildResult, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
-from lexicon.artifact import in_force_date
-from lexicon.console import add_version, closed_pipe_safe
+from lexicon.console import add_version, day, print_table, run_handler
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
 
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def summary_table(results: Sequence[BuildResult]) -> str:
+def print_summary(results: Sequence[BuildResult]) -> None:
     seen = {reason for r in results for reason in r.rejected_counts}
     seen |= {name for r in results for name, _ in r.recipe.filters_off}
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
-    rows = [head]
+    rows: list[list[str]] = []
     for r in results:
         entries = sum(s["entries"] for s in r.sources)
         kept = sum(s["kept"] for s in r.sources)
@@ -47,17 +36,7 @@ def summary_table(results: Sequence[BuildResult]) -> str:
         ]
         row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
         rows.append(row)
-    return _table(rows)
-
-
-def _date_arg(text: str) -> date:
-    """A command line's date, or argparse's usage error naming the option."""
-    try:
-        day = in_force_date(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    assert day is not None
-    return day
+    print_table(head, rows, counts=True)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -84,7 +63,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             print(unplayable_note(result), file=sys.stderr)
         if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
             print(filters_off_note(result), file=sys.stderr)
-    print(summary_table(results))
+    print_summary(results)
     return 0
 
 
@@ -109,38 +88,27 @@ def filters_off_note(result: BuildResult) -> str:
     return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
+def _write_tsv(out: str | None, rows: list[list], what: str) -> None:
+    """`rejected`, `folded`: a header and `rows` as TSV, to the file `out` (saying how many
+    `what` it holds) or to standard output (no `out`, or -)."""
+    to_file = out not in (None, "-")
+    with open(out, "w", encoding="utf-8", newline="") if to_file else nullcontext(sys.stdout) as f:
+        csv.writer(f, delimiter="\t", lineterminator="\n").writerows(rows)  # quoted as needed
+    if to_file:
+        print(f"{len(rows) - 1} {what} written to {out}", file=sys.stderr)
+
+
 def cmd_rejected(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    to_file = args.out not in (None, "-")
-    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
-    try:
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(["file", "line", "entry", "reason", "detail"])
-        for rej in result.rejected:
-            writer.writerow([rej.file, rej.line, rej.entry, rej.reason, rej.detail])
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if to_file:
-        print(f"{len(result.rejected)} dropped entries written to {args.out}", file=sys.stderr)
+    rows = [[r.file, r.line, r.entry, r.reason, r.detail] for r in result.rejected]
+    _write_tsv(args.out, [["file", "line", "entry", "reason", "detail"], *rows], "dropped entries")
     return 0
 
 
 def cmd_folded(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    to_file = args.out not in (None, "-")
-    out = open(args.out, "w", encoding="utf-8", newline="") if to_file else sys.stdout
-    try:
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(["file", "line", "entry", "word"])
-        for f in result.folded_entries:
-            writer.writerow([f.file, f.line, f.entry, f.word])
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if to_file:
-        n = len(result.folded_entries)
-        print(f"{n} folded entries written to {args.out}", file=sys.stderr)
+    rows = [[f.file, f.line, f.entry, f.word] for f in result.folded_entries]
+    _write_tsv(args.out, [["file", "line", "entry", "word"], *rows], "folded entries")
     return 0
 
 
@@ -191,7 +159,6 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 EXIT_SOME_INVALID = 1  # `lookup`: at least one word is invalid or not a word form
-EXIT_ERROR = 2
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
@@ -255,23 +222,19 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
     b.add_argument(
         "--in-force-from",
-        type=_date_arg,
+        type=day,
         metavar="YYYY-MM-DD",
         help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
         "the recipe's); without one, a build is in force since always",
     )
-    b.set_defaults(func=cmd_build)
+    b.set_defaults(handler=cmd_build)
     r = sub.add_parser(
         "rejected",
         help="TSV of every dropped entry: file, line, entry, reason, detail",
         description="Write every entry the recipe's build would drop, with the file, line, "
         "reason and detail (the character at fault, or the length against the limit), as TSV.",
     )
-    r.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
-    r.add_argument(
-        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
-    )
-    r.set_defaults(func=cmd_rejected)
+    r.set_defaults(handler=cmd_rejected)
     f = sub.add_parser(
         "folded",
         help="TSV of every entry kept as a different word: file, line, entry, word",
@@ -279,11 +242,12 @@ def parser() -> argparse.ArgumentParser:
         "(a letter folded: café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line "
         "and the word, as TSV.",
     )
-    f.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
-    f.add_argument(
-        "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
-    )
-    f.set_defaults(func=cmd_folded)
+    f.set_defaults(handler=cmd_folded)
+    for tsv in (r, f):
+        tsv.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
+        tsv.add_argument(
+            "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
+        )
     d = sub.add_parser(
         "diff",
         help="words added and removed between two builds, or against the edition in force",
@@ -301,10 +265,8 @@ def parser() -> argparse.ArgumentParser:
         help="the installed editions of the list (e.g. DIR/wdanish*.json): compare with the one "
         "in force, chosen by their dates",
     )
-    d.add_argument(
-        "--on", type=_date_arg, metavar="YYYY-MM-DD", help="the day to choose it on (today)"
-    )
-    d.set_defaults(func=cmd_diff)
+    d.add_argument("--on", type=day, metavar="YYYY-MM-DD", help="the day to choose it on (today)")
+    d.set_defaults(handler=cmd_diff)
     lk = sub.add_parser(
         "lookup",
         help="normalise words and look them up",
@@ -313,14 +275,14 @@ def parser() -> argparse.ArgumentParser:
     )
     lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
     lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
-    lk.set_defaults(func=cmd_lookup)
+    lk.set_defaults(handler=cmd_lookup)
     v = sub.add_parser(
         "verify",
         help="check format version and checksum",
         description="Check each build's format version, its trie's sha256 and that the trie reads.",
     )
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
-    v.set_defaults(func=cmd_verify)
+    v.set_defaults(handler=cmd_verify)
     i = sub.add_parser(
         "install",
         help="verify builds, then install them into a deployment's lexicon directory",
@@ -330,30 +292,17 @@ def parser() -> argparse.ArgumentParser:
     )
     i.add_argument("builds", nargs="+", metavar="BUILD.json", help="built manifests to install")
     i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
-    i.set_defaults(func=cmd_install)
+    i.set_defaults(handler=cmd_install)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    return closed_pipe_safe(lambda: _run(args))
-
-
-def _run(args: argparse.Namespace) -> int:
-    try:
-        return args.func(args)
-    except LexiconError as exc:
-        print(f"lexicon: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except BrokenPipeError:
-        raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
-    except OSError as exc:  # e.g. an output folder that cannot be written
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"lexicon: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("lexicon: interrupted; no partial artifact was left behind", file=sys.stderr)
-        return 130
+    return run_handler(
+        parser().parse_args(argv),
+        "lexicon: error",
+        lambda exc: str(exc) if isinstance(exc, LexiconError) else None,
+        interrupted="lexicon: interrupted; no partial artifact was left behind",
+    )
 
 
 if __name__ == "__main__":

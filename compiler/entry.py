@@ -3,19 +3,8 @@
 
 from __future__ import annotations
 
-import sys
-
 from lexicon.console import run_command
 
 
 def main() -> int:
-    def load():
-        from compiler.cli import main as command
-
-        return command
-
-    return run_command("lexicon", load)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return run_command("lexicon", "compiler.cli")

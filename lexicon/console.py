@@ -5,13 +5,17 @@ is never lost nor answered with a traceback (`run_command`)."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from datetime import date
 
 from lexicon import __version__
 
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # what a shell reports for a process ended by SIGINT (128 + 2)
 EXIT_CLOSED_PIPE = 141  # what a shell reports for a process ended by SIGPIPE (128 + 13)
 
 
@@ -40,12 +44,48 @@ def closed_pipe_safe(run: Callable[[], int]) -> int:
         return EXIT_CLOSED_PIPE
 
 
+def run_handler(
+    args: argparse.Namespace,
+    prog: str,
+    bad_input: Callable[[Exception], str | None],
+    interrupted: str | None = None,
+) -> int:
+    """Run a parsed command (`args.handler`), its reader free to go (`closed_pipe_safe`).
+
+    An error that `bad_input` words, or a file or folder named on the line that cannot be read
+    or written, is the user's to fix: one line after `prog` on standard error, exit status 2,
+    never a traceback. Any other error is a bug, and raises. With `interrupted`, a Ctrl-C is
+    that line and exit status 130."""
+
+    def run() -> int:
+        try:
+            return args.handler(args)
+        except BrokenPipeError:
+            raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            line = f"{where}{exc.strerror or exc}"
+        except Exception as exc:
+            line = bad_input(exc)
+            if line is None:
+                raise
+        except KeyboardInterrupt:
+            if interrupted is None:
+                raise
+            print(interrupted, file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"{prog}: {line}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    return closed_pipe_safe(run)
+
+
 def die_by_sigint() -> None:
     """End the process as a Ctrl-C does, so that a shell (or a supervisor) sees it so (status
     130): with the default disposition restored, the signal is delivered before `kill` returns."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGINT)
-    os._exit(130)  # not reached, but never return into the code that was interrupted
+    os._exit(EXIT_INTERRUPTED)  # not reached, but never return into the code that was interrupted
 
 
 def stop_on_interrupt(say: str, cleanup: Callable[[], None] | None = None) -> None:
@@ -70,26 +110,37 @@ def stop_on_interrupt(say: str, cleanup: Callable[[], None] | None = None) -> No
     signal.signal(signal.SIGINT, handler)
 
 
-def run_command(
-    prog: str, load: Callable[[], Callable[[Sequence[str] | None], int]], argv=None
-) -> int:
-    """A console script's entry: `load` imports the command line proper and returns its `main`,
-    with a Ctrl-C ending it quietly meanwhile (`stop_on_interrupt`); then it runs with Python's usual
-    KeyboardInterrupt, so its `finally` blocks remove temporary files; a Ctrl-C then ends it
-    with one line as well, never a traceback, and by SIGINT as a shell expects."""
+def run_command(prog: str, module: str) -> int:
+    """A console script's entry: it imports the command line proper (`module`, whose `main` it
+    runs), with a Ctrl-C ending it quietly meanwhile (`stop_on_interrupt`); then it runs with
+    Python's usual KeyboardInterrupt, so its `finally` blocks remove temporary files; a Ctrl-C
+    then ends it with one line as well, never a traceback, and by SIGINT as a shell expects."""
     stop_on_interrupt(f"{prog}: interrupted")
     # a parent may have started it with SIGINT blocked (a mask is inherited across fork and
     # exec): the Ctrl-C would wait, unseen, until the command ended
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    main = load()
+    main: Callable[[], int] = importlib.import_module(module).main
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return main(argv)
+        return main()
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         sys.stderr.flush()
         die_by_sigint()
-        return 130  # not reached
+        return EXIT_INTERRUPTED  # not reached
+
+
+def print_table(header: list[str], rows: list[list], counts: bool = False) -> None:
+    """A header and rows as columns two spaces apart, each as wide as its widest cell, no space
+    at a line's end; to the left, or with `counts` all but the first to the right."""
+    cells = [header, *([str(value) for value in row] for row in rows)]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    for row in cells:
+        aligned = (
+            cell.rjust(width) if counts and i else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+        print("  ".join(aligned).rstrip())
 
 
 # --- argument types: odd input is refused by argparse, naming the option, with exit status 2 --
@@ -138,6 +189,18 @@ def text(value: str) -> str:
     if not value.isprintable():
         raise argparse.ArgumentTypeError(f"{value!r} holds a control character")
     return value
+
+
+def day(value: str) -> date:
+    """An argparse type: a date, `YYYY-MM-DD`, as an edition's date is written."""
+    from lexicon.artifact import in_force_date
+
+    try:
+        parsed = in_force_date(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert parsed is not None
+    return parsed
 
 
 def folder(value: str) -> str:

@@ -8,18 +8,17 @@ over several inputs reports each and exits with the worst.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 
 from adjudicator.cli.accounts import add_devices, add_directors, add_keys
 from adjudicator.cli.audit import add_audit
-from adjudicator.cli.common import EXIT_BAD_INPUT, UsageError
+from adjudicator.cli.common import UsageError
 from adjudicator.cli.db import add_db
 from adjudicator.cli.labels import add_labels
 from adjudicator.cli.replay import add_replay
 from adjudicator.cli.serve import add_reload, add_serve
 from adjudicator.settings import ConfigError
-from lexicon.console import add_version, closed_pipe_safe
+from lexicon.console import add_version, run_handler
 
 # In the order `adjudicator --help` lists them.
 COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
@@ -50,28 +49,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return closed_pipe_safe(lambda: _run(args))
+    return run_handler(args, f"adjudicator {args.command}", _bad_input)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _bad_input(exc: Exception) -> str | None:
+    """Bad input, in the words of the part that refused it: a bad ADJUDICATOR_* value, a store
+    that cannot be opened, reached or read, a ruleset file, a compiled lexicon, a director's
+    name or password, a key's name or scope. One place words each for the command line (as the
+    web layer maps them to problem codes), so that no command catches them only to say so."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from adjudicator.store import describe_error
+    from adjudicator.auth.directors import AccountError
+    from adjudicator.auth.keys import ApiKeyError
+    from adjudicator.rulesets import RulesetError
+    from adjudicator.store import StoreError, describe_error
+    from lexicon.errors import LexiconError
 
-    try:
-        return args.handler(args)
-    except (UsageError, ConfigError) as exc:  # ConfigError: a bad ADJUDICATOR_* value
-        print(f"adjudicator {args.command}: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
-    except OSError as exc:  # a file or folder named on the line that cannot be read or written
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"adjudicator {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except SQLAlchemyError as exc:  # the database went away, or its schema is damaged
-        print(
-            f"adjudicator {args.command}: the database failed: {describe_error(exc)}",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+    if isinstance(exc, SQLAlchemyError):  # the database went away, or its schema is damaged
+        return f"the database failed: {describe_error(exc)}"
+    configured = (ConfigError, StoreError, RulesetError, LexiconError)
+    accounts = (AccountError, ApiKeyError)
+    return str(exc) if isinstance(exc, (UsageError, *configured, *accounts)) else None

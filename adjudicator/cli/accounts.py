@@ -14,35 +14,14 @@ from adjudicator.cli.common import (
     UsageError,
     add_database_option,
     add_group,
-    open_store,
+    opened_store,
     rulesets,
 )
-from lexicon.console import text, whole_number
-
-
-def _store(args: argparse.Namespace):
-    """The store the service uses, at the newest schema: an embedded SQLite database is
-    migrated here as the service would at its start; any other must already be."""
-    from adjudicator.store import StoreError, migrate
-
-    store = open_store(args)
-    try:
-        if store.is_sqlite:
-            migrate.upgrade(store)
-        migrate.require_head(store)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    return store
+from lexicon.console import print_table, text, whole_number
 
 
 def _when(at: datetime | None) -> str:
     return "never" if at is None else at.strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def _table(rows: list[list[str]], header: list[str]) -> None:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
 
 
 # --- directors ------------------------------------------------------------------------------
@@ -63,57 +42,43 @@ def _read_password(from_stdin: bool) -> str:
 
 
 def run_directors(args: argparse.Namespace) -> int:
-    store = _store(args)
-    if args.action == "add":
-        _valid_name(args.name)  # before asking for a password
-        password = _read_password(args.password_stdin)
-        with store.connection(write=True) as conn:
-            try:
+    with opened_store(args, upgrade_sqlite=True) as store:
+        if args.action == "add":
+            directors.check_name(args.name)  # before asking for a password
+            password = _read_password(args.password_stdin)
+            with store.connection(write=True) as conn:
                 directors.add(conn, args.name, password, store_time.now())
-            except directors.AccountError as exc:
-                raise UsageError(str(exc)) from None
-        print(f"director {args.name!r} added")
-    elif args.action == "passwd":
-        with store.connection() as conn:  # before asking for a password
-            if not directors.exists(conn, args.name):
-                raise UsageError(f"no director named {args.name!r}")
-        password = _read_password(args.password_stdin)
-        with store.connection(write=True) as conn:
-            try:
+            print(f"director {args.name!r} added")
+        elif args.action == "passwd":
+            with store.connection() as conn:  # before asking for a password
+                if not directors.exists(conn, args.name):
+                    raise UsageError(f"no director named {args.name!r}")
+            password = _read_password(args.password_stdin)
+            with store.connection(write=True) as conn:
                 ended = directors.set_password(conn, args.name, password)
-            except directors.AccountError as exc:
-                raise UsageError(str(exc)) from None
-        if ended is None:  # removed while we asked
-            raise UsageError(f"no director named {args.name!r}")
-        print(f"password of director {args.name!r} changed; {ended} session(s) ended")
-    elif args.action == "list":
-        with store.connection() as conn:
-            rows = directors.listed(conn, store_time.now())
-        _table(
-            [
-                [r["name"], _when(r["created_at"]), _when(r["last_login_at"]), r["sessions"]]
-                for r in rows
-            ],
-            ["name", "created", "last login", "sessions"],
-        )
-    elif args.action == "remove":
-        with store.connection(write=True) as conn:
-            if not directors.remove(conn, args.name):
+            if ended is None:  # removed while we asked
                 raise UsageError(f"no director named {args.name!r}")
-        print(f"director {args.name!r} removed; their sessions ended")
-    elif args.action == "unlock":
-        with store.connection(write=True) as conn:
-            cleared = directors.unlock(conn, args.name)
-        print(f"{cleared} failed login(s) for {args.name!r} forgotten")
+            print(f"password of director {args.name!r} changed; {ended} session(s) ended")
+        elif args.action == "list":
+            with store.connection() as conn:
+                rows = directors.listed(conn, store_time.now())
+            print_table(
+                ["name", "created", "last login", "sessions"],
+                [
+                    [r["name"], _when(r["created_at"]), _when(r["last_login_at"]), r["sessions"]]
+                    for r in rows
+                ],
+            )
+        elif args.action == "remove":
+            with store.connection(write=True) as conn:
+                if not directors.remove(conn, args.name):
+                    raise UsageError(f"no director named {args.name!r}")
+            print(f"director {args.name!r} removed; their sessions ended")
+        elif args.action == "unlock":
+            with store.connection(write=True) as conn:
+                cleared = directors.unlock(conn, args.name)
+            print(f"{cleared} failed login(s) for {args.name!r} forgotten")
     return EXIT_OK
-
-
-def _valid_name(name: str) -> bool:
-    try:
-        directors.check_name(name)
-    except directors.AccountError as exc:
-        raise UsageError(str(exc)) from None
-    return True
 
 
 def add_directors(sub: argparse._SubParsersAction) -> None:
@@ -168,31 +133,31 @@ def add_directors(sub: argparse._SubParsersAction) -> None:
 
 
 def run_devices(args: argparse.Namespace) -> int:
-    store = _store(args)
-    at = store_time.now()
-    if args.action == "list":
-        with store.connection() as conn:
-            rows = devices.listed(conn, at, include_revoked=args.all)
-        _table(
-            [
+    with opened_store(args, upgrade_sqlite=True) as store:
+        at = store_time.now()
+        if args.action == "list":
+            with store.connection() as conn:
+                rows = devices.listed(conn, at, include_revoked=args.all)
+            print_table(
+                ["id", "name", "ruleset", "state", "paired", "by", "last used"],
                 [
-                    r["id"],
-                    r["name"],
-                    r["ruleset"] or "any",
-                    devices.state(r, at),
-                    _when(r["created_at"]),
-                    r["paired_by"] or "-",
-                    _when(r["last_used_at"]),
-                ]
-                for r in rows
-            ],
-            ["id", "name", "ruleset", "state", "paired", "by", "last used"],
-        )
-    elif args.action == "revoke":
-        with store.connection(write=True) as conn:
-            if not devices.revoke(conn, args.id, at):
-                raise UsageError(f"no active device with id {args.id}")
-        print(f"device {args.id} revoked")
+                    [
+                        r["id"],
+                        r["name"],
+                        r["ruleset"] or "any",
+                        devices.state(r, at),
+                        _when(r["created_at"]),
+                        r["paired_by"] or "-",
+                        _when(r["last_used_at"]),
+                    ]
+                    for r in rows
+                ],
+            )
+        elif args.action == "revoke":
+            with store.connection(write=True) as conn:
+                if not devices.revoke(conn, args.id, at):
+                    raise UsageError(f"no active device with id {args.id}")
+            print(f"device {args.id} revoked")
     return EXIT_OK
 
 
@@ -225,45 +190,42 @@ def add_devices(sub: argparse._SubParsersAction) -> None:
 
 
 def run_keys(args: argparse.Namespace) -> int:
-    store = _store(args)
-    at = store_time.now()
-    if args.action == "create":
-        known = set(rulesets())
-        with store.connection(write=True) as conn:
-            try:
+    with opened_store(args, upgrade_sqlite=True) as store:
+        at = store_time.now()
+        if args.action == "create":
+            known = set(rulesets())
+            with store.connection(write=True) as conn:
                 made = keys.create(conn, args.name, args.role, args.scope or [], known, at)
-            except keys.ApiKeyError as exc:
-                raise UsageError(str(exc)) from None
-        print(made.key)
-        print(
-            f"key {made.name!r} (id {made.id}) created: it is shown only now; "
-            "send it as 'Authorization: Bearer <key>'",
-            file=sys.stderr,
-        )
-    elif args.action == "list":
-        with store.connection() as conn:
-            rows = keys.listed(conn)
-        _table(
-            [
+            print(made.key)
+            print(
+                f"key {made.name!r} (id {made.id}) created: it is shown only now; "
+                "send it as 'Authorization: Bearer <key>'",
+                file=sys.stderr,
+            )
+        elif args.action == "list":
+            with store.connection() as conn:
+                rows = keys.listed(conn)
+            print_table(
+                ["id", "name", "role", "rulesets", "key", "state", "created", "last used"],
                 [
-                    r["id"],
-                    r["name"],
-                    r["role"],
-                    r["scopes"] or "all",
-                    r["hint"] + "…",
-                    "revoked" if r["revoked_at"] else "active",
-                    _when(r["created_at"]),
-                    _when(r["last_used_at"]),
-                ]
-                for r in rows
-            ],
-            ["id", "name", "role", "rulesets", "key", "state", "created", "last used"],
-        )
-    elif args.action == "revoke":
-        with store.connection(write=True) as conn:
-            if not keys.revoke(conn, args.name, at):
-                raise UsageError(f"no active key named {args.name!r}")
-        print(f"key {args.name!r} revoked")
+                    [
+                        r["id"],
+                        r["name"],
+                        r["role"],
+                        r["scopes"] or "all",
+                        r["hint"] + "…",
+                        "revoked" if r["revoked_at"] else "active",
+                        _when(r["created_at"]),
+                        _when(r["last_used_at"]),
+                    ]
+                    for r in rows
+                ],
+            )
+        elif args.action == "revoke":
+            with store.connection(write=True) as conn:
+                if not keys.revoke(conn, args.name, at):
+                    raise UsageError(f"no active key named {args.name!r}")
+            print(f"key {args.name!r} revoked")
     return EXIT_OK
 
 

@@ -130,23 +130,22 @@ def _system_user() -> str:
         return f"uid {os.getuid()}"
 
 
-def _prune(args: argparse.Namespace, before: datetime) -> int:
+def _prune(args: argparse.Namespace) -> int:
     from adjudicator.audit import prune
-    from adjudicator.store import migrate
 
     with opened_store(args) as store:
-        migrate.require_head(store)
         try:
             with store.connection(write=True) as conn:
-                done = prune.prune(conn, before, by=_system_user())
+                done = prune.prune(conn, args.before, by=_system_user())
         except prune.PruneRefused as exc:
             print(exc)
             return EXIT_DISAGREE
+    before = args.before.isoformat()
     if done.entry is None:
-        print(f"nothing made before {before.isoformat()} to prune")
+        print(f"nothing made before {before} to prune")
     else:
         print(
-            f"pruned {done.entries} entries made before {before.isoformat()};"
+            f"pruned {done.entries} entries made before {before};"
             f" checkpoint seq {done.seq} hash {done.hash}; recorded as entry seq"
             f" {done.entry.seq}, the new head: {done.entry.seq}:{done.entry.hash}"
         )
@@ -178,7 +177,8 @@ def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
     try:
         if args.out == "-":
             return write(found, sys.stdout.buffer if binary else sys.stdout)
-        with open(args.out, "wb" if binary else "w", **({} if binary else _TEXT)) as out:
+        text = {} if binary else {"encoding": "utf-8", "newline": ""}
+        with open(args.out, "wb" if binary else "w", **text) as out:
             return write(found, out)
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main ends quietly, status 141
@@ -186,21 +186,16 @@ def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
         raise UsageError(f"cannot write {args.out}: {exc.strerror}") from None
 
 
-_TEXT = {"encoding": "utf-8", "newline": ""}
-
-
 def run_audit(args: argparse.Namespace) -> int:
     from adjudicator.audit import chain
-    from adjudicator.store import migrate
 
     if args.action == "prune":
         if args.before is None:
             raise UsageError("audit prune needs --before DATE (an ISO date, e.g. 2027-01-01)")
-        return _prune(args, args.before)
+        return _prune(args)
     faults: list[str] = []  # export: rows holding a value their column cannot
     noted = getattr(args, "head", None)
     with opened_store(args) as store:
-        migrate.require_head(store)
         with store.snapshot() as conn:  # the rows, checkpoints and head as at one moment
             if args.action == "export":
                 count = _export(args, conn, faults)

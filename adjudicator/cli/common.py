@@ -13,12 +13,7 @@ from contextlib import contextmanager
 from adjudicator import settings
 
 EXIT_OK = 0
-
-
-EXIT_DISAGREE = 1
-
-
-EXIT_BAD_INPUT = 2
+EXIT_DISAGREE = 1  # bad input is 2: lexicon.console.EXIT_BAD_INPUT, both CLIs' runner
 ID_MAX = 2**63 - 1  # the stores' ids are 64-bit (PostgreSQL BIGINT, SQLite INTEGER)
 
 
@@ -51,35 +46,29 @@ def add_database_option(actions: argparse._SubParsersAction, but: tuple[str, ...
 def rulesets() -> dict:
     """The rulesets as the service loads them: the bundled files, then
     `$ADJUDICATOR_RULESET_DIR` (with its `lexicons.toml`), checked field by field."""
-    from adjudicator.rulesets import RulesetError, load_rulesets
+    from adjudicator.rulesets import load_rulesets
 
-    try:
-        return load_rulesets(settings.read().ruleset_dir)
-    except RulesetError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def open_store(args: argparse.Namespace):
-    """The store the service would use, from --database-url, the environment or the default."""
-    from adjudicator.store import Store, StoreError, default_url
-
-    found = settings.read()
-    url = args.database_url or found.database_url or default_url(found.instance_dir)
-    try:
-        return Store(url, found.sqlite_synchronous)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
+    return load_rulesets(settings.read().ruleset_dir)
 
 
 @contextmanager
-def opened_store(args: argparse.Namespace) -> Iterator:
-    """`open_store`, its errors as one-line usage errors, its connections closed at the end."""
-    from adjudicator.store import StoreError
+def opened_store(
+    args: argparse.Namespace, *, at_head: bool = True, upgrade_sqlite: bool = False
+) -> Iterator:
+    """The store the service would use, from --database-url, the environment or the default,
+    its connections closed at the end. `at_head`: at the newest schema, or a usage error that
+    says to run `adjudicator db upgrade`; with `upgrade_sqlite`, an embedded SQLite database is
+    first migrated here, as the service does at its start (any other must already be)."""
+    from adjudicator.store import Store, default_url, migrate
 
-    store = open_store(args)
+    found = settings.read()
+    url = args.database_url or found.database_url or default_url(found.instance_dir)
+    store = Store(url, found.sqlite_synchronous)
     try:
+        if upgrade_sqlite and store.is_sqlite:
+            migrate.upgrade(store)
+        if at_head:
+            migrate.require_head(store)
         yield store
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
     finally:
         store.dispose()

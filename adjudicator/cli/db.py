@@ -47,7 +47,7 @@ def run_db(args: argparse.Namespace) -> int:
     if args.action == "heads":
         print("\n".join(migrate.heads()))
         return EXIT_OK
-    with opened_store(args) as store:
+    with opened_store(args, at_head=False) as store:
         if args.action == "upgrade":
             migrate.upgrade(store)
         revisions = migrate.current(store)

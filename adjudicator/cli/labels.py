@@ -41,14 +41,13 @@ def add_labels(sub: argparse._SubParsersAction) -> None:
 def run_labels(args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
-    from adjudicator.store import labelforms, migrate
+    from adjudicator.store import labelforms
     from adjudicator.store.models import JuryWords, Ruling
 
     names = dict(
         zip(labelforms.COLUMNS, ("event", "round", "table", "game", "player"), strict=True)
     )
     with opened_store(args) as store:
-        migrate.require_head(store)
         with store.connection() as conn:
             logged = conn.execute(
                 sa.select(*(Ruling.__table__.c[c] for c in labelforms.COLUMNS)).distinct()

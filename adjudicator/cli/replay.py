@@ -5,20 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import settings
-from adjudicator.cli.common import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
+from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError, rulesets
 from adjudicator.rulesets import Ruleset
-from lexicon.console import folder
-
-
-def load_ruleset(ruleset_id: str) -> Ruleset:
-    """A ruleset as the service loads it (`common.rulesets`)."""
-    known = rulesets()
-    if ruleset_id not in known:
-        raise UsageError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(known))}")
-    return known[ruleset_id]
+from lexicon.console import EXIT_BAD_INPUT, day, folder
 
 
 def add_replay(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +42,13 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
         help="the home variant where a failed challenge costs nothing (dk-home, 004)",
     )
     p.add_argument(
+        "--on",
+        type=day,
+        metavar="YYYY-MM-DD",
+        help="the day the game was played: its edition in force rules (default: today, in the "
+        "event's time zone, as the service would)",
+    )
+    p.add_argument(
         "--lexicon-dir",
         type=folder,
         help="compiled lexicons (default: $ADJUDICATOR_LEXICON_DIR or the instance folder's "
@@ -63,40 +63,39 @@ def add_replay(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_replay)
 
 
-def _manifest(ruleset: Ruleset, args: argparse.Namespace) -> Path:
-    folder = Path(args.lexicon_dir or settings.read().lexicon_dir)
+def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
+    """The ruleset's edition in force on the day of the game (`--on`), or with --no-lexicon
+    only its language profile: the service's profile comes from the compiled manifest, and so
+    does the replay's. Editions not installed in the folder are not among those chosen from."""
+    from adjudicator.catalogue import unavailable_reason
+    from adjudicator.pages.times import event_zone
+    from lexicon import editions
+    from lexicon.artifact import load, read_profile
+
+    config = settings.read()
+    folder = Path(args.lexicon_dir or config.lexicon_dir)
     manifest = folder / f"{ruleset.lexicon_id}.json"
     if not manifest.exists():
         raise UsageError(
             f"lexicon {ruleset.lexicon_id!r} not found in {folder} (build it with "
             "`lexicon build lexicon_sources/*.toml --out instance/lexicons`)"
         )
-    return manifest
-
-
-def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
-    """The ruleset's compiled lexicon, or with --no-lexicon only its language profile: the
-    service's profile comes from the compiled manifest, and so does the replay's."""
-    from adjudicator.catalogue import unavailable_reason
-    from lexicon.artifact import load, read_profile
-    from lexicon.errors import LexiconError
-
-    manifest = _manifest(ruleset, args)
-    try:
-        if args.no_lexicon:
-            return None, read_profile(manifest)
-        lexicon = load(manifest)
-    except LexiconError as exc:
-        raise UsageError(str(exc)) from None
+    if args.no_lexicon:
+        return None, read_profile(manifest)
+    day = args.on or datetime.now(UTC).astimezone(event_zone(config.time_zone)).date()
+    installed = [folder / f"{i}.json" for i in ruleset.edition_ids]
+    lexicon = editions.in_force([load(m) for m in installed if m.exists()], day)
+    if lexicon is None:
+        raise UsageError(f"ruleset {ruleset.id!r} has no edition in force on {day}")
     reason = unavailable_reason(ruleset, lexicon)  # never a house build for a tournament ruleset
     if reason is not None:
         raise UsageError(f"ruleset {ruleset.id!r} cannot rule: its {reason}")
     return lexicon, lexicon.profile
 
 
-def _rulesets_for(language: str) -> str:
+def _rulesets_for(known: dict[str, Ruleset], language: str) -> str:
     """`; try --ruleset X (or Y)`: the rulesets that replay a record in `language`."""
-    ids = sorted(r.id for r in rulesets().values() if r.language == language)
+    ids = sorted(r.id for r in known.values() if r.language == language)
     if not ids:
         return ""
     return f"; try --ruleset {ids[0]}" + (f" (or {', '.join(ids[1:])})" if ids[1:] else "")
@@ -108,7 +107,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from adjudicator.game.walk import walk
     from lexicon.languages import available_languages
 
-    ruleset = load_ruleset(args.ruleset)
+    known = rulesets()  # as the service loads them
+    if args.ruleset not in known:
+        raise UsageError(f"unknown ruleset {args.ruleset!r}; known: {', '.join(sorted(known))}")
+    ruleset = known[args.ruleset]
     language = args.language or ruleset.language
     if language not in available_languages():
         raise UsageError(
@@ -120,19 +122,17 @@ def run_replay(args: argparse.Namespace) -> int:
     if profile.code != language:
         raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
     reports: list = []  # a GameReport per file, or a {file, error} for one that could not be read
-    unreadable = 0
     for file in args.files:
         try:
             record = read(file)
             resolve_language(record, language, available_languages())
             reports.append(walk(record, ruleset.rules, profile, lexicon, args.free_challenge))
         except GcgError as exc:
-            hint = _rulesets_for(exc.language) if isinstance(exc, LanguageMismatch) else ""
+            hint = _rulesets_for(known, exc.language) if isinstance(exc, LanguageMismatch) else ""
             if exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
             print(f"adjudicator replay: {exc}{hint}", file=sys.stderr)
             reports.append({"file": str(file), "error": str(exc)})
-            unreadable += 1
     rules = not args.no_rules
     if args.json:
         data = [r if isinstance(r, dict) else r.to_dict(rules) for r in reports]
@@ -145,8 +145,7 @@ def run_replay(args: argparse.Namespace) -> int:
             print_scores(report, end="\n" if rules else "\n\n")
             if rules:
                 print_rules(report)
-    if unreadable:
+    if any(isinstance(r, dict) for r in reports):  # a file that could not be read
         return EXIT_BAD_INPUT
-    replayed = [r for r in reports if not isinstance(r, dict)]
-    ok = all(r.ok if rules else r.scores_ok for r in replayed)
+    ok = all(r.ok if rules else r.scores_ok for r in reports)
     return EXIT_OK if ok else EXIT_DISAGREE

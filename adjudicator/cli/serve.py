@@ -63,15 +63,10 @@ def run_serve(args: argparse.Namespace) -> int:
     """Replace this process with gunicorn: signals (TERM, HUP, INT) then reach its master.
     Every setting is checked first (adjudicator.settings): a bad one is exit status 2 here,
     naming its variable, not a traceback from gunicorn nor a 500 later."""
-    options: dict[str, str] = {}
-    if args.bind is not None:  # checked as the setting is (argparse)
-        options["BIND"] = args.bind
-    if args.workers is not None:  # within the setting's bounds (argparse)
-        options["WORKERS"] = str(args.workers)
-    if args.lexicon_dir is not None:  # an existing folder, made absolute (argparse)
-        options["LEXICON_DIR"] = args.lexicon_dir
-    env = environment_for_child(**options)
-    settings.read(env)  # ConfigError: exit 2 (`_run`)
+    # each checked by argparse: as its setting is, within its bounds, an existing folder
+    given = {"BIND": args.bind, "WORKERS": args.workers, "LEXICON_DIR": args.lexicon_dir}
+    env = environment_for_child(**{k: v for k, v in given.items() if v is not None})
+    settings.read(env)  # ConfigError: exit 2 (`_bad_input`)
     # gunicorn, quiet about a Ctrl-C while it starts (adjudicator.process.gunicorn_main). SIGINT stays
     # blocked across the exec until gunicorn_main is ready for it: a Ctrl-C meanwhile waits.
     argv = [

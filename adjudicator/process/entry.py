@@ -6,19 +6,8 @@ ends it in one line, not a traceback from deep inside an import (lexicon.console
 
 from __future__ import annotations
 
-import sys
-
 from lexicon.console import run_command
 
 
 def main() -> int:
-    def load():
-        from adjudicator.cli import main as command
-
-        return command
-
-    return run_command("adjudicator", load)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return run_command("adjudicator", "adjudicator.cli")

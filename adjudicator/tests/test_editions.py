@@ -286,3 +286,36 @@ def test_the_metrics_name_the_edition_in_force(make_app):
     assert value(text, gauge, ruleset="dsf-2015", lexicon="wdanish-2027") == 1
     shown = [dict(labels) for name, labels in samples(text) if name == gauge]
     assert [s["lexicon"] for s in shown if s["ruleset"] == "dsf-2015"] == ["wdanish-2027"]
+
+
+def test_a_replay_rules_with_the_edition_in_force_on_the_day_of_the_game(
+    edition_dirs, tmp_path, monkeypatch, capsys
+):
+    """`adjudicator replay --on DATE`: a game played in 2026 is replayed under the list in
+    force then (KAT allowed), one played in 2027 under the yearly update (KAT dropped); an
+    edition installed but not yet in force is never used, and a day before every edition is
+    refused with one line."""
+    import json
+
+    from adjudicator.cli import main
+
+    lexicons, rulesets = edition_dirs
+    game = tmp_path / "g.gcg"
+    game.write_text("#player1 a A\n#player2 b B\n>a: KATHUND 8H KAT +5 5\n", encoding="utf-8")
+    monkeypatch.setenv("ADJUDICATOR_RULESET_DIR", str(rulesets))
+    args = ["replay", str(game), "--lexicon-dir", str(lexicons), "--ruleset", "dsf-2015", "--json"]
+
+    def replayed(day: str) -> tuple[str, list[str]]:
+        main([*args, "--on", day])
+        report = json.loads(capsys.readouterr().out)
+        return report["lexicon"], report["turns"][0]["not_in_lexicon"]
+
+    assert replayed("2026-06-01") == ("wdanish", [])
+    assert replayed("2027-03-01") == ("wdanish-2027", ["KAT"])
+    assert replayed("2031-01-01")[0] == "wdanish-2028"
+    dated = tmp_path / "dated"  # a ruleset whose every edition has a date
+    dated.mkdir()
+    (dated / "lexicons.toml").write_text('dsf-2015 = ["wdanish-2027", "wdanish-2028"]\n')
+    monkeypatch.setenv("ADJUDICATOR_RULESET_DIR", str(dated))
+    assert main([*args, "--on", "2026-06-01"]) == 2
+    assert capsys.readouterr().err.strip().endswith("has no edition in force on 2026-06-01")

@@ -229,3 +229,23 @@ def test_lookup_flags_a_word_that_needs_more_blanks_than_the_set_has(tmp_path, d
         "wowwow\tWOWWOW\tvalid (needs 4 blanks; the tile set has 2: it cannot be played)",
         "café\tCAFE\tvalid",
     ]
+
+
+def test_a_ctrl_c_during_a_command_is_one_line_and_status_130(recipes, monkeypatch, capsys):
+    """What the shared runner (lexicon.console.run_handler) does for `lexicon`: a Ctrl-C while
+    a build runs is one line, exit 130; a bug is not worded as bad input, it raises."""
+    import compiler.cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(compiler.cli, "build", interrupted)
+    assert main(["build", str(recipes[0]), "--out", "out"]) == 130
+    assert capsys.readouterr().err == "lexicon: interrupted; no partial artifact was left behind\n"
+
+    def bug(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(compiler.cli, "build", bug)
+    with pytest.raises(RuntimeError):
+        main(["build", str(recipes[0]), "--out", "out"])
