@@ -33,7 +33,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.web.requests import Request
 
     app.request_class = Request
-
     app.json = OrjsonProvider(app)
 
     from adjudicator import catalogue, lexicon_registry, store
@@ -41,41 +40,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.api import lexicon_summaries as lexicons_api
     from adjudicator.web import cors, errors, logs, metrics
 
-    logs.init_app(app)
-    errors.init_app(app)
-    metrics.init_app(app)
-    store.init_app(app)
-    cors.init_app(app)
-    lexicon_registry.init_app(app)
+    for part in (logs, errors, metrics, store, cors, lexicon_registry):
+        part.init_app(app)
     from adjudicator.pages.times import event_zone
 
     catalogue.init_app(app, event_zone=event_zone)  # the edition in force: on the event's date
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(lexicons_api.bp)
-    app.register_blueprint(challenge.bp)
-    app.register_blueprint(moves.bp)
-    app.register_blueprint(games.bp)
+    for api in (meta, lexicons_api, challenge, moves, games):
+        app.register_blueprint(api.bp)
 
-    # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
-    from adjudicator import judge
-
-    judge.init_app(app)
-
-    # Who is asking: open or tournament mode, directors, judge devices, app keys.
-    from adjudicator import auth
+    from adjudicator import auth, judge
     from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
-
-    auth.init_app(app)
-
-    # The audit log for directors: a page and a JSON list of rulings, searched.
     from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
-
-    audit_record.init_app(app)
-    audit_views.init_app(app)
-
-    # The two-letter card for the tables (003 Verloop van het spel): a page to print, per ruleset.
     from adjudicator.judge import card
 
-    card.init_app(app)
+    for part in (
+        judge,  # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
+        auth,  # Who is asking: open or tournament mode, directors, judge devices, app keys.
+        # The audit log for directors: a page and a JSON list of rulings, searched.
+        audit_record,
+        audit_views,
+        # The two-letter card for the tables (003 Verloop van het spel): a page to print, per
+        # ruleset.
+        card,
+    ):
+        part.init_app(app)
     return app

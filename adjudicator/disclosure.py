@@ -67,26 +67,19 @@ def words(
     return items
 
 
-def game_turn(policy: str, turn: dict[str, Any]) -> dict[str, Any]:
-    """One turn of a verified game. The game layer reports the words a play formed that the
-    lexicon lacks under `not_in_lexicon`; under `play` that list becomes the play's one
-    verdict, `ruling` (valid, invalid, or None for a turn that formed no word)."""
-    _check(policy)
-    missing = turn.pop(NOT_IN_LEXICON, None)
-    if missing is None:  # not a play, or no lexicon consulted
-        turn["ruling"] = None
-        if policy == WORD:
-            turn[NOT_IN_LEXICON] = None
-        return turn
-    turn["ruling"] = "invalid" if missing else ("valid" if turn.get("words") else None)
-    if policy == WORD:
-        turn[NOT_IN_LEXICON] = list(missing)
-    return turn
-
-
 def game_report(policy: str, report: dict[str, Any]) -> dict[str, Any]:
-    """A verified game's answer: each turn through `game_turn`."""
-    report["turns"] = [game_turn(policy, t) for t in report["turns"]]
+    """A verified game's answer. The game layer reports, in each turn, the words a play formed
+    that the lexicon lacks under `not_in_lexicon`; under `play` that list becomes the play's
+    one verdict, `ruling` (valid, invalid, or None for a turn that formed no word)."""
+    _check(policy)
+    for turn in report["turns"]:
+        missing = turn.pop(NOT_IN_LEXICON, None)
+        if missing is None:  # not a play, or no lexicon consulted
+            turn["ruling"] = None
+        else:
+            turn["ruling"] = INVALID if missing else (VALID if turn.get("words") else None)
+        if policy == WORD:
+            turn[NOT_IN_LEXICON] = None if missing is None else list(missing)
     return report
 
 

@@ -18,6 +18,7 @@ from adjudicator.auth.caller import current_caller
 from adjudicator.auth.views import bp, ruleset_choices
 from adjudicator.catalogue import profile_for, ruleset_or_404
 from adjudicator.engine import picture
+from adjudicator.engine.board import Board
 from adjudicator.game import gcg
 from adjudicator.messages import Said
 from adjudicator.pages.page_language import request_language
@@ -59,8 +60,8 @@ def _record_body() -> dict[str, Any]:
 def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
     """What the page shows of a record: games/verify's disclosed report (the one path, the one
     gate), the picture of every turn, and each turn's caption for the slider."""
-    checked = check_game(ruleset, body)
-    report = checked.report
+    boards: list[Board] = []
+    report = check_game(ruleset, body, boards)
     n = len(report["turns"])
     lang = request_language()
     t = strings(lang)
@@ -71,9 +72,7 @@ def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:
         )
         turn["shown_deviations"] = _shown_deviations(turn, t, lang)
     labels = {code: t[f"board_{code.lower()}"] for code in picture.PREMIUM_CODES}
-    svg = picture.game_svg(
-        profile_for(ruleset), checked.boards, title=t["dir_check_board"], labels=labels
-    )
+    svg = picture.game_svg(profile_for(ruleset), boards, title=t["dir_check_board"], labels=labels)
     return {"report": report, "n": n, "svg": Markup(svg), "ruleset": ruleset}
 
 

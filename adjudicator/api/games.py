@@ -13,11 +13,10 @@ director only: anyone else gets the scores and the rules check, with no word's v
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from flask import Blueprint, current_app, g, jsonify, request
+from flask import Blueprint, after_this_request, current_app, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
@@ -49,7 +48,7 @@ from adjudicator.game.gcg import (
 )
 from adjudicator.game.racks import parse_rack
 from adjudicator.game.turns import read_turns
-from adjudicator.game.walk import walk_with_boards
+from adjudicator.game.walk import walk
 from adjudicator.problems import Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
@@ -64,8 +63,7 @@ from lexicon.limits import RACK_SIZE
 
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
-VERIFY = "games.verify_game"
-RECORDS = {VERIFY, "games.board_picture"}  # the endpoints that walk a whole record
+RECORDS = {"games.verify_game", "games.board_picture"}  # the endpoints that walk a whole record
 
 
 @bp.record_once
@@ -94,16 +92,12 @@ def _records_within_their_budget():
             f"this worker has spent its share of time on records; retry in {wait} s",
             headers={"Retry-After": str(wait)},
         )
-    g.verify_started = time.perf_counter()
+    start = time.perf_counter()
 
-
-@bp.after_request
-def _spend_the_budget(response):
-    start = g.pop("verify_started", None)
-    budget: CpuBudget | None = current_app.extensions.get("verify_budget")
-    if start is not None and budget is not None:
+    @after_this_request
+    def _spend_the_budget(response):
         budget.spend(time.perf_counter() - start)
-    return response
+        return response
 
 
 # --- exchange-allowed ------------------------------------------------------------------------
@@ -275,19 +269,14 @@ def _rules_on_words() -> bool:
     return not current_settings().tournament or current_caller().kind == "director"
 
 
-@dataclass
-class CheckedGame:
-    """A record walked under a ruleset: games/verify's answer, already through the disclosure
-    gate, and the board after every turn (`boards[0]` the empty board)."""
-
-    report: dict[str, Any]
-    boards: list[Board]
-
-
-def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
-    """games/verify's one path, from its body (a GCG text or JSON turns) to the disclosed
-    report; the directors' "Check a game" page and games/board take it too, so a record reads,
-    fails and discloses the same wherever it is sent (to whom it may: `_rules_on_words`)."""
+def check_game(
+    ruleset: Ruleset, data: dict[str, Any] | Record, boards: list[Board] | None = None
+) -> dict[str, Any]:
+    """games/verify's one path, from its body (a GCG text or JSON turns) to its answer, the
+    report already through the disclosure gate; the directors' "Check a game" page and
+    games/board take it too, so a record reads, fails and discloses the same wherever it is
+    sent (to whom it may: `_rules_on_words`). `boards`, when given (empty), gets the board after
+    every turn for the pictures (`boards[0]` the empty board), as `walk` fills it."""
     asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
     free = free_challenge(ruleset, asked.free_challenge)
     rules = ruleset.rules
@@ -305,16 +294,15 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
         resolve_language(record, rules.language, available_languages())
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
-        verdict, boards = walk_with_boards(record, rules, lexicon.profile, consulted, free)
+        verdict = walk(record, rules, lexicon.profile, consulted, free, boards)
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = (
             "gcg" if asked.gcg is not None else (f"turns[{exc.line - 1}]" if exc.line else "turns")
         )
-        if isinstance(exc, GcgOutOfBounds):
-            raise ApiError(Problem.OUT_OF_RANGE, where + exc.reason, field) from None
-        raise ApiError(Problem.BAD_RECORD, where + exc.reason, field) from None
-    return CheckedGame(disclosure.game_report(ruleset.policy, verdict.to_dict()), boards)
+        code = Problem.OUT_OF_RANGE if isinstance(exc, GcgOutOfBounds) else Problem.BAD_RECORD
+        raise ApiError(code, where + exc.reason, field) from None
+    return disclosure.game_report(ruleset.policy, verdict.to_dict())
 
 
 @bp.post("/rulesets/<ruleset_id>/games/verify")
@@ -336,7 +324,7 @@ def check_game(ruleset: Ruleset, data: dict[str, Any] | Record) -> CheckedGame:
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     data = json_body()
-    answer = orjson.dumps(check_game(ruleset, data).report)
+    answer = orjson.dumps(check_game(ruleset, data))
     if len(answer) > bounds.MAX_ANSWER_BYTES:  # the input bounds keep it far below; a safety net
         raise ApiError(
             Problem.REPORT_TOO_LARGE,
@@ -411,16 +399,15 @@ def board_picture(ruleset_id: str):
         svg = picture.position_svg(profile, board, highlight=squares, title="Board")
     else:
         asked = parse(RecordPicture, data)
-        checked = check_game(ruleset, asked)
-        turns, boards = checked.report["turns"], checked.boards
+        boards: list[Board] = []
+        turns = check_game(ruleset, asked, boards)["turns"]
         k = len(turns) if asked.turn is None else asked.turn  # absent: the last turn
         if k > len(turns):
             raise ApiError(
                 Problem.OUT_OF_RANGE, f"'turn' must be from 0 to {len(turns)}, the record's", "turn"
             )
-        profile = profile_for(ruleset)
         svg = picture.position_svg(
-            profile,
+            profile_for(ruleset),
             boards[k],
             highlight=picture.last_move(boards[: k + 1]),
             title=f"Board after turn {k} of {len(turns)}" if k else "Board before the first turn",

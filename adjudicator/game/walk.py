@@ -56,24 +56,14 @@ def walk(
     profile: LanguageProfile,
     lexicon: Lexicon | None = None,
     free_challenge: bool = False,
+    boards: list[Board] | None = None,
 ) -> GameReport:
     """Walk `record` under `rules`. GcgError (with the line) only for a move that is not
     notation at all; everything else is a turn of the report. `free_challenge`: the home
-    variant where a failed challenge costs nothing (004 Almindelige varianter)."""
-    return build_report(Walk(record, rules, profile, lexicon, free_challenge).run())
-
-
-def walk_with_boards(
-    record: GameRecord,
-    rules: Rules,
-    profile: LanguageProfile,
-    lexicon: Lexicon | None = None,
-    free_challenge: bool = False,
-) -> tuple[GameReport, list[Board]]:
-    """`walk`, and the board after each of its turns (first the empty board, so boards[k] is
-    the board after report.turns[k - 1]): the positions a picture of the game shows."""
-    w = Walk(record, rules, profile, lexicon, free_challenge, boards=[Board()]).run()
-    return build_report(w), w.boards
+    variant where a failed challenge costs nothing (004 Almindelige varianter). `boards`, when
+    given (empty), gets the empty board and then the board after each turn, so boards[k] is the
+    board after report.turns[k - 1]: the positions a picture of the game shows."""
+    return build_report(Walk(record, rules, profile, lexicon, free_challenge, boards).run())
 
 
 def positions(
@@ -106,7 +96,9 @@ class Walk:
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
         self.positions = positions  # (board, play) of every play, collected only when asked
-        self.boards = boards  # the board after each event, when asked
+        self.boards = boards  # the empty board, then the board after each event, when asked
+        if boards is not None:
+            boards.append(Board())
         # Since the game (last) started: who moved first, and the kinds of that player's turns,
         # for a restart (003 Verloop van het spel); the restarts stated, for the report.
         self.first_player: str | None = None

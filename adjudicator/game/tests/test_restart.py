@@ -9,7 +9,7 @@ import pytest
 
 from adjudicator.game.gcg import parse_text
 from adjudicator.game.restart import RestartNote, read_note
-from adjudicator.game.walk import walk, walk_with_boards
+from adjudicator.game.walk import walk
 
 from .helpers import profile, rules
 
@@ -61,9 +61,9 @@ def test_a_restart_after_three_exchanges_with_the_jury_003_verloop_van_het_spel(
 
 def test_the_board_is_empty_again_after_a_restart_003():
     """The picture of the game: the board after the restart line is empty."""
-    report, boards = walk_with_boards(
-        parse_text(HEAD + OPENING + RESTART + AFTER), rules("sbnl-punten"), profile("sbnl-punten")
-    )
+    boards: list = []
+    text = parse_text(HEAD + OPENING + RESTART + AFTER)
+    report = walk(text, rules("sbnl-punten"), profile("sbnl-punten"), boards=boards)
     assert boards[5].to_rows() == boards[0].to_rows()
     assert report.board.to_rows() != boards[0].to_rows()
 
