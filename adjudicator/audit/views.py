@@ -30,12 +30,12 @@ from adjudicator.audit.search import (
     read_query,
     search,
 )
-from adjudicator.auth.caller import current_caller
+from adjudicator.auth.views import director_page
 from adjudicator.catalogue import rulesets
 from adjudicator.disclosure import VERDICTS
 from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
-from adjudicator.pages.render import error_page, page
+from adjudicator.pages.render import error_page
 from adjudicator.pages.strings import fill, strings
 from adjudicator.pages.times import event_zone, shown_time, zone_name
 from adjudicator.problems import Problem
@@ -129,11 +129,11 @@ def rulings_page() -> Response:
         fmt: url_for("audit.rulings_export", **kept, format=fmt, **kept_language())
         for fmt in sheet.FORMATS
     }
-    return page(
+    return director_page(
         "director_rulings.html",
-        switch="audit.rulings_page",
+        200,
+        "audit.rulings_page",
         switch_args=args,
-        director=current_caller(),
         items=[
             shown(r, lang, opened)
             | {

@@ -118,9 +118,6 @@ def same_origin() -> bool:
     return True
 
 
-# --- the pages' language ------------------------------------------------------------------------
-
-
 # --- directors: login and logout --------------------------------------------------------------
 
 
@@ -231,14 +228,6 @@ def ruleset_choices() -> list[dict]:
 ANY_RULESET = "*"
 
 
-def _devices(conn, at: datetime) -> list[dict]:
-    """The paired devices as the screen lists them, each with its state at `at`."""
-    listed = devices.listed(conn, at)
-    for row in listed:
-        row["state"] = devices.state(row, at)
-    return listed
-
-
 def devices_state(listed: list[dict]) -> str:
     """A short digest of the list as the screen shows it (which tablets, in which state): the
     screen polls it and reloads its list when it changes, so a tablet just paired shows up.
@@ -257,16 +246,20 @@ def _revoked_name(listed: list[dict]) -> str | None:
     return None
 
 
-def _home(status: int = 200, **extra) -> Response:
-    at = store_time.now()
+def director_page(template: str, status: int, switch: str, **context: Any) -> Response:
+    """A page of a logged-in director's: who they are, and the session's CSRF token that every
+    form of theirs carries."""
+    director = {"director": current_caller(), "csrf": directors.csrf_token(g.session_token)}
+    return page(template, status, switch=switch, **director, **context)
+
+
+def _home(status: int = 200, **extra: Any) -> Response:
     with store.connection() as conn:
-        listed = _devices(conn, at)
+        listed = devices.listed(conn, store_time.now())
         key_rows = keys.listed(conn)
     context = {
         "revoked": _revoked_name(listed),
         "zone": zone_name(),
-        "director": current_caller(),
-        "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
         "devices_state": devices_state(listed),
         "any_ruleset": ANY_RULESET,
@@ -277,8 +270,7 @@ def _home(status: int = 200, **extra) -> Response:
         "pairing": None,
         "error": None,
     }
-    context.update(extra)
-    return page("director_home.html", status, switch="auth.home", **context)
+    return director_page("director_home.html", status, "auth.home", **context | extra)
 
 
 @bp.get("/director/")
@@ -346,7 +338,7 @@ def pairing_state_json(pairing_id: int):
 def devices_state_json():
     """The devices list's digest (`devices_state`), polled by the director's screen."""
     with store.connection() as conn:
-        listed = _devices(conn, store_time.now())
+        listed = devices.listed(conn, store_time.now())
     response = jsonify(state=devices_state(listed))
     response.headers["Cache-Control"] = "no-store"
     return response
