@@ -33,6 +33,12 @@ SEARCHED = ("ruling_id", "caller_name", "play")
 SEARCHED_CANONICAL = (*LABEL_COLUMNS, "words")
 
 
+# An entry's columns a director reads as stored, in the item's order, and those named otherwise.
+ITEM_COLUMNS = (*LABEL_COLUMNS, "words", "verdict", "consequence", "play", "hash")
+ITEM_NAMES = {"table_label": "table"}
+LEXICON = ("id", "sha256", "version", "in_force_from")  # the `lexicon_` columns
+
+
 @dataclass(frozen=True)
 class Query:
     text: str = ""
@@ -95,23 +101,10 @@ def item(row: Mapping[str, Any], malformed: list[str] | None = None) -> dict[str
         "created_at": stored_time(row["created_at"]),
         "kind": row["kind"],
         "ruleset": row["ruleset"],
-        "lexicon": {  # the edition the ruling rested on (its version and date: migration 0013)
-            "id": row["lexicon_id"],
-            "sha256": row["lexicon_sha256"],
-            "version": row.get("lexicon_version"),
-            "in_force_from": row.get("lexicon_in_force_from"),
-        },
-        "caller": {"kind": row["caller_kind"], "id": row["caller_id"], "name": row["caller_name"]},
-        "event": row["event"],
-        "round": row["round"],
-        "table": row["table_label"],
-        "game": row["game"],
-        "player": row["player"],
-        "words": row["words"],
-        "verdict": row["verdict"],
-        "consequence": row["consequence"],
-        "play": row["play"],
-        "hash": row["hash"],
+        # the edition the ruling rested on (its version and date: migration 0013)
+        "lexicon": {name: row.get(f"lexicon_{name}") for name in LEXICON},
+        "caller": {name: row[f"caller_{name}"] for name in ("kind", "id", "name")},
+        **{ITEM_NAMES.get(name, name): row[name] for name in ITEM_COLUMNS},
         "malformed": malformed or [],
     }
 
