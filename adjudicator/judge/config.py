@@ -55,11 +55,6 @@ def kiosk_strings(language: str) -> dict[str, str]:
     return {k: v for k, v in strings(language).items() if not k.startswith(SERVER_ONLY)}
 
 
-def accepts(normaliser: Normaliser, char: str) -> bool:
-    """Whether the service's query check takes `char` inside a word."""
-    return char in normaliser.query_characters
-
-
 def word_characters(profile: LanguageProfile) -> str:
     """Every upper-case character the service's query check accepts: the alphabet, then the
     letters its folding map names (Danish É → E, Dutch Ĳ → IJ); never a look-alike."""
@@ -114,7 +109,7 @@ def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
         declared = load_profile(profile.code)
     except LookupError:  # a lexicon of a language this package does not declare: no extras
         declared = profile
-    taken = lambda c: accepts(normaliser, c)  # noqa: E731
+    taken = normaliser.query_characters.__contains__  # what the service's query check takes
     extra = key_letters(declared, taken)
     return check_layouts(language, profile.alphabet, taken, extra)
 
