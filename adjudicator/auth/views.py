@@ -71,22 +71,14 @@ bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 bp.after_request(form_page_headers)
 
 
+def cookie_options() -> dict[str, Any]:
+    """Every cookie of these pages: the whole site's, HttpOnly, SameSite=Strict and Secure over
+    https (or X-Forwarded-Proto from a trusted proxy); set and deleted alike."""
+    return {"path": "/", "secure": request.is_secure, "httponly": True, "samesite": "Strict"}
+
+
 def set_cookie(response: Response, name: str, value: str, max_age: int) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=max_age,
-        path="/",
-        secure=request.is_secure,  # https, or X-Forwarded-Proto from a trusted proxy
-        httponly=True,
-        samesite="Strict",
-    )
-
-
-def delete_cookie(response: Response, name: str) -> None:
-    response.delete_cookie(
-        name, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
-    )
+    response.set_cookie(name, value, max_age=max_age, **cookie_options())
 
 
 def waiting(seconds: int) -> str:
@@ -209,7 +201,7 @@ def logout():
     with store.connection(write=True) as conn:
         directors.end_session(conn, g.session_token)
     response = redirect(url_for("auth.login_form", **kept_language()), 303)
-    delete_cookie(response, SESSION_COOKIE)
+    response.delete_cookie(SESSION_COOKIE, **cookie_options())
     return response
 
 
