@@ -15,9 +15,9 @@ from flask import Blueprint, render_template
 from adjudicator.judge.config import asset_version
 from adjudicator.judge.views import listed_rulesets
 from adjudicator.pages.headers import security_headers
-from adjudicator.pages.page_language import LANGUAGES, request_language
+from adjudicator.pages.page_language import request_language
 from adjudicator.pages.qr import qr_svg
-from adjudicator.pages.strings import strings
+from adjudicator.pages.strings import language_choices, strings
 from adjudicator.settings import current_settings
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.netaddrs import configured_venue_bind, tablet_bases
@@ -40,7 +40,7 @@ def landing():
         "landing.html",
         t=strings(lang),
         lang=lang,
-        languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
+        languages=language_choices(),
         bases=bases,
         loopback=loopback,
         venue_bind=configured_venue_bind(),

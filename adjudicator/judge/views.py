@@ -8,8 +8,8 @@ from adjudicator.catalogue import all_rulesets, rulesets, served_lexicon
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
 from adjudicator.pages.headers import security_headers
-from adjudicator.pages.page_language import LANGUAGES, request_language
-from adjudicator.pages.strings import strings
+from adjudicator.pages.page_language import request_language
+from adjudicator.pages.strings import language_choices, strings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 
@@ -50,7 +50,7 @@ def index():
         rulesets=listed_rulesets(),
         t=strings(lang),
         lang=lang,
-        languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
+        languages=language_choices(),
         version=asset_version(),
     )
 
