@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Select, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored_time
 from adjudicator.audit.labels import refusal
+from adjudicator.audit.reading import as_written
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.problems import Problem
@@ -62,32 +63,16 @@ def read_query(args: dict[str, str]) -> Query:
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 
 
-def _words_faults(words: Any) -> list[str]:
-    """What is wrong with stored words a page lists: the service writes a list of objects,
-    each with its `word` as text."""
-    if not isinstance(words, list) or not all(
-        isinstance(w, dict) and isinstance(w.get("word"), str) for w in words
-    ):
-        return ["its words are not a list of words as the service writes them"]
-    return []
-
-
-def _consequence_faults(consequence: Any) -> list[str]:
-    """A consequence is an object (a challenge's or a move's) or none at all."""
-    if consequence is not None and not isinstance(consequence, dict):
-        return ["its consequence is not an object"]
-    return []
-
-
 def faults(stored: Stored) -> list[str]:
     """Why a row is malformed, for the directors' pages: the chain reader's faults (values of
-    the wrong kind), and the shapes a page reads in its JSON (words, consequence). Empty for a
-    row the service wrote."""
+    the wrong kind), and the shapes a page reads in its JSON (words; a consequence, which is an
+    object, a challenge's or a move's, or none at all). Empty for a row the service wrote."""
     found = list(stored.faults)
-    if not any(" words " in f for f in found):
-        found += _words_faults(stored.row["words"])
-    if not any(" consequence " in f for f in found):
-        found += _consequence_faults(stored.row["consequence"])
+    words, consequence = stored.row["words"], stored.row["consequence"]
+    if not any(" words " in f for f in found) and not as_written(words):
+        found.append("its words are not a list of words as the service writes them")
+    if not any(" consequence " in f for f in found) and not isinstance(consequence, dict | None):
+        found.append("its consequence is not an object")
     return found
 
 
