@@ -25,7 +25,6 @@ from adjudicator.audit.search import (
     PAGE_MAX,
     PARAMETERS,
     QUERY_MAX,
-    Query,
     every,
     read_query,
     search,
@@ -48,12 +47,12 @@ bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)
 
 
-def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | None, dict[str, Any]]:
-    query = read_query(args)
+def _found(args: dict[str, str]) -> tuple[list[dict[str, Any]], int | None, dict[str, Any]]:
+    """A page of the entries `args` ask for, the next page's `before`, and the chain's head."""
     with store.connection() as conn:
-        items, next_before = search(conn, query)
+        items, next_before = search(conn, read_query(args))
         head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
-    return query, items, next_before, {"seq": head.seq, "hash": head.hash}
+    return items, next_before, {"seq": head.seq, "hash": head.hash}
 
 
 def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[str, Any]:
@@ -109,7 +108,7 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
     ),
 )
 def rulings_json():
-    _, items, next_before, head = _found(query_args(PARAMETERS))
+    items, next_before, head = _found(query_args(PARAMETERS))
     return jsonify(rulings=items, next_before=next_before, head=head)
 
 
@@ -119,7 +118,7 @@ def rulings_page() -> Response:
     # The form sends every field, an unset one empty ("any"): an empty field is no filter.
     args = {k: v for k, v in query_args((*PARAMETERS, "lang", "open")).items() if k != "lang" and v}
     opened = args.pop("open", None)  # a ruling the director opens for a second opinion
-    _, items, next_before, head = _found(args)
+    items, next_before, head = _found(args)
     kept = {k: v for k, v in args.items() if k != "before"}  # the filter, on every page
     older = None
     if next_before is not None:
