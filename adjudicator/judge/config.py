@@ -20,7 +20,6 @@ from adjudicator.judge.layouts import check_layouts, key_letters
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
-from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile, load_profile
@@ -91,10 +90,6 @@ def asset_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def page_language(ruleset: Ruleset) -> str:
-    return ruleset.language if ruleset.language in LANGUAGES else "en"
-
-
 def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
     """What the entry screen says of the word list: what a ruling's `lexicon` says too (the
     edition's date where it has one: the edition a ruling now rests on, 000 §2.1)."""
@@ -116,7 +111,7 @@ def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
 
 def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
-    language = page_language(ruleset)
+    language = ruleset.language if ruleset.language in LANGUAGES else "en"  # the page's
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
     lexicon = served_lexicon(ruleset)  # the edition a ruling now would rest on
