@@ -11,7 +11,6 @@ per page (`zone_name`), beside the times.
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
-from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -22,17 +21,12 @@ LOCALES = {"da": "da_DK", "sv": "sv_SE", "nl": "nl_NL", "en": "en_GB"}  # page l
 NO_TIME = "—"
 
 
-@cache
-def _zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name)
-
-
 def event_zone(name: str | None = None) -> tzinfo | None:
     """The event's zone: `name`, else the app's `TIME_ZONE` (checked at start-up,
     `adjudicator.settings.time_zone`); None for the machine's own zone."""
     if name is None:
         name = current_settings().time_zone
-    return _zone(name) if name else None
+    return ZoneInfo(name) if name else None  # ZoneInfo keeps one instance per name
 
 
 def stored(at: datetime | str) -> datetime | None:
