@@ -152,6 +152,8 @@ def rulings_page() -> Response:
         args=args,
         older=older,
         rulesets=sorted(rulesets()),
+        kinds=KINDS,
+        verdicts=VERDICTS,
     )
 
 
