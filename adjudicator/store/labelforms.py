@@ -138,21 +138,16 @@ def _refusal(value: str, error: UnicodeEncodeError) -> Refused:
     return Refused(bad, reason)
 
 
-def _spaced(value: str) -> str:
-    """Non-ASCII spaces as ASCII space, runs of spaces as one, trimmed (RFC 8266's rule, used
-    for an identifier's parts too)."""
-    return " ".join(
-        "".join(" " if unicodedata.category(c) == "Zs" else c for c in value).split(" ")
-    ).strip()
-
-
 @functools.lru_cache(maxsize=4096)  # an event's labels repeat: each player and game, all day
 def _apply(kind: str, value: str, compared: bool) -> str:
     profile = _PRECIS[kind][1 if compared else 0]
     value = mapped(value)
     if kind == NICKNAME:
         return _enforce(profile, value)
-    parts = [p for p in _spaced(value).split(" ") if p]
+    # Non-ASCII spaces as ASCII space, trimmed, and the parts between runs of spaces (RFC
+    # 8266's rule for spaces, used for an identifier's parts too).
+    spaced = "".join(" " if unicodedata.category(c) == "Zs" else c for c in value).strip()
+    parts = [p for p in spaced.split(" ") if p]
     if not parts:
         raise Refused(None, "empty")
     return " ".join(_enforce(profile, part) for part in parts)
