@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, make_response, render_template
 
 from adjudicator.catalogue import all_rulesets, rulesets, served_lexicon
@@ -41,18 +43,24 @@ def listed_rulesets() -> list[dict]:
     ]
 
 
-@bp.get("/judge/")
-def index():
-    """Where the kiosk is set up and where it goes when the director leaves it."""
+def judge_page(template: str, **context: Any) -> str:
+    """A page of the judge's set-up in the visitor's language, with its language switch; its
+    assets' URLs carry their version."""
     lang = request_language()
     return render_template(
-        "judge_index.html",
-        rulesets=listed_rulesets(),
+        template,
         t=strings(lang),
         lang=lang,
         languages=language_choices(),
         version=asset_version(),
+        **context,
     )
+
+
+@bp.get("/judge/")
+def index():
+    """Where the kiosk is set up and where it goes when the director leaves it."""
+    return judge_page("judge_index.html", rulesets=listed_rulesets())
 
 
 @bp.get("/judge/<ruleset_id>")
@@ -60,15 +68,7 @@ def kiosk(ruleset_id: str):
     if ruleset_id not in rulesets():
         # A house variant (004) in tournament mode: refused, saying so; anything else: unknown.
         house = ruleset_id in all_rulesets()
-        lang = request_language()
-        body = render_template(
-            "judge_missing.html",
-            ruleset_id=ruleset_id,
-            house=house,
-            t=strings(lang),
-            lang=lang,
-            version=asset_version(),
-        )
+        body = judge_page("judge_missing.html", ruleset_id=ruleset_id, house=house)
         return body, 403 if house else 404
     config = page_config(ruleset_id)
     page = render_template(
