@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.catalogue import editions_of
+from adjudicator.disclosure import INVALID, VALID, VERDICTS
 from adjudicator.rulesets import Ruleset
 from lexicon import editions
 from lexicon.artifact import Lexicon
-
-VERDICTS = ("valid", "invalid")
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class SecondOpinion:
 
 def disputed(item: dict[str, Any], opened: str | None) -> bool:
     """An invalid verdict, or the ruling the director opened."""
-    return item.get("verdict") == "invalid" or (
+    return item.get("verdict") == INVALID or (
         opened is not None and item.get("ruling_id") == opened
     )
 
@@ -76,7 +75,7 @@ def _opinion(
     edition: Lexicon, words: list[str], ruled: Lexicon | None, verdict: str, previous: bool
 ) -> Opinion | None:
     valid = {word: word in edition for word in words}
-    theirs = "valid" if all(valid.values()) else "invalid"
+    theirs = VALID if all(valid.values()) else INVALID
     differs_on = tuple(
         w for w in dict.fromkeys(words) if ruled is not None and valid[w] != (w in ruled)
     )

@@ -26,12 +26,18 @@ def shown_table(item: Mapping[str, Any]) -> str | None:
     return table
 
 
+def as_written(words: Any) -> bool:
+    """Whether stored words are as the service writes them: a list of objects, each with its
+    `word` as text."""
+    return isinstance(words, list) and all(
+        isinstance(w, dict) and isinstance(w.get("word"), str) for w in words
+    )
+
+
 def words_text(words: Any, t: Mapping[str, str]) -> Any:
     """The words as a director reads them: `BLÅBÆR (gyldigt), QZX (ugyldigt)`, each word's
     verdict in `t`'s language where the ruling told it (not under the `play` policy)."""
-    if not isinstance(words, list) or not all(
-        isinstance(w, dict) and isinstance(w.get("word"), str) for w in words
-    ):
+    if not as_written(words):
         return words if words is None or isinstance(words, str) else orjson.dumps(words).decode()
     shown = []
     for w in words:

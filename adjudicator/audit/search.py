@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Select, or_, select
 
 from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored_time
 from adjudicator.audit.labels import refusal
+from adjudicator.audit.reading import as_written
 from adjudicator.audit.record import KINDS
 from adjudicator.disclosure import VERDICTS
 from adjudicator.problems import Problem
@@ -31,6 +32,12 @@ CHOICES = {"kind": KINDS, "verdict": VERDICTS}
 # their compared form (the text too, as a name: `ruling_labels`), as the jury count compares.
 SEARCHED = ("ruling_id", "caller_name", "play")
 SEARCHED_CANONICAL = (*LABEL_COLUMNS, "words")
+
+
+# An entry's columns a director reads as stored, in the item's order, and those named otherwise.
+ITEM_COLUMNS = (*LABEL_COLUMNS, "words", "verdict", "consequence", "play", "hash")
+ITEM_NAMES = {"table_label": "table"}
+LEXICON = ("id", "sha256", "version", "in_force_from")  # the `lexicon_` columns
 
 
 @dataclass(frozen=True)
@@ -56,32 +63,16 @@ def read_query(args: dict[str, str]) -> Query:
     return Query(text, exact, int_arg(args, "before", 1, 2**62), limit)
 
 
-def _words_faults(words: Any) -> list[str]:
-    """What is wrong with stored words a page lists: the service writes a list of objects,
-    each with its `word` as text."""
-    if not isinstance(words, list) or not all(
-        isinstance(w, dict) and isinstance(w.get("word"), str) for w in words
-    ):
-        return ["its words are not a list of words as the service writes them"]
-    return []
-
-
-def _consequence_faults(consequence: Any) -> list[str]:
-    """A consequence is an object (a challenge's or a move's) or none at all."""
-    if consequence is not None and not isinstance(consequence, dict):
-        return ["its consequence is not an object"]
-    return []
-
-
 def faults(stored: Stored) -> list[str]:
     """Why a row is malformed, for the directors' pages: the chain reader's faults (values of
-    the wrong kind), and the shapes a page reads in its JSON (words, consequence). Empty for a
-    row the service wrote."""
+    the wrong kind), and the shapes a page reads in its JSON (words; a consequence, which is an
+    object, a challenge's or a move's, or none at all). Empty for a row the service wrote."""
     found = list(stored.faults)
-    if not any(" words " in f for f in found):
-        found += _words_faults(stored.row["words"])
-    if not any(" consequence " in f for f in found):
-        found += _consequence_faults(stored.row["consequence"])
+    words, consequence = stored.row["words"], stored.row["consequence"]
+    if not any(" words " in f for f in found) and not as_written(words):
+        found.append("its words are not a list of words as the service writes them")
+    if not any(" consequence " in f for f in found) and not isinstance(consequence, dict | None):
+        found.append("its consequence is not an object")
     return found
 
 
@@ -95,23 +86,10 @@ def item(row: Mapping[str, Any], malformed: list[str] | None = None) -> dict[str
         "created_at": stored_time(row["created_at"]),
         "kind": row["kind"],
         "ruleset": row["ruleset"],
-        "lexicon": {  # the edition the ruling rested on (its version and date: migration 0013)
-            "id": row["lexicon_id"],
-            "sha256": row["lexicon_sha256"],
-            "version": row.get("lexicon_version"),
-            "in_force_from": row.get("lexicon_in_force_from"),
-        },
-        "caller": {"kind": row["caller_kind"], "id": row["caller_id"], "name": row["caller_name"]},
-        "event": row["event"],
-        "round": row["round"],
-        "table": row["table_label"],
-        "game": row["game"],
-        "player": row["player"],
-        "words": row["words"],
-        "verdict": row["verdict"],
-        "consequence": row["consequence"],
-        "play": row["play"],
-        "hash": row["hash"],
+        # the edition the ruling rested on (its version and date: migration 0013)
+        "lexicon": {name: row.get(f"lexicon_{name}") for name in LEXICON},
+        "caller": {name: row[f"caller_{name}"] for name in ("kind", "id", "name")},
+        **{ITEM_NAMES.get(name, name): row[name] for name in ITEM_COLUMNS},
         "malformed": malformed or [],
     }
 

@@ -65,6 +65,8 @@ COLUMNS = (
     "lexicon_sha256",
     "hash",
 )
+# The columns that are the entry's values as they are; the rest are read (`reading`) or split.
+AS_STORED = ("seq", "event", "round", "game", "player", "ruleset", "play", "ruling_id", "hash")
 TIME_TEXT = "%Y-%m-%d %H:%M:%S"  # ISO 8601's order: every locale's spreadsheet reads it as a time
 XLSX_TIME = "yyyy-mm-dd hh:mm:ss"
 
@@ -87,28 +89,19 @@ def row(item: Mapping[str, Any], lang: str, zone: tzinfo | None) -> dict[str, An
     t = strings(lang)
     when = local(item["created_at"], zone)
     lexicon = item["lexicon"] if isinstance(item["lexicon"], Mapping) else {}
-    return {
-        "seq": item["seq"],
+    return {name: item[name] for name in AS_STORED} | {
         "time": item["created_at"] if when is None else when.replace(tzinfo=None, microsecond=0),
         "utc_offset": None if when is None else utc_offset(when),
-        "event": item["event"],
-        "round": item["round"],
         "table": shown_table(item),
-        "game": item["game"],
-        "player": item["player"],
         "kind": kind_text(item["kind"], t),
-        "ruleset": item["ruleset"],
         "words": words_text(item["words"], t),
-        "play": item["play"],
         "verdict": verdict_text(item["verdict"], t),
         "consequence": consequence_text(item["consequence"], lang, t)[0],
         "asked_by": caller_text(item["caller"], t),
-        "ruling_id": item["ruling_id"],
         "lexicon": lexicon.get("id"),
         "lexicon_edition": lexicon.get("version"),
         "lexicon_in_force_from": lexicon.get("in_force_from"),
         "lexicon_sha256": lexicon.get("sha256"),
-        "hash": item["hash"],
     }
 
 

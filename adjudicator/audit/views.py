@@ -25,17 +25,16 @@ from adjudicator.audit.search import (
     PAGE_MAX,
     PARAMETERS,
     QUERY_MAX,
-    Query,
     every,
     read_query,
     search,
 )
-from adjudicator.auth.caller import current_caller
+from adjudicator.auth.views import director_page
 from adjudicator.catalogue import rulesets
 from adjudicator.disclosure import VERDICTS
 from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
-from adjudicator.pages.render import error_page, page
+from adjudicator.pages.render import error_page
 from adjudicator.pages.strings import fill, strings
 from adjudicator.pages.times import event_zone, shown_time, zone_name
 from adjudicator.problems import Problem
@@ -48,12 +47,12 @@ bp = Blueprint("audit", __name__, template_folder="templates")
 bp.after_request(security_headers)
 
 
-def _found(args: dict[str, str]) -> tuple[Query, list[dict[str, Any]], int | None, dict[str, Any]]:
-    query = read_query(args)
+def _found(args: dict[str, str]) -> tuple[list[dict[str, Any]], int | None, dict[str, Any]]:
+    """A page of the entries `args` ask for, the next page's `before`, and the chain's head."""
     with store.connection() as conn:
-        items, next_before = search(conn, query)
+        items, next_before = search(conn, read_query(args))
         head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
-    return query, items, next_before, {"seq": head.seq, "hash": head.hash}
+    return items, next_before, {"seq": head.seq, "hash": head.hash}
 
 
 def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[str, Any]:
@@ -109,7 +108,7 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
     ),
 )
 def rulings_json():
-    _, items, next_before, head = _found(query_args(PARAMETERS))
+    items, next_before, head = _found(query_args(PARAMETERS))
     return jsonify(rulings=items, next_before=next_before, head=head)
 
 
@@ -119,7 +118,7 @@ def rulings_page() -> Response:
     # The form sends every field, an unset one empty ("any"): an empty field is no filter.
     args = {k: v for k, v in query_args((*PARAMETERS, "lang", "open")).items() if k != "lang" and v}
     opened = args.pop("open", None)  # a ruling the director opens for a second opinion
-    _, items, next_before, head = _found(args)
+    items, next_before, head = _found(args)
     kept = {k: v for k, v in args.items() if k != "before"}  # the filter, on every page
     older = None
     if next_before is not None:
@@ -129,11 +128,11 @@ def rulings_page() -> Response:
         fmt: url_for("audit.rulings_export", **kept, format=fmt, **kept_language())
         for fmt in sheet.FORMATS
     }
-    return page(
+    return director_page(
         "director_rulings.html",
-        switch="audit.rulings_page",
+        200,
+        "audit.rulings_page",
         switch_args=args,
-        director=current_caller(),
         items=[
             shown(r, lang, opened)
             | {
@@ -153,6 +152,8 @@ def rulings_page() -> Response:
         args=args,
         older=older,
         rulesets=sorted(rulesets()),
+        kinds=KINDS,
+        verdicts=VERDICTS,
     )
 
 

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, g, redirect, request, url_for
+from flask import Response, current_app, redirect, request, url_for
 
 from adjudicator import store
 from adjudicator.auth import directors, keys, passwords, store_time
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.views import bp, when
+from adjudicator.auth.views import bp, director_page, ruleset_choices, when
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.page_language import kept_language
-from adjudicator.pages.render import page
 from adjudicator.pages.strings import say
 from adjudicator.store.credentials import NAME_MAX
 from adjudicator.web.access import directors_only
@@ -35,11 +34,9 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
         director_rows = directors.listed(conn, store_time.now())
     done = request.args.get("done")
     context = {
-        "director": current_caller(),
-        "csrf": directors.csrf_token(g.session_token),
         "keys": key_rows,
         "directors": director_rows,
-        "rulesets": [{"id": r.id, "name": r.name} for _, r in sorted(rulesets().items())],
+        "rulesets": ruleset_choices(),
         "when": when,
         "name_max": NAME_MAX,
         "password_min": passwords.MIN_LENGTH,
@@ -50,8 +47,7 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
         "error": None,
         "form": {},
     }
-    context.update(extra)
-    return page("director_accounts.html", status, switch="auth.accounts", **context)
+    return director_page("director_accounts.html", status, "auth.accounts", **context | extra)
 
 
 def _log(action: str, **fields: Any) -> None:

@@ -121,6 +121,7 @@ def revoke(conn: sa.Connection, device_id: int, now: datetime) -> bool:
 
 
 def listed(conn: sa.Connection, now: datetime, include_revoked: bool = True) -> list[dict]:
+    """The paired devices as the director's screen lists them, each with its `state` at `now`."""
     d = Device
     query = (
         sa.select(
@@ -138,7 +139,8 @@ def listed(conn: sa.Connection, now: datetime, include_revoked: bool = True) -> 
     )
     if not include_revoked:
         query = query.where(d.revoked_at.is_(None), d.expires_at > now)
-    return [dict(r._mapping) for r in conn.execute(query).all()]
+    rows = [dict(r._mapping) for r in conn.execute(query).all()]
+    return [row | {"state": state(row, now)} for row in rows]
 
 
 def state(row: dict, now: datetime) -> str:

@@ -71,13 +71,10 @@ def resolve(conn: sa.Connection, key: str) -> Caller | None:
 
 def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
     """Revoke by name, or by id when no key has that name."""
-    c = ApiKey
-    row = conn.execute(sa.select(c.id).where(c.name == name_or_id)).first()
-    if row is None and name_or_id.isdigit():
-        row = conn.execute(sa.select(c.id).where(c.id == int(name_or_id))).first()
-    if row is None:
-        return False
-    return revoke_id(conn, row.id, now)
+    row = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).first()
+    if row is not None:
+        return revoke_id(conn, row.id, now)
+    return name_or_id.isdigit() and revoke_id(conn, int(name_or_id), now)
 
 
 def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> bool:

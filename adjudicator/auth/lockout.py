@@ -83,27 +83,21 @@ def address_of(client: str) -> str:
     return client.partition("@")[2] if client.startswith(DEVICE_PREFIX) else client
 
 
-def network_of(client: str) -> str | None:
-    """The IPv6 /64 a client (`guard.client_id`, or a device from one) lies in; else None."""
-    address = address_of(client)
-    return device_network(address.removeprefix("ip:")) if address.startswith("ip:") else None
-
-
 def ceiling_of(client: str) -> str | None:
-    """What a client's wider limit counts: its IPv6 /64, or else the IPv4 address it tries
-    from, so that every device id from one address (with or without a cookie) counts there."""
-    network = network_of(client)
-    if network:
-        return f"net:{network}"
+    """What a client's wider limit counts: the IPv6 /64 it lies in, or else the IPv4 address it
+    tries from, so that every device id from one address (with or without a cookie) counts
+    there. None for a client that is no address."""
     address = address_of(client)
-    return address if address.startswith("ip:") else None
+    if not address.startswith("ip:"):
+        return None
+    network = device_network(address.removeprefix("ip:"))
+    return f"net:{network}" if network else address
 
 
 def shared_account(client: str) -> str:
     """The account a client's guesses at a secret shared by everyone (a pairing code, an open
     kiosk's PIN) count under: its /64 or address, so that the wider limit sees all of it."""
-    network = network_of(client)
-    return f"net:{network}" if network else address_of(client)
+    return ceiling_of(client) or address_of(client)
 
 
 def _recent(

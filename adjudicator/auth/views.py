@@ -72,22 +72,14 @@ bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 bp.after_request(form_page_headers)
 
 
+def cookie_options() -> dict[str, Any]:
+    """Every cookie of these pages: the whole site's, HttpOnly, SameSite=Strict and Secure over
+    https (or X-Forwarded-Proto from a trusted proxy); set and deleted alike."""
+    return {"path": "/", "secure": request.is_secure, "httponly": True, "samesite": "Strict"}
+
+
 def set_cookie(response: Response, name: str, value: str, max_age: int) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=max_age,
-        path="/",
-        secure=request.is_secure,  # https, or X-Forwarded-Proto from a trusted proxy
-        httponly=True,
-        samesite="Strict",
-    )
-
-
-def delete_cookie(response: Response, name: str) -> None:
-    response.delete_cookie(
-        name, path="/", secure=request.is_secure, httponly=True, samesite="Strict"
-    )
+    response.set_cookie(name, value, max_age=max_age, **cookie_options())
 
 
 def waiting(seconds: int) -> str:
@@ -117,9 +109,6 @@ def same_origin() -> bool:
     if origin is not None:
         return origin != "null" and urlsplit(origin).netloc == request.host
     return True
-
-
-# --- the pages' language ------------------------------------------------------------------------
 
 
 # --- directors: login and logout --------------------------------------------------------------
@@ -213,7 +202,7 @@ def logout():
     with store.connection(write=True) as conn:
         directors.end_session(conn, g.session_token)
     response = redirect(url_for("auth.login_form", **kept_language()), 303)
-    delete_cookie(response, SESSION_COOKIE)
+    response.delete_cookie(SESSION_COOKIE, **cookie_options())
     return response
 
 
@@ -230,14 +219,6 @@ def ruleset_choices() -> list[dict]:
 # The ruleset field's value for a tablet that may judge under any ruleset: chosen, never
 # assumed, so a form sent without a choice (the empty "choose…") is refused.
 ANY_RULESET = "*"
-
-
-def _devices(conn, at: datetime) -> list[dict]:
-    """The paired devices as the screen lists them, each with its state at `at`."""
-    listed = devices.listed(conn, at)
-    for row in listed:
-        row["state"] = devices.state(row, at)
-    return listed
 
 
 def devices_state(listed: list[dict]) -> str:
@@ -258,16 +239,20 @@ def _revoked_name(listed: list[dict]) -> str | None:
     return None
 
 
-def _home(status: int = 200, **extra) -> Response:
-    at = store_time.now()
+def director_page(template: str, status: int, switch: str, **context: Any) -> Response:
+    """A page of a logged-in director's: who they are, and the session's CSRF token that every
+    form of theirs carries."""
+    director = {"director": current_caller(), "csrf": directors.csrf_token(g.session_token)}
+    return page(template, status, switch=switch, **director, **context)
+
+
+def _home(status: int = 200, **extra: Any) -> Response:
     with store.connection() as conn:
-        listed = _devices(conn, at)
+        listed = devices.listed(conn, store_time.now())
         key_rows = keys.listed(conn)
     context = {
         "revoked": _revoked_name(listed),
         "zone": zone_name(),
-        "director": current_caller(),
-        "csrf": directors.csrf_token(g.session_token),
         "devices": listed,
         "devices_state": devices_state(listed),
         "any_ruleset": ANY_RULESET,
@@ -278,8 +263,7 @@ def _home(status: int = 200, **extra) -> Response:
         "pairing": None,
         "error": None,
     }
-    context.update(extra)
-    return page("director_home.html", status, switch="auth.home", **context)
+    return director_page("director_home.html", status, "auth.home", **context | extra)
 
 
 @bp.get("/director/")
@@ -347,7 +331,7 @@ def pairing_state_json(pairing_id: int):
 def devices_state_json():
     """The devices list's digest (`devices_state`), polled by the director's screen."""
     with store.connection() as conn:
-        listed = _devices(conn, store_time.now())
+        listed = devices.listed(conn, store_time.now())
     response = jsonify(state=devices_state(listed))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -6,9 +6,9 @@ as one JSON block (`config.page_config`): the ruleset, the UI strings in the rul
 the keyboard layouts, the characters a word may contain, the limits and the timers. The PIN never
 leaves the server.
 
-Modules: `config` (what the page is told), `layouts` (on-screen keyboards), `pages` (the kiosk
+Modules: `config` (what the page is told), `layouts` (on-screen keyboards), `views` (the kiosk
 and set-up routes), `landing` (`/`: what runs here, kiosks and their QR codes), `pin` (the
-director's PIN), `headers` (the pages' security headers).
+director's PIN), `card` (the tables' two-letter card).
 """
 
 from __future__ import annotations

@@ -65,10 +65,8 @@ def two_letter_card(ruleset_id: str):
     if not ruleset.card.two_letter:
         raise ApiError(Problem.NOT_FOUND, f"ruleset {ruleset.id!r} asks for no two-letter card")
     tournament = current_settings().tournament
-    director = False
-    if not card_served(ruleset, False, tournament):
-        director = identify().kind == "director"
-        if not card_served(ruleset, director, tournament):
+    if not card_served(ruleset, False, tournament):  # only then is the store asked who it is
+        if not card_served(ruleset, identify().kind == "director", tournament):
             return _director_required()
     # `lang` as every page takes it; the card itself is in the ruleset's language.
     size = query_args(("size", "lang")).get("size", "a4")

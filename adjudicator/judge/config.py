@@ -20,7 +20,6 @@ from adjudicator.judge.layouts import check_layouts, key_letters
 from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
-from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile, load_profile
@@ -53,11 +52,6 @@ def kiosk_strings(language: str) -> dict[str, str]:
     """The strings a kiosk page carries: what only the server says (`SERVER_ONLY`) stays there,
     so every judge page is not many KB heavier with text it never shows."""
     return {k: v for k, v in strings(language).items() if not k.startswith(SERVER_ONLY)}
-
-
-def accepts(normaliser: Normaliser, char: str) -> bool:
-    """Whether the service's query check takes `char` inside a word."""
-    return char in normaliser.query_characters
 
 
 def word_characters(profile: LanguageProfile) -> str:
@@ -96,10 +90,6 @@ def asset_version() -> str:
     return digest.hexdigest()[:12]
 
 
-def page_language(ruleset: Ruleset) -> str:
-    return ruleset.language if ruleset.language in LANGUAGES else "en"
-
-
 def _lexicon_shown(identity: dict[str, Any]) -> dict[str, Any]:
     """What the entry screen says of the word list: what a ruling's `lexicon` says too (the
     edition's date where it has one: the edition a ruling now rests on, 000 §2.1)."""
@@ -114,14 +104,14 @@ def _layouts(language: str, normaliser: Normaliser) -> list[dict]:
         declared = load_profile(profile.code)
     except LookupError:  # a lexicon of a language this package does not declare: no extras
         declared = profile
-    taken = lambda c: accepts(normaliser, c)  # noqa: E731
+    taken = normaliser.query_characters.__contains__  # what the service's query check takes
     extra = key_letters(declared, taken)
     return check_layouts(language, profile.alphabet, taken, extra)
 
 
 def page_config(ruleset_id: str) -> dict[str, Any]:
     ruleset = rulesets()[ruleset_id]
-    language = page_language(ruleset)
+    language = ruleset.language if ruleset.language in LANGUAGES else "en"  # the page's
     # The normaliser the challenge endpoint uses: the loaded lexicon's own (its compiled
     # profile). Without the lexicon the page cannot judge, and offers no keys either.
     lexicon = served_lexicon(ruleset)  # the edition a ruling now would rest on

@@ -10,14 +10,11 @@ director's pairing code uses too).
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint
 
-from adjudicator.judge.config import asset_version
-from adjudicator.judge.views import listed_rulesets
+from adjudicator.judge.views import judge_page, listed_rulesets
 from adjudicator.pages.headers import security_headers
-from adjudicator.pages.page_language import LANGUAGES, request_language
 from adjudicator.pages.qr import qr_svg
-from adjudicator.pages.strings import strings
 from adjudicator.settings import current_settings
 from adjudicator.web.access import public_blueprint
 from adjudicator.web.netaddrs import configured_venue_bind, tablet_bases
@@ -29,23 +26,18 @@ bp.after_request(security_headers)
 
 @bp.get("/")
 def landing():
-    lang = request_language()
     bases, loopback = tablet_bases()
     base = bases[0].rstrip("/")
     kiosks = []
     for r in listed_rulesets():
         url = f"{base}/judge/{r['id']}"
         kiosks.append({**r, "url": url, "qr": qr_svg(url)})
-    return render_template(
+    return judge_page(
         "landing.html",
-        t=strings(lang),
-        lang=lang,
-        languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
         bases=bases,
         loopback=loopback,
         venue_bind=configured_venue_bind(),
         kiosks=kiosks,
         setup_url=f"{base}/judge/",
         tournament=current_settings().tournament,
-        version=asset_version(),
     )

@@ -48,19 +48,15 @@ def alphabetical(alphabet: str, extra: str) -> tuple[str, ...]:
     return tuple(letters[i : i + per_row] for i in range(0, len(letters), per_row))
 
 
-def layouts(language: str, alphabet: str, extra: str = "") -> list[dict]:
-    """The page's layouts, the national one first (the default)."""
-    return [
-        {"id": "qwerty", "rows": [list(r) for r in national(language, alphabet, extra)]},
-        {"id": "abc", "rows": [list(r) for r in alphabetical(alphabet, extra)]},
-    ]
-
-
 def check_layouts(
     language: str, alphabet: str, accepted: Callable[[str], bool], extra: str = ""
 ) -> list[dict]:
-    """The layouts, or ValueError naming the language, layout and letter at fault."""
-    found = layouts(language, alphabet, extra)
+    """The page's layouts, the national one first (the default); or ValueError naming the
+    language, layout and letter at fault."""
+    found = [
+        {"id": "qwerty", "rows": [list(r) for r in national(language, alphabet, extra)]},
+        {"id": "abc", "rows": [list(r) for r in alphabetical(alphabet, extra)]},
+    ]
     for layout in found:
         keys = [k for row in layout["rows"] for k in row]
         missing = [c for c in alphabet if c not in keys]

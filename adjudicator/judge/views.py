@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, make_response, render_template
 
 from adjudicator.catalogue import all_rulesets, rulesets, served_lexicon
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
 from adjudicator.pages.headers import security_headers
-from adjudicator.pages.page_language import LANGUAGES, request_language
-from adjudicator.pages.strings import strings
+from adjudicator.pages.page_language import request_language
+from adjudicator.pages.strings import language_choices, strings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 
@@ -41,18 +43,24 @@ def listed_rulesets() -> list[dict]:
     ]
 
 
+def judge_page(template: str, **context: Any) -> str:
+    """A page of the judge's set-up in the visitor's language, with its language switch; its
+    assets' URLs carry their version."""
+    lang = request_language()
+    return render_template(
+        template,
+        t=strings(lang),
+        lang=lang,
+        languages=language_choices(),
+        version=asset_version(),
+        **context,
+    )
+
+
 @bp.get("/judge/")
 def index():
     """Where the kiosk is set up and where it goes when the director leaves it."""
-    lang = request_language()
-    return render_template(
-        "judge_index.html",
-        rulesets=listed_rulesets(),
-        t=strings(lang),
-        lang=lang,
-        languages=[(code, strings(code)["language_name"]) for code in LANGUAGES],
-        version=asset_version(),
-    )
+    return judge_page("judge_index.html", rulesets=listed_rulesets())
 
 
 @bp.get("/judge/<ruleset_id>")
@@ -60,15 +68,7 @@ def kiosk(ruleset_id: str):
     if ruleset_id not in rulesets():
         # A house variant (004) in tournament mode: refused, saying so; anything else: unknown.
         house = ruleset_id in all_rulesets()
-        lang = request_language()
-        body = render_template(
-            "judge_missing.html",
-            ruleset_id=ruleset_id,
-            house=house,
-            t=strings(lang),
-            lang=lang,
-            version=asset_version(),
-        )
+        body = judge_page("judge_missing.html", ruleset_id=ruleset_id, house=house)
         return body, 403 if house else 404
     config = page_config(ruleset_id)
     page = render_template(

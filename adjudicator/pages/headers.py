@@ -3,6 +3,8 @@ and their assets: one list, and a variant for the pages that post forms."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Response
 
 PAGE_HEADERS = {
@@ -21,8 +23,9 @@ PAGE_HEADERS = {
 }
 
 
-def security_headers(response: Response) -> Response:
-    for name, value in PAGE_HEADERS.items():
+def security_headers(response: Response, headers: dict[str, str] = PAGE_HEADERS) -> Response:
+    """`response` with each of `headers` it does not set itself (an `after_request` function)."""
+    for name, value in headers.items():
         response.headers.setdefault(name, value)
     return response
 
@@ -36,8 +39,4 @@ FORM_PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",  # so that a form's Origin names this site, not "null"
 }
 
-
-def form_page_headers(response: Response) -> Response:
-    for name, value in FORM_PAGE_HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
+form_page_headers = partial(security_headers, headers=FORM_PAGE_HEADERS)

@@ -13,10 +13,7 @@ LANGUAGES = ("da", "sv", "nl", "en")
 
 def request_language() -> str:
     """`?lang=` when it names one of the four, else the browser's Accept-Language, else English."""
-    asked = request.args.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return kept_language().get("lang") or request.accept_languages.best_match(LANGUAGES) or "en"
 
 
 def kept_language() -> dict[str, str]:

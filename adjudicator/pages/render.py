@@ -13,25 +13,6 @@ from adjudicator.problems import Problem
 from adjudicator.web.errors import ApiError
 
 
-def language_context(endpoint: str, **args: str) -> dict[str, Any]:
-    """What a page needs to speak the visitor's language, as the judge's pages get it (`t`,
-    `lang`, `languages`), and where its switch leads: `endpoint` with `args` in the chosen
-    language. A relative `?lang=` would not do: a page answering a form's POST (the pairing
-    code, an error) stands at a URL that takes POST only."""
-    lang = request_language()
-
-    def switch_href(code: str) -> str:
-        return url_for(endpoint, **args, lang=code)
-
-    return {
-        "t": strings(lang),
-        "lang": lang,
-        "languages": language_choices(),
-        "keep": kept_language(),
-        "switch_href": switch_href,
-    }
-
-
 def page(
     template: str,
     status: int = 200,
@@ -40,9 +21,19 @@ def page(
     switch_args: dict[str, str] | None = None,
     **context: Any,
 ) -> Response:
-    """`template` in the visitor's language; its switch leads to the endpoint `switch`."""
-    context = {**language_context(switch, **(switch_args or {})), **context}
-    return make_response(render_template(template, **context), status)
+    """`template` in the visitor's language, as the judge's pages get it (`t`, `lang`,
+    `languages`), and its switch leading to the endpoint `switch` with `switch_args` in the
+    chosen language. A relative `?lang=` would not do: a page answering a form's POST (the
+    pairing code, an error) stands at a URL that takes POST only."""
+    lang = request_language()
+    language = {
+        "t": strings(lang),
+        "lang": lang,
+        "languages": language_choices(),
+        "keep": kept_language(),
+        "switch_href": lambda code: url_for(switch, **(switch_args or {}), lang=code),
+    }
+    return make_response(render_template(template, **language | context), status)
 
 
 # What a director (or a judge pairing a tablet) can do about the errors these pages meet; any

@@ -38,10 +38,6 @@ class Plural(dict):
         super().__init__(forms)
         self.language = language
 
-    @property
-    def count(self) -> str:
-        return self[COUNT]
-
     def form(self, n: object) -> str:
         return form(self.language, self, n)
 
@@ -62,7 +58,7 @@ def language_choices() -> list[tuple[str, str]]:
 
 def chosen(text: str | Plural, values: dict[str, object]) -> str:
     """`text` itself, or the form of a plural entry its count in `values` takes."""
-    return text.form(values.get(text.count)) if isinstance(text, Plural) else text
+    return text.form(values.get(text[COUNT])) if isinstance(text, Plural) else text
 
 
 def fill(text: str | Plural, **values: object) -> str:

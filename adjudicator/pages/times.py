@@ -11,7 +11,6 @@ per page (`zone_name`), beside the times.
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
-from functools import cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -20,12 +19,6 @@ from adjudicator.settings import current_settings
 
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "nl": "nl_NL", "en": "en_GB"}  # page language → CLDR
 NO_TIME = "—"
-APP_ZONE = object()  # the app's zone (`event_zone()`), as distinct from None, the machine's
-
-
-@cache
-def _zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name)
 
 
 def event_zone(name: str | None = None) -> tzinfo | None:
@@ -33,7 +26,7 @@ def event_zone(name: str | None = None) -> tzinfo | None:
     `adjudicator.settings.time_zone`); None for the machine's own zone."""
     if name is None:
         name = current_settings().time_zone
-    return _zone(name) if name else None
+    return ZoneInfo(name) if name else None  # ZoneInfo keeps one instance per name
 
 
 def stored(at: datetime | str) -> datetime | None:
@@ -55,28 +48,21 @@ def local(at: datetime | str, zone: tzinfo | None) -> datetime | None:
     return None if when is None else when.astimezone(zone)
 
 
-def shown_time(
-    at: datetime | str | None,
-    lang: str,
-    zone: tzinfo | None | object = APP_ZONE,
-    *,
-    form: str = "medium",
-) -> str:
-    """`at` as the page in `lang` shows it, on the event's clock (`zone`; default the app's):
-    `form` is CLDR's `short` (no seconds), `medium` or a pattern. A missing time is a dash; a
-    text that is no time is shown as stored."""
+def shown_time(at: datetime | str | None, lang: str) -> str:
+    """`at` as the page in `lang` shows it, on the event's clock, in CLDR's `medium` form. A
+    missing time is a dash; a text that is no time is shown as stored."""
     if at is None:
         return NO_TIME
-    when = local(at, event_zone() if zone is APP_ZONE else zone)  # type: ignore[arg-type]
+    when = local(at, event_zone())
     if when is None:
         return str(at)
-    return format_datetime(when, form, tzinfo=when.tzinfo, locale=LOCALES[lang])
+    return format_datetime(when, "medium", tzinfo=when.tzinfo, locale=LOCALES[lang])
 
 
-def zone_name(zone: tzinfo | None | object = APP_ZONE) -> str:
+def zone_name() -> str:
     """The zone the times are in, for a heading: its IANA name (`Europe/Copenhagen`), or the
     machine's own zone's abbreviation (`CET`) when none is set."""
-    zone = event_zone() if zone is APP_ZONE else zone
+    zone = event_zone()
     return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
 
 

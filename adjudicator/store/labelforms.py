@@ -90,7 +90,6 @@ class Refused(ValueError):
     """A label a profile does not take: the character at fault (None when the label as a
     whole is at fault: empty, or right-to-left text the Bidi Rule refuses) and why."""
 
-    profile: str
     char: str | None
     reason: str
 
@@ -113,22 +112,22 @@ def mapped(value: str) -> str:
     return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in value)
 
 
-def _enforce(profile: Any, kind: str, value: str) -> str:
+def _enforce(profile: Any, value: str) -> str:
     try:
         return profile.enforce(value)
     except UnicodeEncodeError as error:
-        raise _refusal(kind, value, error) from None
+        raise _refusal(value, error) from None
 
 
-def _refusal(kind: str, value: str, error: UnicodeEncodeError) -> Refused:
+def _refusal(value: str, error: UnicodeEncodeError) -> Refused:
     """The character at fault, as the caller typed it: the profile names it in its own mapped
     form (a Hangul filler U+3164 after NFKC is U+1160), so it is looked up in `value`."""
     reason = error.reason.split("/", 1)[-1]
     if reason == "empty":
-        return Refused(kind, None, "empty")
+        return Refused(None, "empty")
     if error.end - error.start != 1:  # the label as a whole: the Bidi Rule, not idempotent
         rtl = [c for c in value if unicodedata.bidirectional(c) in ("R", "AL", "AN")]
-        return Refused(kind, rtl[0] if rtl else None, reason)
+        return Refused(rtl[0] if rtl else None, reason)
     bad = error.object[error.start]
     if bad not in value:
         for char in value:
@@ -136,15 +135,7 @@ def _refusal(kind: str, value: str, error: UnicodeEncodeError) -> Refused:
             if bad in folded or bad in folded.casefold():
                 bad = char
                 break
-    return Refused(kind, bad, reason)
-
-
-def _spaced(value: str) -> str:
-    """Non-ASCII spaces as ASCII space, runs of spaces as one, trimmed (RFC 8266's rule, used
-    for an identifier's parts too)."""
-    return " ".join(
-        "".join(" " if unicodedata.category(c) == "Zs" else c for c in value).split(" ")
-    ).strip()
+    return Refused(bad, reason)
 
 
 @functools.lru_cache(maxsize=4096)  # an event's labels repeat: each player and game, all day
@@ -152,11 +143,14 @@ def _apply(kind: str, value: str, compared: bool) -> str:
     profile = _PRECIS[kind][1 if compared else 0]
     value = mapped(value)
     if kind == NICKNAME:
-        return _enforce(profile, kind, value)
-    parts = [p for p in _spaced(value).split(" ") if p]
+        return _enforce(profile, value)
+    # Non-ASCII spaces as ASCII space, trimmed, and the parts between runs of spaces (RFC
+    # 8266's rule for spaces, used for an identifier's parts too).
+    spaced = "".join(" " if unicodedata.category(c) == "Zs" else c for c in value).strip()
+    parts = [p for p in spaced.split(" ") if p]
     if not parts:
-        raise Refused(kind, None, "empty")
-    return " ".join(_enforce(profile, kind, part) for part in parts)
+        raise Refused(None, "empty")
+    return " ".join(_enforce(profile, part) for part in parts)
 
 
 def shown(field: str, value: str) -> str:

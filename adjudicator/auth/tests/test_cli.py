@@ -85,6 +85,18 @@ def test_keys_create_list_revoke(store_env, capsys, monkeypatch, make_app):
     assert run(capsys, monkeypatch, "keys", "revoke", "scorer")[0] == 2
 
 
+def test_keys_revoke_by_name_else_by_id(store_env, capsys, monkeypatch):
+    for name in ("scorer", "1", "timer"):  # ids 1, 2 and 3
+        run(capsys, monkeypatch, "keys", "create", "--role", "app", "--name", name)
+    assert run(capsys, monkeypatch, "keys", "revoke", "1")[0] == 0  # the key named "1"
+    assert run(capsys, monkeypatch, "keys", "revoke", "1")[0] == 2  # revoked already
+    assert run(capsys, monkeypatch, "keys", "revoke", "3")[0] == 0  # no key named "3": id 3
+    assert run(capsys, monkeypatch, "keys", "revoke", "99")[0] == 2  # no such key
+    rows = run(capsys, monkeypatch, "keys", "list")[1].splitlines()
+    states = {line.split()[1]: "revoked" in line for line in rows[1:] if line.strip()}
+    assert states == {"scorer": False, "1": True, "timer": True}, rows
+
+
 def test_devices_list_and_revoke(store_env, capsys, monkeypatch, make_app):
     run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
     app = make_app(DATABASE_URL=store_env, MODE="tournament")
