@@ -132,6 +132,7 @@ def rulings_page() -> Response:
         "director_rulings.html",
         200,
         "audit.rulings_page",
+        limits={"query": QUERY_MAX},
         switch_args=args,
         items=[
             shown(r, lang, opened)

@@ -17,6 +17,7 @@ SESSION_PREFIX = "adj_ses_"
 # Pairing codes are read off a screen and typed on a tablet: no 0/O, 1/I/L.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
+CODE_MAX = 32  # a code as typed: its letters, with room for the spaces and dashes it may carry
 
 
 def new_token(prefix: str) -> str:

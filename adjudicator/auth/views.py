@@ -30,11 +30,11 @@ from flask import (
 )
 
 from adjudicator import store
-from adjudicator.auth import devices, directors, keys, lockout, store_time
+from adjudicator.auth import devices, directors, keys, lockout, passwords, store_time
 from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, identify
 from adjudicator.auth.lockout import PIN_SCOPE
-from adjudicator.auth.tokens import show_code
+from adjudicator.auth.tokens import CODE_MAX, show_code
 from adjudicator.catalogue import rulesets
 from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
@@ -46,6 +46,7 @@ from adjudicator.problems import Problem
 from adjudicator.settings import current_settings
 from adjudicator.store import labelforms
 from adjudicator.store.credentials import NAME_MAX
+from adjudicator.store.models import LABEL_MAX
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import directors_only, public
 from adjudicator.web.answers import Caller
@@ -63,6 +64,15 @@ bp = Blueprint(
 
 PAIRING_SCOPE = "pairing"
 PAIRING_CODE_SECONDS = 5 * 60  # a pairing code, typed on the tablet within minutes
+# What a form's fields take, as the views check it: the pages' maxlength and minlength say the
+# same numbers (a field's limit in a template is never a number of its own).
+FORM_LIMITS = {
+    "name": NAME_MAX,  # a director's, a key's or a tablet's name
+    "password_min": passwords.MIN_LENGTH,
+    "password": passwords.MAX_LENGTH,
+    "code": CODE_MAX,
+    "label": LABEL_MAX,  # an event's name, as the rulings page filters by it
+}
 bp.add_app_template_filter(fill_markup, "fill")
 # A sentence of the game rules (`Said`) in the page's language; `is said`: whether it is one
 # (an English sentence not yet of the catalogue is marked `lang="en"`).
@@ -148,6 +158,7 @@ def _login_page(status: int = 200, **context: Any) -> Response:
         switch="auth.login_form",
         switch_args=switch_args,
         next=target,
+        limits=FORM_LIMITS,
         **context,
     )
 
@@ -239,11 +250,14 @@ def _revoked_name(listed: list[dict]) -> str | None:
     return None
 
 
-def director_page(template: str, status: int, switch: str, **context: Any) -> Response:
-    """A page of a logged-in director's: who they are, and the session's CSRF token that every
-    form of theirs carries."""
+def director_page(
+    template: str, status: int, switch: str, limits: dict[str, int] | None = None, **context: Any
+) -> Response:
+    """A page of a logged-in director's: who they are, the session's CSRF token that every
+    form of theirs carries, and its fields' limits (`FORM_LIMITS`, with the page's own)."""
     director = {"director": current_caller(), "csrf": directors.csrf_token(g.session_token)}
-    return page(template, status, switch=switch, **director, **context)
+    limits = FORM_LIMITS | (limits or {})
+    return page(template, status, switch=switch, limits=limits, **director, **context)
 
 
 def _home(status: int = 200, **extra: Any) -> Response:
@@ -363,14 +377,16 @@ def clear_pin_lockouts():
 @bp.get("/judge/pair")
 @public
 def pair_form():
-    return page("judge_pair.html", switch="auth.pair_form", error=None)
+    return page("judge_pair.html", switch="auth.pair_form", error=None, limits=FORM_LIMITS)
 
 
 @bp.post("/judge/pair")
 @public
 def pair():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = page("judge_pair.html", status, switch="auth.pair_form", error=error)
+        response = page(
+            "judge_pair.html", status, switch="auth.pair_form", error=error, limits=FORM_LIMITS
+        )
         if wait:
             response.headers["Retry-After"] = str(wait)
         return response
@@ -378,7 +394,7 @@ def pair():
     if not same_origin():
         return again(say("dir_pair_wrong_site"), 403)
     code = request.form.get("code") or ""
-    if not code.strip() or len(code) > 32:
+    if not code.strip() or len(code) > CODE_MAX:
         return again(say("dir_pair_missing"), 400)
     config = current_settings()
     client = client_id()

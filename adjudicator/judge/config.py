@@ -14,6 +14,7 @@ from typing import Any
 
 from adjudicator.api.challenge import CHALLENGE_FIELDS
 from adjudicator.audit import jury
+from adjudicator.bounds import MAX_PIN_CHARS
 from adjudicator.catalogue import rulesets, served_lexicon
 from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.judge.layouts import check_layouts, key_letters
@@ -21,6 +22,7 @@ from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.problems import Problem
 from adjudicator.settings import current_settings
+from adjudicator.store.labelforms import LABEL_MAX
 from adjudicator.web import API_PREFIX
 from lexicon.languages import LanguageProfile, load_profile
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
@@ -138,6 +140,8 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "min_letters": MIN_LETTERS,
             "max_letters": MAX_LETTERS,
             "max_words": ruleset.max_words,
+            "label": LABEL_MAX,  # the jury's player and game, as the challenge takes them
+            "pin": MAX_PIN_CHARS,
         },
         "layouts": _layouts(language, normaliser) if normaliser else [],
         "word_characters": word_characters(normaliser.profile) if normaliser else "",

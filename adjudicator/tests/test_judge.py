@@ -9,10 +9,12 @@ from importlib import resources
 import pytest
 
 from adjudicator import create_app
+from adjudicator.bounds import MAX_PIN_CHARS
 from adjudicator.judge import LANGUAGES, pin_matches
 from adjudicator.judge import config as judge_config
 from adjudicator.judge.layouts import check_layouts
 from adjudicator.settings import current_settings
+from adjudicator.store.labelforms import LABEL_MAX
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS
 
 PIN = "0468"
@@ -72,6 +74,8 @@ def test_the_page_is_served_in_the_rulesets_language(client):
         "min_letters": MIN_LETTERS,
         "max_letters": MAX_LETTERS,
         "max_words": 8,
+        "label": LABEL_MAX,
+        "pin": MAX_PIN_CHARS,
     }
     assert config["jury"] is None
     assert config["challenge_fields"] == ["event", "game", "player", "round", "table", "words"]
