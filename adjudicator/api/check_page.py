@@ -9,20 +9,17 @@ import re
 from typing import Any
 
 import orjson
-from flask import Response, g, request
+from flask import Response, request
 from markupsafe import Markup
 
 from adjudicator.api.games import check_game
-from adjudicator.auth import directors
-from adjudicator.auth.caller import current_caller
-from adjudicator.auth.views import bp, ruleset_choices
+from adjudicator.auth.views import bp, director_page, ruleset_choices
 from adjudicator.catalogue import profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
 from adjudicator.game import gcg
 from adjudicator.messages import Said
 from adjudicator.pages.page_language import request_language
-from adjudicator.pages.render import page
 from adjudicator.pages.strings import fill, said_in, strings
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset
@@ -101,16 +98,13 @@ def _shown_deviations(
 
 def _check_page(status: int = 200, **extra: Any) -> Response:
     context = {
-        "director": current_caller(),
-        "csrf": directors.csrf_token(g.session_token),
         "rulesets": ruleset_choices(),
         "chosen": None,
         "record": "",
         "game": None,
         "error": None,
     }
-    context.update(extra)
-    return page("director_check.html", status, switch="auth.check_game_form", **context)
+    return director_page("director_check.html", status, "auth.check_game_form", **context | extra)
 
 
 @bp.get("/director/games")
