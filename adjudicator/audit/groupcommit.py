@@ -163,14 +163,14 @@ class GroupCommit:
             try:
                 started = time.perf_counter()
                 with self.store.write_turn(), conn.begin():
-                    batch = Batch(chain.lock_head(conn))
+                    head, last = chain.lock_for_append(conn)
                     locked, taken = True, time.perf_counter()
-                    start = chain.Head(batch.head.seq, batch.head.hash)
+                    start = chain.Head(head.seq, head.hash)
+                    batch = Batch(head)
                     results = [work(conn, batch) for work in works]
                     if batch.rows:  # the chain they extend is sound, and stays so (`health`)
-                        health.before_append(conn, start)
-                        chain.write(conn, batch.head, batch.rows)
-                        health.after_append(conn, batch.head)
+                        health.before_append(conn, start, last)
+                        chain.write(conn, batch.head, batch.rows)  # or HeadDidNotMove
                 if self.observe is not None:
                     done = time.perf_counter()
                     self.observe(len(works), taken - started, done - taken)
