@@ -134,6 +134,8 @@ class _DriverSQL:
 def _processor(column: Any, dialect: Any) -> Any:
     if isinstance(column.type, JSON):  # orjson: the same values as the type writes, faster
         return lambda value: orjson.dumps(value).decode()
+    if isinstance(column.type, DateTime):  # as the ORM writes it (not sqlite3's own adapter)
+        return driver.to_db(column, dialect)
     return column.type.bind_processor(dialect)
 
 
