@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -55,6 +56,7 @@ HEAD = AuditHead.__table__
 CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicator.audit.prune`)
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
+_searched = itemgetter(*LABEL_COLUMNS[1:])  # the labels and words, from `canonical_columns`
 
 _insert = RULINGS.insert()
 _LATER_EMPTY = dict.fromkeys(LATER)
@@ -190,21 +192,20 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     when it does not (the trigger is gone), `HeadDidNotMove`, and the caller rolls back."""
     if not rows:
         return
+    sql = _sql(conn)
     cursor = _cursor(conn)
     try:
         if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
             conn.execute(_insert, rows)
         else:
-            sql = _sql(conn)
             cursor.executemany(sql.insert, [sql.params(row) for row in rows])
         # In the same transaction: an entry is never without its searched labels and words
         # (every entry has a row), inserted as the driver takes them, like the entry.
         moved = (head.seq, head.hash)
-        labelled = []
-        for row in rows:
-            searched = canonical_columns(row)
-            labelled.append((row["seq"], *(searched[name] for name in LABEL_COLUMNS[1:]), *moved))
-        cursor.executemany(_sql(conn).insert_labels, labelled)
+        cursor.executemany(
+            sql.insert_labels,
+            [(row["seq"], *_searched(canonical_columns(row)), *moved) for row in rows],
+        )
         if cursor.rowcount != len(rows):
             raise HeadDidNotMove()
     finally:
