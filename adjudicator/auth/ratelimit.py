@@ -4,7 +4,7 @@ its requests. One count per credential, never one for everybody.
 
 The count is exact over every span of 60 seconds, not per calendar minute: a count per fixed
 minute lets a credential send its limit just before a minute ends and again just after, twice
-the limit within a second. Each allowed ruling is one row (`rate_hits`), kept for a minute; a
+the limit within a second. Each allowed ruling is one row (`rate_hits`), kept a minute or two; a
 new ruling is allowed while fewer than `limit` rows of its credential lie in the 60 seconds
 before it. (A token bucket or GCRA with a burst of `limit` still allows almost twice the limit
 in some 60 s spans, and the estimate from two minutes' counters assumes the earlier minute's
