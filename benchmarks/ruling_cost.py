@@ -9,7 +9,8 @@ the ruling's transaction), the same with open mode recording nothing
 rate-counted and its last use noted in the store), and `moves/validate`. The rounds are
 interleaved (every path once per round, in a rotating order) and each path's CPU time per
 request (`process_time`, all threads of this process) is divided by the bare app's in the same
-round; the median ratio is reported. On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
+round; the median ratio is reported. What the apps built before the rounds is frozen out of the
+garbage collector's reach, as gunicorn's workers have it (`gc.freeze()` before the fork). On two shared cores absolute times drift by ±15 % between runs; the ratio does not.
 
 The floor (issue 38) is what a durable ruling cannot cost less than: an unaudited challenge
 followed by one raw SQLite INSERT and COMMIT (`sqlite3`, no SQLAlchemy, a row the size of a
@@ -28,6 +29,7 @@ benchmarks/store.py measures them).
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import os
 import platform
@@ -235,6 +237,10 @@ def in_process(rounds: int, n: int) -> None:
         for call in calls.values():  # warm: caches, lexicons, prepared statements
             for _ in range(max(20, n // 10)):
                 call()
+        # As a worker runs (gunicorn_conf.pre_fork): what was built before serving is out of
+        # the collector's reach. Else a full collection (90 ms here, walking the apps' 140,000
+        # objects) lands on whichever path runs then, and that round's ratios with it.
+        gc.freeze()
         times: dict[str, list[float]] = {name: [] for name in names}
         ratios: dict[str, list[float]] = {name: [] for name in names}
         floors: dict[str, list[float]] = {name: [] for name in names}

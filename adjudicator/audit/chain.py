@@ -10,7 +10,10 @@ boxes sharing a database never fork the chain. The head row names the newest ent
 removed from the end show too. The database takes a row only at the head (`seq` the head's + 1,
 never below 1) and moves the head to it, in the INSERT's own trigger (migration 0004). One
 transaction may append several entries (group commit, `adjudicator.audit.groupcommit`): each is
-linked to the one before in memory, then all are inserted in one statement.
+linked to the one before in memory, then all are inserted in one statement. An append checks
+the chain it extends in the statements it runs anyway, not in statements of their own: taking
+the lock reads the log's last entry too (`lock_for_append`), and each entry's labels go in only
+while the head names the last row appended (`write`; else the trigger is gone: `HeadDidNotMove`).
 
 Verifying reads every row there is, however it was written: a row below the chain or past its
 head, or a value the schema does not allow (SQLite keeps any value in any column), is named, and
@@ -25,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -52,6 +56,7 @@ HEAD = AuditHead.__table__
 CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicator.audit.prune`)
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
+_searched = itemgetter(*LABEL_COLUMNS[1:])  # the labels and words, from `canonical_columns`
 
 _insert = RULINGS.insert()
 _LATER_EMPTY = dict.fromkeys(LATER)
@@ -65,6 +70,11 @@ class Head:
     hash: str
 
 
+class HeadDidNotMove(Exception):
+    """The head row did not move with the rows `write` inserted: the log's INSERT trigger
+    (`rulings_insert_at_head`) is missing, and the rows would lie outside the chain."""
+
+
 @dataclass(frozen=True)
 class _DriverSQL:
     """The append's statements as the driver takes them: every ruling goes through here, and
@@ -72,32 +82,62 @@ class _DriverSQL:
     benchmarks/store.py)."""
 
     lock_head: str
+    # Under the lock, the log's last entry (seq, hash) as well (none: NULL): SQLite in the
+    # locking statement itself (BEGIN IMMEDIATE took the lock, this reads one snapshot);
+    # PostgreSQL in a statement of its own after the lock, whose snapshot sees any append that
+    # committed while this one waited for the lock (the locking statement's would not).
+    lock_for_append: str
+    last_entry: str | None
     insert: str
-    processors: tuple[tuple[str, Any], ...]  # (column, bind processor or None), in order
-    insert_labels: str  # `ruling_labels`: text columns and the seq, no conversion needed
+    processors: tuple[tuple[int, Any], ...]  # (position, bind processor) of converted columns
+    # `ruling_labels`: text columns and the seq, no conversion needed; a row goes in only while
+    # the head names (seq, hash), the last row appended, which only the INSERT trigger moved it to
+    insert_labels: str
 
     @classmethod
     def for_dialect(cls, dialect: Any) -> _DriverSQL:
-        lock = "" if dialect.name == "sqlite" else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
+        sqlite = dialect.name == "sqlite"
+        lock = "" if sqlite else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
+        p = driver.mark(dialect)
+        last = f"FROM {RULINGS.name} ORDER BY seq DESC LIMIT 1"
+        lock_head = f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}"
+        # Typed, so that PostgreSQL need not guess what a bare parameter in a SELECT list is.
+        labels = ", ".join(
+            f"CAST({p} AS {'BIGINT' if name == 'seq' else 'TEXT'})" for name in LABEL_COLUMNS
+        )
         return cls(
-            lock_head=f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}",
+            lock_head=lock_head,
+            lock_for_append=(
+                f"SELECT seq, hash, (SELECT seq {last}), (SELECT hash {last})"
+                f" FROM {HEAD.name} WHERE id = 1"
+            )
+            if sqlite
+            else lock_head,
+            last_entry=None if sqlite else f"SELECT seq, hash {last}",
             insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
             f" VALUES ({driver.marks(dialect, len(COLUMNS))})",
-            processors=tuple((c.name, _processor(c, dialect)) for c in RULINGS.columns),
+            processors=tuple(
+                (i, process)
+                for i, c in enumerate(RULINGS.columns)
+                if (process := _processor(c, dialect)) is not None
+            ),
             insert_labels=f"INSERT INTO {LABELS.name} ({', '.join(LABEL_COLUMNS)})"
-            f" VALUES ({driver.marks(dialect, len(LABEL_COLUMNS))})",
+            f" SELECT {labels} FROM {HEAD.name} WHERE id = 1 AND seq = {p} AND hash = {p}",
         )
 
-    def params(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(
-            row[name] if process is None or row[name] is None else process(row[name])
-            for name, process in self.processors
-        )
+    def params(self, row: Mapping[str, Any]) -> list[Any]:
+        values = [row[name] for name in COLUMNS]
+        for i, process in self.processors:
+            if values[i] is not None:
+                values[i] = process(values[i])
+        return values
 
 
 def _processor(column: Any, dialect: Any) -> Any:
     if isinstance(column.type, JSON):  # orjson: the same values as the type writes, faster
         return lambda value: orjson.dumps(value).decode()
+    if isinstance(column.type, DateTime):  # as the ORM writes it (not sqlite3's own adapter)
+        return driver.to_db(column, dialect)
     return column.type.bind_processor(dialect)
 
 
@@ -109,6 +149,24 @@ def lock_head(conn: Connection) -> Head:
     """Take the append lock (first, in a write transaction); the head's (seq, hash)."""
     seq, hash_ = driver.one(conn, _sql(conn).lock_head)
     return Head(seq, hash_)
+
+
+def lock_for_append(conn: Connection) -> tuple[Head, tuple[int, str] | None]:
+    """`lock_head`, and the log's last entry (seq, hash) as it stands under the lock (None when
+    the log keeps no entry): what `audit.health` checks the head against before an append."""
+    sql = _sql(conn)
+    cursor = _cursor(conn)
+    try:
+        cursor.execute(sql.lock_for_append)
+        found = cursor.fetchone()
+        if sql.last_entry is not None:
+            cursor.execute(sql.last_entry)
+            last = cursor.fetchone()
+            found = (*found, *(last or (None, None)))
+    finally:
+        cursor.close()
+    seq, hash_, last_seq, last_hash = found
+    return Head(seq, hash_), None if last_seq is None else (last_seq, last_hash)
 
 
 def link(head: Head, entry: dict[str, Any]) -> dict[str, Any]:
@@ -130,24 +188,28 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     """Insert `rows` (linked in order after the locked head, which has moved on to the last) in
     the transaction that took the lock, in one statement: the database's INSERT trigger moves
     the head row with each row it takes, so it ends at `head` too. Their canonical labels and
-    words go to `ruling_labels` in the same transaction."""
+    words go to `ruling_labels` in the same transaction, each only while the head names `head`:
+    when it does not (the trigger is gone), `HeadDidNotMove`, and the caller rolls back."""
     if not rows:
         return
-    if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
-        conn.execute(_insert, rows)
-    else:
-        sql = _sql(conn)
-        cursor = _cursor(conn)
-        cursor.executemany(sql.insert, [sql.params(row) for row in rows])
-        cursor.close()
-    # In the same transaction: an entry is never without its searched labels and words (every
-    # entry has a row), inserted as the driver takes them, like the entry.
-    searched = [{"seq": row["seq"], **canonical_columns(row)} for row in rows]
+    sql = _sql(conn)
     cursor = _cursor(conn)
-    cursor.executemany(
-        _sql(conn).insert_labels, [tuple(row[name] for name in LABEL_COLUMNS) for row in searched]
-    )
-    cursor.close()
+    try:
+        if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
+            conn.execute(_insert, rows)
+        else:
+            cursor.executemany(sql.insert, [sql.params(row) for row in rows])
+        # In the same transaction: an entry is never without its searched labels and words
+        # (every entry has a row), inserted as the driver takes them, like the entry.
+        moved = (head.seq, head.hash)
+        cursor.executemany(
+            sql.insert_labels,
+            [(row["seq"], *_searched(canonical_columns(row)), *moved) for row in rows],
+        )
+        if cursor.rowcount != len(rows):
+            raise HeadDidNotMove()
+    finally:
+        cursor.close()
 
 
 @dataclass(frozen=True)

@@ -61,17 +61,23 @@ class _Pending(Generic[T]):
 
     def __init__(self, work: Work):
         self.work = work
-        # Released when done, or when it is this one's turn to lead: a bare lock, the cheapest
-        # thing a thread can sleep on (an Event is a Condition, a lock and Python around them).
-        self.woken = threading.Lock()
-        self.woken.acquire()
+        # For one that waits (`sleep`): released when done, or when it is this one's turn to
+        # lead. A bare lock, the cheapest thing a thread can sleep on (an Event is a Condition,
+        # a lock and Python around them); none for a leader, which never waits.
+        self.woken: threading.Lock | None = None
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
 
+    def sleep(self) -> None:
+        """Made to wait (under the group commit's lock, before any leader can see it)."""
+        self.woken = threading.Lock()
+        self.woken.acquire()
+
     def finish(self, result: Any = None, error: BaseException | None = None) -> None:
         self.result, self.error, self.done = result, error, True
-        self.woken.release()
+        if self.woken is not None:
+            self.woken.release()
 
 
 _writers: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
@@ -113,11 +119,13 @@ class GroupCommit:
             self._queue.append(pending)
             leads = not self._leading
             self._leading = True
+            if not leads:
+                pending.sleep()
         # Whether to wait is decided under the lock, once: a leader finishing meanwhile may
         # already have handed this one the lead by releasing `woken`, and must find it asleep
         # or about to be, or `woken` would still be released when its own answer releases it.
         if not leads:
-            pending.woken.acquire()  # each waiter has its own lock: all wake at once
+            pending.woken.acquire()  # type: ignore[union-attr]  # each waiter its own: all wake
         if not pending.done:  # woken to lead (not by its answer): its own work is still queued
             self._lead()
         if pending.error is not None:
@@ -131,8 +139,8 @@ class GroupCommit:
             self._commit(batch)
         finally:
             with self._lock:  # hand over to the first that queued meanwhile, if any
-                if self._queue:
-                    self._queue[0].woken.release()  # not done: it wakes to lead
+                if self._queue:  # it queued while this one led, so it sleeps
+                    self._queue[0].woken.release()  # type: ignore[union-attr]  # wakes to lead
                 else:
                     self._leading = False
 
@@ -163,14 +171,14 @@ class GroupCommit:
             try:
                 started = time.perf_counter()
                 with self.store.write_turn(), conn.begin():
-                    batch = Batch(chain.lock_head(conn))
+                    head, last = chain.lock_for_append(conn)
                     locked, taken = True, time.perf_counter()
-                    start = chain.Head(batch.head.seq, batch.head.hash)
+                    start = chain.Head(head.seq, head.hash)
+                    batch = Batch(head)
                     results = [work(conn, batch) for work in works]
                     if batch.rows:  # the chain they extend is sound, and stays so (`health`)
-                        health.before_append(conn, start)
-                        chain.write(conn, batch.head, batch.rows)
-                        health.after_append(conn, batch.head)
+                        health.before_append(conn, start, last)
+                        chain.write(conn, batch.head, batch.rows)  # or HeadDidNotMove
                 if self.observe is not None:
                     done = time.perf_counter()
                     self.observe(len(works), taken - started, done - taken)

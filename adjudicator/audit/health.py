@@ -2,9 +2,10 @@
 
 A store can be reachable and still refuse every ruling: the audit log damaged (its INSERT
 trigger dropped, the head row moved out of step with the last entry) or the disk full. Each
-ruling's transaction checks the chain it appends to (`before_append`, `after_append`): the head
-must name the last entry (or the newest prune's checkpoint when none is kept), and after the
-insert it must have moved to the last row appended, which only the database's trigger does. A
+ruling's transaction checks the chain it appends to (`before_append`, and `chain.write`'s
+`HeadDidNotMove`): the head must name the last entry (or the newest prune's checkpoint when none
+is kept), and after the insert it must have moved to the last row appended, which only the
+database's trigger does (checked in the statements the append runs anyway, `chain`). A
 ruling that fails either check, or that the database refuses (a constraint, a full disk), is
 rolled back whole (no entry, no count, no stored answer) and answered 503
 `store_refuses_writes`, never 500: an operator must act, and `readyz` says why.
@@ -49,7 +50,6 @@ _TRIGGERS_SQL = {
     " AND NOT tgisinternal AND tgenabled <> 'D'",
 }
 _LAST_SQL = f"SELECT seq, hash FROM {chain.RULINGS.name} ORDER BY seq DESC LIMIT 1"
-_HEAD_SQL = f"SELECT seq, hash FROM {chain.HEAD.name} WHERE id = 1"
 
 
 class Refused(Exception):
@@ -62,20 +62,15 @@ class Refused(Exception):
         self.detail = detail
 
 
-def _last_entry(conn: Connection) -> tuple[int, str]:
-    """The log's last entry (seq, hash); the newest prune's checkpoint when none is kept."""
-    found = driver.one(conn, _LAST_SQL)
-    if found is not None:
-        return found[0], found[1]
-    start = chain.checkpoint(conn)
-    return start.seq, start.hash
-
-
-def before_append(conn: Connection, head: chain.Head) -> None:
+def before_append(conn: Connection, head: chain.Head, last: tuple[int, str] | None) -> None:
     """Under the append lock: the head names the last entry, so what is appended extends the
-    chain (a head moved back, or rows inserted past it, would fork or break it)."""
-    last = _last_entry(conn)
-    if (head.seq, head.hash) != last:
+    chain (a head moved back, or rows inserted past it, would fork or break it). `last` is the
+    log's last entry (seq, hash) as read under the lock (`chain.lock_for_append`), None when it
+    keeps none: then the head names the newest prune's checkpoint."""
+    if last is None:
+        start = chain.checkpoint(conn)
+        last = start.seq, start.hash
+    if (head.seq, head.hash) != tuple(last):
         raise Refused(
             DAMAGED,
             f"the chain head names entry seq {head.seq}, but the log ends at seq {last[0]}"
@@ -83,16 +78,10 @@ def before_append(conn: Connection, head: chain.Head) -> None:
         )
 
 
-def after_append(conn: Connection, head: chain.Head) -> None:
-    """After the insert: the database's INSERT trigger moved the head to the last row
-    appended (`head`); if not, the trigger is gone and the rows would lie outside the chain."""
-    found = driver.one(conn, _HEAD_SQL)
-    if found is None or (found[0], found[1]) != (head.seq, head.hash):
-        raise Refused(
-            DAMAGED,
-            "the chain head did not move with the entries appended: the log's INSERT trigger"
-            " (rulings_insert_at_head) is missing",
-        )
+HEAD_DID_NOT_MOVE = (
+    "the chain head did not move with the entries appended: the log's INSERT trigger"
+    " (rulings_insert_at_head) is missing"
+)
 
 
 def refusal(exc: BaseException, store: Store) -> Refused | None:
@@ -102,6 +91,8 @@ def refusal(exc: BaseException, store: Store) -> Refused | None:
     straight to the driver, so its own exceptions are read as SQLAlchemy's are."""
     if isinstance(exc, Refused):
         return exc
+    if isinstance(exc, chain.HeadDidNotMove):  # after the insert (`chain.write`)
+        return Refused(DAMAGED, HEAD_DID_NOT_MOVE)
     cause = getattr(exc, "orig", None) or exc
     integrity = (sa_exc.IntegrityError, store.engine.dialect.loaded_dbapi.IntegrityError)
     if isinstance(exc, integrity) or isinstance(cause, integrity):
@@ -146,7 +137,7 @@ def damage(conn: Connection) -> str | None:
     if found is None:
         return "the chain head row is missing"
     try:
-        before_append(conn, chain.Head(found.seq, found.hash))
+        before_append(conn, chain.Head(found.seq, found.hash), driver.one(conn, _LAST_SQL))
     except Refused as exc:
         return exc.detail
     return None

@@ -4,7 +4,7 @@ its requests. One count per credential, never one for everybody.
 
 The count is exact over every span of 60 seconds, not per calendar minute: a count per fixed
 minute lets a credential send its limit just before a minute ends and again just after, twice
-the limit within a second. Each allowed ruling is one row (`rate_hits`), kept for a minute; a
+the limit within a second. Each allowed ruling is one row (`rate_hits`), kept a minute or two; a
 new ruling is allowed while fewer than `limit` rows of its credential lie in the 60 seconds
 before it. (A token bucket or GCRA with a burst of `limit` still allows almost twice the limit
 in some 60 s spans, and the estimate from two minutes' counters assumes the earlier minute's
@@ -14,10 +14,11 @@ A hit takes the credential's turn (`locks.take_turns`), then one statement adds 
 while fewer than the limit of the credential's rows lie in the last minute (kept in (key, at)
 order); when it added none, the hit is refused, with the seconds until the oldest of the rows
 that fill the limit leaves the span; when it did, the credential's rows older than the span
-are dropped (two statements a ruling where there were three, benchmarks/ruling_cost.py). The
-rows live in one B-tree in that order, with no index beside it (migration 0010), so a hit's
-new row and the old ones it drops are neighbours: about one page written and fsynced with the
-ruling.
+are dropped, at most once a minute per credential and process (`_dropped`): a row is kept one
+to two minutes, never counted after its first, and most rulings run one statement here
+(benchmarks/ruling_cost.py). The rows live in one B-tree in that order, with no index beside it
+(migration 0010), so a hit's new row and the old ones it drops are neighbours: about one page
+written and fsynced with the ruling.
 Refused hits add nothing, so a client retrying while refused is let in as soon as Retry-After
 says.
 """
@@ -38,6 +39,9 @@ SPAN = timedelta(seconds=WINDOW)
 SCOPE = "rate"
 SWEEP_EVERY = 500  # allowed hits per process between sweeps of every key's old rows
 _hits = itertools.count(1)
+# When this process last dropped each key's old rows (the hit's time): at most once a span, so
+# that a key's rows older than the span leave within the next one. Emptied at each sweep.
+_dropped: dict[str, datetime] = {}
 
 
 class NotInForce(Exception):
@@ -69,9 +73,13 @@ def hit(
             statement, check = sql.add_hit_if_room_for_key, (row_id, token_digest)
         params += check
     if prepared.change(conn, statement, params) == 1:
-        prepared.change(conn, sql.drop_old_hits, (key, since))
+        dropped = _dropped.get(key)
+        if dropped is None or not now - SPAN < dropped <= now:
+            prepared.change(conn, sql.drop_old_hits, (key, since))
+            _dropped[key] = now
         if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
             prepared.change(conn, sql.sweep_hits, (since,))
+            _dropped.clear()
         return 0
     if in_force is not None:
         found = sql.device_in_force if in_force[0] == "device" else sql.key_in_force

@@ -10,12 +10,25 @@ caller's.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, Dialect
+from sqlalchemy import Connection, DateTime, Dialect
 
 T = TypeVar("T")
+
+
+def _null(value: None) -> None:
+    return None
+
+
+# sqlite3 binds only exact ints, floats and text without its adapter protocol; None goes through
+# it (a tuple built, a registry miss, `__adapt__` and `__conform__` looked up): 3,300 machine
+# instructions a value, and an audited ruling binds a dozen (its empty labels). Registered, None
+# is one lookup and this call, and is bound as NULL just the same.
+sqlite3.register_adapter(type(None), _null)
 
 
 class PerDialect(Generic[T]):
@@ -50,7 +63,41 @@ def _or_none(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
 
 def to_db(column: Any, dialect: Dialect) -> Callable[[Any], Any]:
     """A value as `column`'s type writes it on this driver (None stays None)."""
-    return _or_none(column.type.dialect_impl(dialect).bind_processor(dialect))
+    process = column.type.dialect_impl(dialect).bind_processor(dialect)
+    if isinstance(column.type, DateTime) and process is not None and _isoformat_matches(process):
+        return _as_text(process)
+    return _or_none(process)
+
+
+# SQLite's DATETIME writes `YYYY-MM-DD HH:MM:SS.ffffff` with `%` formatting from a dict of the
+# value's fields; `isoformat` writes the same text a third of the time (a ruling in tournament
+# mode converts two or three). Used only where the type's own processor is seen to agree, so a
+# column of another storage format, or another SQLAlchemy's, keeps its own.
+_PROBES = (
+    datetime(2026, 12, 4, 23, 5, 9, 123456),
+    datetime(5, 1, 2, 3, 4, 5),  # a short year, no microseconds
+    datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # the zone is not written
+)
+
+
+def _as_text(process: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def to_db(value: Any) -> Any:
+        if type(value) is not datetime:  # None, or a date or a subclass: as the type writes it
+            return None if value is None else process(value)
+        if value.tzinfo is not None:
+            value = value.replace(tzinfo=None)
+        return value.isoformat(" ", "microseconds")
+
+    return to_db
+
+
+def _isoformat_matches(process: Callable[[Any], Any]) -> bool:
+    try:
+        return all(
+            process(p) == p.replace(tzinfo=None).isoformat(" ", "microseconds") for p in _PROBES
+        )
+    except (TypeError, ValueError):  # a processor that takes no such value
+        return False
 
 
 def from_db(column: Any, dialect: Dialect) -> Callable[[Any], Any]:

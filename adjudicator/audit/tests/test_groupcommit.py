@@ -310,3 +310,27 @@ def test_a_connection_the_database_dropped_while_idle_is_replaced(store):
         conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
     assert writer.submit(append("after")) == 2
     assert logged(store) == ["before", "after"]
+
+
+def test_an_append_checks_the_chain_in_the_statements_it_runs_anyway(tmp_path):
+    """The head is checked before and after each append (`audit.health`), but in no statement
+    of its own: the lock reads the last entry too, and the labels' INSERT goes in only while the
+    head has moved to the last row. A ruling ran five statements between BEGIN and COMMIT."""
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    migrate.upgrade(store)
+    writer = GroupCommit(store)
+    writer.submit(append("first"))  # the writer's connection, opened
+    sent: list[str] = []
+    writer._conn.connection.dbapi_connection.set_trace_callback(sent.append)
+    writer.submit(append("second"))
+    # (SQLite traces the trigger's two statements as the INSERT that fired them: one each)
+    statements = [" ".join(s.split()[:3]) for i, s in enumerate(sent) if s not in sent[:i]]
+    assert statements == [
+        "BEGIN IMMEDIATE",
+        "SELECT seq, hash,",  # the head, and the log's last entry
+        "INSERT INTO rulings",  # the entry (its trigger moves the head)
+        "INSERT INTO ruling_labels",  # its labels, while the head names it
+        "COMMIT",
+    ]
+    assert logged(store) == ["first", "second"]
+    store.dispose()

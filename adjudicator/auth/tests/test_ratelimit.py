@@ -142,3 +142,27 @@ def test_hits_at_the_same_instant_each_count(store):
     with store.connection() as conn:
         rows = conn.execute(sa.text("SELECT count(*) FROM rate_hits WHERE key = 'app:1'"))
         assert rows.scalar_one() == 3
+
+
+def test_a_keys_old_rows_are_dropped_once_a_minute_and_never_counted(store, monkeypatch):
+    """Most hits run one statement: a key's rows older than the span are dropped at most once a
+    minute per process, so a row is kept one to two minutes and never counted after its first."""
+    monkeypatch.setattr(ratelimit, "_dropped", {})
+    drops = []
+    change = ratelimit.prepared.change
+
+    def counted(conn, statement, params):
+        if statement.startswith("DELETE FROM rate_hits WHERE key"):
+            drops.append(params)
+        return change(conn, statement, params)
+
+    monkeypatch.setattr(ratelimit.prepared, "change", counted)
+    t = store_time.utcnow().replace(microsecond=0)
+    seconds = (0, 30, 61, 90, 100, 122)
+    # at 100 s the row of 30 s is still kept, but not counted: 61 and 90 are, a third is let in
+    assert [hit(store, "app:1", 3, t + timedelta(seconds=s)) for s in seconds] == [0] * 6
+    assert len(drops) == 3  # at 0, 61 and 122 s: not at each of the six
+    with store.connection() as conn:
+        kept = conn.execute(sa.text("SELECT at FROM rate_hits WHERE key = 'app:1' ORDER BY at"))
+        assert len(kept.all()) == 3  # 61 s and earlier left at 122 s: 90, 100 and 122 remain
+    assert hit(store, "app:1", 3, t + timedelta(seconds=123)) == 27  # until 90 s leaves
