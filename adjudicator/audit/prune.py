@@ -95,5 +95,11 @@ def prune(conn: Connection, before: datetime, by: str = "adjudicator audit prune
         conn.execute(text("ALTER TABLE rulings DISABLE TRIGGER rulings_no_change"))
         conn.execute(delete(rulings).where(rulings.c.seq <= last))
         conn.execute(text("ALTER TABLE rulings ENABLE TRIGGER rulings_no_change"))
-    chain.write(conn, head, [row])  # at the head, which moves to it
+    try:
+        chain.write(conn, head, [row])  # at the head, which moves to it
+    except chain.HeadDidNotMove:  # the caller's rollback puts the deleted entries back
+        raise PruneRefused(
+            "the log's INSERT trigger (rulings_insert_at_head) is missing: the prune's entry "
+            "would lie outside the chain; nothing was pruned"
+        ) from None
     return Pruned(count, last, last_hash, chain.Head(row["seq"], row["hash"]))

@@ -347,3 +347,19 @@ def test_a_bad_date_is_a_usage_error(store, capsys, before):
 def test_prune_needs_a_date(store, capsys):
     assert main(["audit", "prune", "--database-url", _url(store)]) == 2
     assert "--before" in capsys.readouterr().err
+
+
+def test_a_log_without_its_insert_trigger_is_not_pruned(store):
+    """The prune's own entry would lie outside the chain: it is refused with one line (the
+    command says it, no traceback), and the transaction, deletions included, is rolled back."""
+    _append(store, 3)
+    on = "" if store.is_sqlite else " ON rulings"
+    with store.connection(write=True) as conn:
+        conn.execute(text(f"DROP TRIGGER rulings_insert_at_head{on}"))
+    with (  # as the command runs it: the refusal leaves the transaction, which rolls back
+        pytest.raises(prune.PruneRefused, match="rulings_insert_at_head"),
+        store.connection(write=True) as conn,
+    ):
+        prune.prune(conn, utcnow())
+    with store.connection() as conn:
+        assert len(list(chain.rows(conn))) == 3  # nothing removed
