@@ -96,4 +96,4 @@ class Statements:
 
 
 statements = driver.PerDialect(Statements.for_dialect)
-run, one, change = driver.run, driver.one, driver.change
+one, change = driver.one, driver.change
