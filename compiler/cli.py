@@ -122,11 +122,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if args.b is not None:
             raise LexiconError("give one build (the new edition) with --in-force-among, not two")
         b = artifact.load(args.a)
-        installed = [artifact.load(path) for path in args.in_force_among]
+        installed = [editions.Installed.read(path) for path in args.in_force_among]
         day = args.on or date.today()
-        a = editions.in_force([e for e in installed if e.id != b.id], day)
-        if a is None:
+        chosen = editions.in_force([e for e in installed if e.id != b.id], day)
+        if chosen is None:
             raise LexiconError(f"none of the editions given is in force on {day.isoformat()}")
+        a = artifact.load(chosen.manifest)  # only the edition compared against is loaded
         print(
             f"against the edition in force on {day.isoformat()}: {_edition_name(a)}",
             file=sys.stderr,

@@ -13,18 +13,49 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
+from typing import NamedTuple, Protocol, TypeVar
 
-from lexicon.artifact import Lexicon
+from lexicon.artifact import (
+    IN_FORCE_FROM,
+    Lexicon,
+    in_force_date,
+    read_manifest,
+    resolve_manifest,
+)
 
 ALWAYS = date.min  # the date of an edition that names none
 
 
-def since(lexicon: Lexicon) -> date:
+class Dated(Protocol):
+    @property
+    def in_force_from(self) -> date | None: ...
+
+
+E = TypeVar("E", bound=Dated)
+
+
+class Installed(NamedTuple):
+    """An edition as its manifest names it: enough to choose one (a command line loads only
+    the edition it chose, not every trie of the list)."""
+
+    manifest: Path
+    id: str
+    in_force_from: date | None
+
+    @classmethod
+    def read(cls, path: Path | str) -> Installed:
+        manifest = resolve_manifest(path)  # a build named by its .json or its .marisa
+        found = read_manifest(manifest)
+        return cls(manifest, found["id"], in_force_date(found.get(IN_FORCE_FROM)))
+
+
+def since(lexicon: Dated) -> date:
     """The day `lexicon` is in force from (`ALWAYS` for a build without a date)."""
     return lexicon.in_force_from or ALWAYS
 
 
-def in_force(editions: Sequence[Lexicon], day: date) -> Lexicon | None:
+def in_force(editions: Sequence[E], day: date) -> E | None:
     """The edition in force on `day`: the latest date not after it (ties: the one listed
     last); None when every edition's date is still to come."""
     chosen = None

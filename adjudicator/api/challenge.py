@@ -28,7 +28,7 @@ from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent, not_a_ruling, public
 from adjudicator.web.answers import Ruling
 from adjudicator.web.caching import cacheable
-from adjudicator.web.contract import CREDENTIALS, LABELS, RULING, WORD_FORMS, operation
+from adjudicator.web.contract import CREDENTIALS, LABELS, RULESET, RULING, WORD_FORMS, operation
 from adjudicator.web.errors import ApiError
 from adjudicator.wordforms import normalise_word
 
@@ -59,9 +59,7 @@ def list_rulesets():
 
 @bp.get("/rulesets/<ruleset_id>")
 @public
-@operation(
-    "getRuleset", "rulesets", "Ruleset", problems=(Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
-)
+@operation("getRuleset", "rulesets", "Ruleset", problems=RULESET)
 def get_ruleset(ruleset_id: str):
     return cacheable(jsonify(public_ruleset(ruleset_or_404(ruleset_id))))
 
@@ -131,8 +129,7 @@ def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> Ruling:
         Problem.MISSING_FIELD,
         *LABELS,
         *CREDENTIALS,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        *RULESET,
         Problem.STORE_UNAVAILABLE,
     ),
 )

@@ -55,7 +55,16 @@ from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent, public
 from adjudicator.web.budget import CpuBudget
-from adjudicator.web.contract import CREDENTIALS, JSON_BODY, QUERY, RECORD, Answer, Query, operation
+from adjudicator.web.contract import (
+    CREDENTIALS,
+    JSON_BODY,
+    QUERY,
+    RECORD,
+    RULESET,
+    Answer,
+    Query,
+    operation,
+)
 from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import bool_arg, int_arg, json_body, query_args
 from lexicon.languages import available_languages
@@ -130,8 +139,7 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
         Problem.NOT_A_NUMBER,
         Problem.NOT_A_BOOLEAN,
         Problem.OUT_OF_RANGE,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        *RULESET,
         Problem.INCONSISTENT_INPUT,
     ),
 )
@@ -178,8 +186,7 @@ def exchange_allowed(ruleset_id: str):
         Problem.BODY_TOO_LARGE,
         Problem.OUT_OF_RANGE,
         Problem.TOO_LONG,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        *RULESET,
         Problem.BAD_RACK,
         Problem.UNKNOWN_LETTER,
         (Problem.TOO_MANY_TILES, 422),
@@ -223,8 +230,7 @@ def final_score_route(ruleset_id: str):
         *JSON_BODY,
         Problem.BODY_TOO_LARGE,
         Problem.TOO_LONG,
-        Problem.UNKNOWN_RULESET,
-        Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+        *RULESET,
         Problem.UNKNOWN_LETTER,
         (Problem.TOO_MANY_TILES, 422),
         Problem.UNKNOWN_PLAYER,

@@ -83,10 +83,11 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     if args.no_lexicon:
         return None, read_profile(manifest)
     day = args.on or datetime.now(UTC).astimezone(event_zone(config.time_zone)).date()
-    installed = [folder / f"{i}.json" for i in ruleset.edition_ids]
-    lexicon = editions.in_force([load(m) for m in installed if m.exists()], day)
-    if lexicon is None:
+    manifests = [folder / f"{i}.json" for i in ruleset.edition_ids]
+    chosen = editions.in_force([editions.Installed.read(m) for m in manifests if m.exists()], day)
+    if chosen is None:
         raise UsageError(f"ruleset {ruleset.id!r} has no edition in force on {day}")
+    lexicon = load(chosen.manifest)
     reason = unavailable_reason(ruleset, lexicon)  # never a house build for a tournament ruleset
     if reason is not None:
         raise UsageError(f"ruleset {ruleset.id!r} cannot rule: its {reason}")

@@ -130,6 +130,9 @@ def operation_of(view: Callable) -> Operation | None:
 # --- what several routes share ------------------------------------------------------------------
 
 # A JSON body read by `requests.json_body` and checked by its model.
+# Any route under /rulesets/<ruleset_id>: no such ruleset, or a house variant in tournament
+# mode (004), as `catalogue.ruleset_or_404` refuses them.
+RULESET = (Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
 JSON_BODY = (
     Problem.NOT_JSON,
     Problem.INVALID_JSON,
@@ -177,8 +180,7 @@ RECORD = (
     Problem.TOO_MANY_TURNS,
     Problem.TOO_MANY_TILES,
     (Problem.TOO_MANY_TILES, 422),
-    Problem.UNKNOWN_RULESET,
-    Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+    *RULESET,
     Problem.BAD_RECORD,
     Problem.REPORT_TOO_LARGE,
     Problem.BAD_RACK,
@@ -197,8 +199,7 @@ RULING = (
     *LABELS,
     *CREDENTIALS,
     Problem.CSRF_HEADER_MISSING,
-    Problem.UNKNOWN_RULESET,
-    Problem.HOUSE_RULESET,  # in tournament mode (004: a house variant)
+    *RULESET,
     Problem.JURY_LIMIT_REACHED,
     Problem.BAD_IDEMPOTENCY_KEY,
     Problem.IDEMPOTENCY_KEY_REUSED,
