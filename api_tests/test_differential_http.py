@@ -22,28 +22,34 @@ from adjudicator.tests.differential import (
 from api_tests.conftest import start_server
 
 
+def _two_servers(root, dir_a, dir_b, **env):
+    """Two gunicorns, one per lexicon folder, each its own store (so that state a request
+    leaves, a wrong PIN's count, is alike in both), and an app of A's to list the routes; the
+    fixture's value, stopped after the module."""
+    # One published URL for both: openapi.json's `servers` would otherwise name each one's port.
+    env |= {"ADJUDICATOR_JUDGE_PIN": PIN, "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test"}
+    started = []
+    try:
+        for folder, store in ((dir_a, "a.db"), (dir_b, "b.db")):
+            url = f"sqlite:///{root / store}"
+            started.append(
+                start_server(
+                    root, ADJUDICATOR_LEXICON_DIR=str(folder), ADJUDICATOR_DATABASE_URL=url, **env
+                )
+            )
+        config = {"TESTING": True, "LEXICON_DIR": str(dir_a)}
+        if "ADJUDICATOR_RULESET_DIR" in env:
+            config["RULESET_DIR"] = env["ADJUDICATOR_RULESET_DIR"]
+        yield create_app(config), *started, checksums(dir_a) + checksums(dir_b)
+    finally:
+        for server in started:
+            server.stop()
+
+
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     root = tmp_path_factory.mktemp("differential-http")
-    dir_a, dir_b = build_pair(root)
-    # One published URL for both: openapi.json's `servers` would otherwise name each one's port.
-    env = {"ADJUDICATOR_JUDGE_PIN": PIN, "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test"}
-    # each its own store, so that state a request leaves (a wrong PIN's count) is alike in both
-    store_a, store_b = (f"sqlite:///{root / name}" for name in ("a.db", "b.db"))
-    a = start_server(
-        root, ADJUDICATOR_LEXICON_DIR=str(dir_a), ADJUDICATOR_DATABASE_URL=store_a, **env
-    )
-    try:
-        b = start_server(
-            root, ADJUDICATOR_LEXICON_DIR=str(dir_b), ADJUDICATOR_DATABASE_URL=store_b, **env
-        )
-    except BaseException:
-        a.stop()
-        raise
-    app = create_app({"TESTING": True, "LEXICON_DIR": str(dir_a)})
-    yield app, a, b, checksums(dir_a) + checksums(dir_b)
-    a.stop()
-    b.stop()
+    yield from _two_servers(root, *build_pair(root))
 
 
 def _send(session: requests.Session, base: str, req) -> requests.Response:
@@ -103,26 +109,7 @@ def edition_pair(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("differential-editions-http")
     dir_a, dir_b, rulesets = build_edition_pair(root)
-    env = {
-        "ADJUDICATOR_JUDGE_PIN": PIN,
-        "ADJUDICATOR_PUBLIC_URL": "http://adjudicator.test",
-        "ADJUDICATOR_RULESET_DIR": str(rulesets),
-    }
-    store_a, store_b = (f"sqlite:///{root / name}" for name in ("a.db", "b.db"))
-    a = start_server(
-        root, ADJUDICATOR_LEXICON_DIR=str(dir_a), ADJUDICATOR_DATABASE_URL=store_a, **env
-    )
-    try:
-        b = start_server(
-            root, ADJUDICATOR_LEXICON_DIR=str(dir_b), ADJUDICATOR_DATABASE_URL=store_b, **env
-        )
-    except BaseException:
-        a.stop()
-        raise
-    app = create_app({"TESTING": True, "LEXICON_DIR": str(dir_a), "RULESET_DIR": str(rulesets)})
-    yield app, a, b, checksums(dir_a) + checksums(dir_b)
-    a.stop()
-    b.stop()
+    yield from _two_servers(root, dir_a, dir_b, ADJUDICATOR_RULESET_DIR=str(rulesets))
 
 
 def test_another_editions_verdict_stays_with_the_director_over_http(edition_pair):
