@@ -45,6 +45,14 @@ def test_every_page_is_in_the_nav():
     assert {_id(p) for p in PAGES} == _nav_paths(config["nav"])
 
 
+def test_the_readme_links_every_page_but_the_home():
+    """A newcomer starts at the README: its documentation list names every page of the site
+    (the home page lists them too, generated from the nav), so a page added is not left out."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    linked = set(re.findall(r"\]\(docs/([^)#]+\.md)", readme))
+    assert {_id(p) for p in PAGES} - {"index.md"} - linked == set()
+
+
 @pytest.mark.parametrize("page", PAGES, ids=_id)
 def test_headings_go_down_one_level_at_a_time(page):
     levels = [len(h) for h in re.findall(r"^(#+) ", _prose(page.read_text("utf-8")), re.M)]
