@@ -188,10 +188,7 @@ def warn_unavailable(app: Flask) -> None:
 def required_rulesets() -> list[str]:
     """The rulesets this deployment must serve: `ADJUDICATOR_RULESETS` (comma-separated), or
     every ruleset it knows."""
-    wanted = current_settings().rulesets
-    if not wanted:
-        return sorted(rulesets())
-    return sorted({r.strip() for r in str(wanted).split(",") if r.strip()})
+    return list(current_settings().rulesets or sorted(rulesets()))
 
 
 def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) -> None:

@@ -254,6 +254,9 @@ class Settings(BaseSettings):
     _access_log = field_validator("access_log")(access_log)
     _event = field_validator("event")(event)
     _time_zone = field_validator("time_zone")(time_zone)
+    _rulesets = field_validator("rulesets", mode="before")(
+        lambda v: tuple(sorted({i for i in _items(v, "rulesets") if i}))
+    )
 
     # fmt: off
     # Where things are
@@ -267,8 +270,9 @@ class Settings(BaseSettings):
         "there are loaded", "`<instance>/lexicons`")
     ruleset_dir: str | None = _setting(None, "a deployment's rulesets: `<id>.toml` adds or "
         "replaces one; `lexicons.toml` maps ruleset id → lexicon id", "none")
-    rulesets: str | None = _setting(None, "the rulesets the deployment must serve "
-        "(comma-separated): `readyz` is 503 while one of them cannot", "all known rulesets")
+    rulesets: Annotated[tuple[str, ...], NoDecode] = _setting((), "the rulesets the deployment "
+        "must serve (comma-separated): `readyz` is 503 while one of them cannot",
+        "all known rulesets")
     database_url: str | None = _setting(None, "the store ([PostgreSQL](../how-to/postgresql.md"
         "#the-store)); `postgresql+psycopg://USER:PASSWORD@HOST/DB` for several boxes",
         "`sqlite:///<instance>/adjudicator.db`")
