@@ -190,6 +190,7 @@ def test_board_slider_and_turn_table_fit_on_a_laptop_screen_together(
     page.set_input_files("#check-file", str(RECORD))
     page.click('#check-form button[type="submit"]')
     expect(page.locator("#game")).to_be_visible()
+    page.wait_for_load_state("load")  # the layout with its stylesheet, not before it loads
     board = page.locator("#game .board-view svg").bounding_box()
     slider = page.locator("#turn-slider").bounding_box()
     table = page.locator("#game .table-scroll").bounding_box()

@@ -265,6 +265,9 @@ def test_a_wide_rulings_log_scrolls_in_its_own_region(page, tournament_server, d
     page.click('form.stack button[type="submit"]')
     page.click("#rulings-link")
     expect(page.locator("#rulings tbody tr").first).to_contain_text("Annabella")
+    # a clicked link's page may show its rows before its stylesheet has loaded (a full suite's
+    # load made it so): its layout is measured once the page has loaded
+    page.wait_for_load_state("load")
     assert page.viewport_size["width"] == 1024
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
     region = page.locator(".table-scroll")
