@@ -103,11 +103,11 @@ def unavailable_reason(ruleset: Ruleset, lexicon: Lexicon | None) -> str | None:
     unavailable, never ruling with words its federation does not allow.
     """
     if lexicon is None:
-        return f"lexicon {ruleset.lexicon_id!r} is not loaded"
+        return f"lexicon {ruleset.lexicon!r} is not loaded"
     if lexicon.house and not ruleset.house_variant:
         off = ", ".join(sorted(lexicon.filters_off))
         return (
-            f"lexicon {ruleset.lexicon_id!r} is a house build (filter {off} off) and only a "
+            f"lexicon {ruleset.lexicon!r} is a house build (filter {off} off) and only a "
             "house variant may use it"
         )
     return None
@@ -161,8 +161,8 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "language": ruleset.language,
         "sources": ruleset.sources,
         "available": lexicon is not None,
-        "disclosure": ruleset.policy,
-        "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
+        "disclosure": ruleset.disclosure.policy,
+        "lexicon": {"id": ruleset.lexicon, **(lexicon.summary() if lexicon else {})},
         "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
     if ruleset.house_variant:  # said of a house variant only: the others' view is unchanged
@@ -172,7 +172,7 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
 
 def warn_unavailable(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
-        lexicon = app.extensions["lexicons"].get(ruleset.lexicon_id)
+        lexicon = app.extensions["lexicons"].get(ruleset.lexicon)
         reason = unavailable_reason(ruleset, lexicon)
         if reason is not None:
             app.logger.warning("ruleset %s is unavailable: %s", ruleset.id, reason)

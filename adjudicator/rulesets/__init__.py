@@ -171,21 +171,9 @@ class Ruleset(Rules):
         return self.house.variant_of is not None
 
     @property
-    def lexicon_id(self) -> str:
-        return self.lexicon
-
-    @property
     def edition_ids(self) -> tuple[str, ...]:
         """Every edition of its word list, by lexicon id: `lexicon`, then `[editions]`'s."""
         return tuple(dict.fromkeys((self.lexicon, *self.editions.lexicons)))
-
-    @property
-    def policy(self) -> str:
-        return self.disclosure.policy
-
-    @property
-    def max_words(self) -> int:
-        return self.challenge.max_words
 
     def consequence(self, valid: bool, words: int, free_challenge: bool = False) -> dict[str, Any]:
         """What the ruling costs under this ruleset, in structured fields and in words.
