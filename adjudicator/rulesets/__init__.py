@@ -10,7 +10,6 @@ never half-used. Nothing else reads the TOML tables.
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -350,8 +349,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
 
 
 def bundled_files() -> list[Path]:
-    folder = resources.files("adjudicator") / "rulesets"
-    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(Path(__file__).parent.glob("*.toml"))
 
 
 def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
