@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime, tzinfo
+from functools import partial
 from typing import Any
 
 from flask import Flask, current_app, g, has_request_context
 
-from adjudicator.game.rules import Section
+from adjudicator.game.rules import tables
 from adjudicator.lexicon_registry import registry
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset, load_rulesets
@@ -52,10 +53,6 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     return ruleset
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def event_day() -> date:
     """The event's date: today on its clock (its time zone, `TIME_ZONE`), read once per
     request, at its start; outside a request, now."""
@@ -79,13 +76,12 @@ def _fix_day() -> None:
 
 def editions_of(ruleset: Ruleset) -> list[Lexicon]:
     """The ruleset's editions that are loaded, as listed (`Ruleset.edition_ids`)."""
-    reg = registry()
-    return [lex for lex in map(reg.get, ruleset.edition_ids) if lex is not None]
+    return [lex for lex in map(registry().loaded.get, ruleset.edition_ids) if lex is not None]
 
 
-def edition_in_force(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
-    """The ruleset's edition in force on `day` (the event's, this request's, by default)."""
-    return editions.in_force(editions_of(ruleset), event_day() if day is None else day)
+def edition_in_force(ruleset: Ruleset) -> Lexicon | None:
+    """The ruleset's edition in force on the event's date (this request's)."""
+    return editions.in_force(editions_of(ruleset), event_day())
 
 
 def house_refusal(ruleset_id: str) -> str:
@@ -103,20 +99,20 @@ def unavailable_reason(ruleset: Ruleset, lexicon: Lexicon | None) -> str | None:
     unavailable, never ruling with words its federation does not allow.
     """
     if lexicon is None:
-        return f"lexicon {ruleset.lexicon_id!r} is not loaded"
+        return f"lexicon {ruleset.lexicon!r} is not loaded"
     if lexicon.house and not ruleset.house_variant:
         off = ", ".join(sorted(lexicon.filters_off))
         return (
-            f"lexicon {ruleset.lexicon_id!r} is a house build (filter {off} off) and only a "
+            f"lexicon {ruleset.lexicon!r} is a house build (filter {off} off) and only a "
             "house variant may use it"
         )
     return None
 
 
-def served_lexicon(ruleset: Ruleset, day: date | None = None) -> Lexicon | None:
+def served_lexicon(ruleset: Ruleset) -> Lexicon | None:
     """The ruleset's edition in force if it may rule with it now, else None
     (`unavailable_reason`)."""
-    lexicon = edition_in_force(ruleset, day)
+    lexicon = edition_in_force(ruleset)
     return None if unavailable_reason(ruleset, lexicon) else lexicon
 
 
@@ -143,13 +139,7 @@ def profile_for(ruleset: Ruleset) -> LanguageProfile:
 # The rule tables the public view shows: every one of a ruleset file, as the file writes it
 # (`Ruleset.as_written`), so a table added to the model is public without anyone remembering
 # it; the disclosure, the house variant and the editions are said under their own keys.
-PUBLIC_TABLES = tuple(
-    field.alias or name
-    for name, field in Ruleset.model_fields.items()
-    if isinstance(field.annotation, type)
-    and issubclass(field.annotation, Section)
-    and name not in ("disclosure", "house", "editions")
-)
+PUBLIC_TABLES = tuple(t for t in tables(Ruleset) if t not in ("disclosure", "house", "editions"))
 
 
 def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
@@ -161,8 +151,8 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "language": ruleset.language,
         "sources": ruleset.sources,
         "available": lexicon is not None,
-        "disclosure": ruleset.policy,
-        "lexicon": {"id": ruleset.lexicon_id, **(lexicon.summary() if lexicon else {})},
+        "disclosure": ruleset.disclosure.policy,
+        "lexicon": {"id": ruleset.lexicon, **(lexicon.summary() if lexicon else {})},
         "rules": {t: ruleset.as_written(t) for t in PUBLIC_TABLES},
     }
     if ruleset.house_variant:  # said of a house variant only: the others' view is unchanged
@@ -172,7 +162,7 @@ def public_ruleset(ruleset: Ruleset) -> dict[str, Any]:
 
 def warn_unavailable(app: Flask) -> None:
     for ruleset in app.extensions["rulesets"].values():
-        lexicon = app.extensions["lexicons"].get(ruleset.lexicon_id)
+        lexicon = app.extensions["lexicons"].loaded.get(ruleset.lexicon)
         reason = unavailable_reason(ruleset, lexicon)
         if reason is not None:
             app.logger.warning("ruleset %s is unavailable: %s", ruleset.id, reason)
@@ -195,7 +185,7 @@ def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) 
     """`event_zone`: the event's time zone (`pages.times.event_zone`, passed in by the app
     factory: the pages sit above this layer)."""
     app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
-    app.extensions.setdefault("clock", _now)
+    app.extensions.setdefault("clock", partial(datetime.now, UTC))
     app.extensions["event_zone"] = event_zone
     app.before_request(_fix_day)
     warn_unavailable(app)

@@ -64,9 +64,6 @@ class LexiconRegistry:
                 lexicon.identity()["sha256"],
             )
 
-    def get(self, lexicon_id: str) -> artifact.Lexicon | None:
-        return self.loaded.get(lexicon_id)
-
     def on_disk(self, lexicon: artifact.Lexicon) -> dict[str, Any]:
         """Whether the files still hold the build being served (hashed again only on change).
 

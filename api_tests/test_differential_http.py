@@ -67,7 +67,7 @@ def _send(session: requests.Session, base: str, req) -> requests.Response:
 
 def test_every_route_is_identical_under_play_over_http(pair):
     app, a, b, sums = pair
-    ids = sorted(r.id for r in app.extensions["rulesets"].values() if r.policy == "play")
+    ids = sorted(r.id for r in app.extensions["rulesets"].values() if r.disclosure.policy == "play")
     reqs, unknown = requests_for(app, ids)
     assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
     with requests.Session() as sa, requests.Session() as sb:

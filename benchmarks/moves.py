@@ -30,7 +30,7 @@ from lexicon.languages import available_languages, load_profile
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET_US = 50.0
-RULES = load_rulesets()["naspa"].rules  # the records are English
+RULES = load_rulesets()["naspa"]  # the records are English
 
 
 def load_records():

@@ -41,7 +41,7 @@ CHALLENGE_FIELDS = set(ChallengeRequest.model_fields) - {"free_challenge"}
 def free_challenge(ruleset: Ruleset, free: bool) -> bool:
     """The request's `free_challenge`: the home variant where a failed challenge costs nothing
     (004 Almindelige varianter), only where the ruleset offers it."""
-    if free and not ruleset.rules.challenge.free_challenge_option:
+    if free and not ruleset.challenge.free_challenge_option:
         raise ApiError(
             Problem.INCONSISTENT_INPUT,
             f"{ruleset.id} has no free-challenge variant",
@@ -67,10 +67,10 @@ def get_ruleset(ruleset_id: str):
 def within_ruleset(ruleset: Ruleset, asked: ChallengeRequest) -> None:
     """A challenge's refusals under its ruleset, made before the jury limit is asked."""
     free_challenge(ruleset, asked.free_challenge)
-    if len(asked.words) > ruleset.max_words:
+    if len(asked.words) > ruleset.challenge.max_words:
         raise ApiError(
             Problem.WORD_COUNT,
-            f"challenge 1 to {ruleset.max_words} words, not {len(asked.words)}",
+            f"challenge 1 to {ruleset.challenge.max_words} words, not {len(asked.words)}",
             "words",
         )
 
@@ -94,7 +94,7 @@ def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> Ruling:
     ]
     verdicts = [word in lexicon for word in normalised]  # every word, never stopping early
     listed = disclosure.words(
-        ruleset.policy,
+        ruleset.disclosure.policy,
         [{"input": text, "word": word} for text, word in zip(words, normalised, strict=True)],
         verdicts,
         # the order sent is the client's to vary: echo a canonical order instead
@@ -105,13 +105,13 @@ def challenge(ruleset: Ruleset, asked: ChallengeRequest) -> Ruling:
     body: Ruling = {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
-        "policy": ruleset.policy,
+        "policy": ruleset.disclosure.policy,
         "ruling": ruling,
         "words": listed,
         "consequence": consequence,
         "lexicon": lexicon.identity(),
     }
-    if ruleset.rules.challenge.mode == "jury":  # a query before placement; the penalty is later
+    if ruleset.challenge.mode == "jury":  # a query before placement; the penalty is later
         body["if_placed"] = None if ruling == "valid" else ruleset.if_placed()
     return body
 

@@ -146,11 +146,10 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
 def exchange_allowed(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     args = query_args({"bag", "turn", "previous_placed", "count", "exchanges_in_a_row"})
-    rules = ruleset.rules
     bag = _int_arg(args, "bag", bounds.MAX_BAG, required=True)
     try:
         verdict = exchange_verdict(
-            rules,
+            ruleset,
             bag,
             turn=_int_arg(args, "turn", bounds.MAX_TURN_NUMBER),
             previous_placed=bool_arg(args, "previous_placed"),
@@ -166,7 +165,7 @@ def exchange_allowed(ruleset_id: str):
     return jsonify(
         ruleset=ruleset.id,
         bag=bag,
-        uses_turn_history=needs_turn_history(rules),
+        uses_turn_history=needs_turn_history(ruleset),
         **verdict.to_dict(),
     )
 
@@ -201,7 +200,6 @@ def exchange_allowed(ruleset_id: str):
 def final_score_route(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(FinalScoreRequest, json_body())
-    rules = ruleset.rules
     profile = profile_for(ruleset)
     players = [
         PlayerEnd(
@@ -212,7 +210,9 @@ def final_score_route(ruleset_id: str):
         )
         for i, p in enumerate(asked.players)
     ]
-    result = final_score(rules, profile, players, asked.ending, asked.went_out, asked.point_target)
+    result = final_score(
+        ruleset, profile, players, asked.ending, asked.went_out, asked.point_target
+    )
     return jsonify(result.to_dict())
 
 
@@ -244,11 +244,12 @@ def draw_order_route(ruleset_id: str):
     winner of the players' own draw where the ruleset takes one (002)."""
     ruleset = ruleset_or_404(ruleset_id)
     asked = parse(DrawOrderRequest, json_body())
-    rules = ruleset.rules
     names = asked.players
-    if not 2 <= len(names) <= rules.max_players:
+    if not 2 <= len(names) <= ruleset.max_players:
         raise ApiError(
-            Problem.PLAYER_COUNT, f"{ruleset.id} is for 2 to {rules.max_players} players", "players"
+            Problem.PLAYER_COUNT,
+            f"{ruleset.id} is for 2 to {ruleset.max_players} players",
+            "players",
         )
     if len(set(names)) != len(names):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
@@ -261,8 +262,8 @@ def draw_order_route(ruleset_id: str):
             "draws",
         )
     draws = draws or []  # a given winner needs no tiles
-    result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
-    return jsonify(result.to_dict(rules))
+    result = draw_order(ruleset, profile_for(ruleset), names, draws, nearest, winner, blank)
+    return jsonify(result.to_dict(ruleset))
 
 
 # --- verify ----------------------------------------------------------------------------------
@@ -285,22 +286,21 @@ def check_game(
     every turn for the pictures (`boards[0]` the empty board), as `walk` fills it."""
     asked = data if isinstance(data, Record) else parse(VerifyRequest, data)
     free = free_challenge(ruleset, asked.free_challenge)
-    rules = ruleset.rules
     try:
         if asked.gcg is not None:
             record = parse_text(asked.gcg, "<gcg>", whole=True)
         else:
             record = read_turns(asked.players, asked.turns)
-        if len(record.players) > rules.max_players:
+        if len(record.players) > ruleset.max_players:
             raise ApiError(
                 Problem.PLAYER_COUNT,
-                f"{ruleset.id} is for at most {rules.max_players} players",
+                f"{ruleset.id} is for at most {ruleset.max_players} players",
                 "players",
             )
-        resolve_language(record, rules.language, available_languages())
+        resolve_language(record, ruleset.language, available_languages())
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only
-        verdict = walk(record, rules, lexicon.profile, consulted, free, boards)
+        verdict = walk(record, ruleset, lexicon.profile, consulted, free, boards)
     except GcgError as exc:
         where = f"line {exc.line}: " if exc.line else ""
         field = (
@@ -308,7 +308,7 @@ def check_game(
         )
         code = Problem.OUT_OF_RANGE if isinstance(exc, GcgOutOfBounds) else Problem.BAD_RECORD
         raise ApiError(code, where + exc.reason, field) from None
-    return disclosure.game_report(ruleset.policy, verdict.to_dict())
+    return disclosure.game_report(ruleset.disclosure.policy, verdict.to_dict())
 
 
 @bp.post("/rulesets/<ruleset_id>/games/verify")

@@ -80,7 +80,7 @@ def readyz():
         reason = unavailable_reason(ruleset, lexicon)
         entry: dict = {
             "available": reason is None,
-            "lexicon": lexicon.id if lexicon else ruleset.lexicon_id,
+            "lexicon": lexicon.id if lexicon else ruleset.lexicon,
         }
         if reason is not None:
             entry["reason"] = reason

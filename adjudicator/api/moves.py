@@ -106,12 +106,14 @@ def validate(ruleset: Ruleset, asked: MoveRequest) -> MoveResult:
         # The engine lists the main word first, then cross-words in board order: an order of the
         # board alone, never of the verdicts.
         valid = [v.valid for v in verdicts]
-        words = disclosure.words(ruleset.policy, [w.to_dict() for w in result.words], valid)
+        words = disclosure.words(
+            ruleset.disclosure.policy, [w.to_dict() for w in result.words], valid
+        )
         ruling, score, bingo = disclosure.play_ruling(valid), result.score, result.bingo
     return {
         "ruling_id": new_ruling_id(),
         "ruleset": ruleset.id,
-        "policy": ruleset.policy,
+        "policy": ruleset.disclosure.policy,
         "legal": result.legal,
         "errors": [e.to_dict() for e in result.errors],
         "notation": result.notation,

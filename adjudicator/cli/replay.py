@@ -74,10 +74,10 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
 
     config = settings.read()
     folder = Path(args.lexicon_dir or config.lexicon_dir)
-    manifest = folder / f"{ruleset.lexicon_id}.json"
+    manifest = folder / f"{ruleset.lexicon}.json"
     if not manifest.exists():
         raise UsageError(
-            f"lexicon {ruleset.lexicon_id!r} not found in {folder} (build it with "
+            f"lexicon {ruleset.lexicon!r} not found in {folder} (build it with "
             "`lexicon build lexicon_sources/*.toml --out instance/lexicons`)"
         )
     if args.no_lexicon:
@@ -117,17 +117,17 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError(
             f"unknown language {language!r}; known: {', '.join(available_languages())}"
         )
-    if args.free_challenge and not ruleset.rules.challenge.free_challenge_option:
+    if args.free_challenge and not ruleset.challenge.free_challenge_option:
         raise UsageError(f"{ruleset.id} has no free-challenge variant")
     lexicon, profile = _load_lexicon(ruleset, args)
     if profile.code != language:
-        raise UsageError(f"lexicon {ruleset.lexicon_id!r} is {profile.code}, not {language}")
+        raise UsageError(f"lexicon {ruleset.lexicon!r} is {profile.code}, not {language}")
     reports: list = []  # a GameReport per file, or a {file, error} for one that could not be read
     for file in args.files:
         try:
             record = read(file)
             resolve_language(record, language, available_languages())
-            reports.append(walk(record, ruleset.rules, profile, lexicon, args.free_challenge))
+            reports.append(walk(record, ruleset, profile, lexicon, args.free_challenge))
         except GcgError as exc:
             hint = _rulesets_for(known, exc.language) if isinstance(exc, LanguageMismatch) else ""
             if exc.file is None:

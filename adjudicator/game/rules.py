@@ -283,11 +283,6 @@ class Rules(Section):
         rules._written = written
         return rules
 
-    @property
-    def rules(self) -> Rules:
-        """The rules themselves: what the game functions take."""
-        return self
-
     def as_written(self, table: str) -> dict[str, Any]:
         """A table with the keys its file wrote, in the file's order: the public view shows a
         rule as its federation's file states it, not with the defaults filled in."""

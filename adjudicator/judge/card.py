@@ -41,7 +41,7 @@ def card_served(ruleset: Ruleset, director: bool, tournament: bool) -> bool:
         return False
     if director or ruleset.card.public:
         return True
-    return not tournament and ruleset.policy == "word"
+    return not tournament and ruleset.disclosure.policy == "word"
 
 
 def two_letter_words(lexicon: Lexicon) -> list[str]:

@@ -124,9 +124,9 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
             "id": ruleset.id,
             "name": ruleset.name,
             "language": language,
-            "policy": ruleset.policy,
+            "policy": ruleset.disclosure.policy,
             "mode": mode,
-            "max_words": ruleset.max_words,
+            "max_words": ruleset.challenge.max_words,
             "available": lexicon is not None,
         },
         # The word list a verdict will rest on, shown before it is asked for (as the ruling
@@ -139,7 +139,7 @@ def page_config(ruleset_id: str) -> dict[str, Any]:
         "limits": {
             "min_letters": MIN_LETTERS,
             "max_letters": MAX_LETTERS,
-            "max_words": ruleset.max_words,
+            "max_words": ruleset.challenge.max_words,
             "label": LABEL_MAX,  # the jury's player and game, as the challenge takes them
             "pin": MAX_PIN_CHARS,
         },

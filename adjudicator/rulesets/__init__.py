@@ -10,7 +10,6 @@ never half-used. Nothing else reads the TOML tables.
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -171,21 +170,9 @@ class Ruleset(Rules):
         return self.house.variant_of is not None
 
     @property
-    def lexicon_id(self) -> str:
-        return self.lexicon
-
-    @property
     def edition_ids(self) -> tuple[str, ...]:
         """Every edition of its word list, by lexicon id: `lexicon`, then `[editions]`'s."""
         return tuple(dict.fromkeys((self.lexicon, *self.editions.lexicons)))
-
-    @property
-    def policy(self) -> str:
-        return self.disclosure.policy
-
-    @property
-    def max_words(self) -> int:
-        return self.challenge.max_words
 
     def consequence(self, valid: bool, words: int, free_challenge: bool = False) -> dict[str, Any]:
         """What the ruling costs under this ruleset, in structured fields and in words.
@@ -362,8 +349,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
 
 
 def bundled_files() -> list[Path]:
-    folder = resources.files("adjudicator") / "rulesets"
-    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(Path(__file__).parent.glob("*.toml"))
 
 
 def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:

@@ -152,7 +152,6 @@ def _bind_address(item: str) -> str | None:
     if item.startswith("fd://"):
         number = item.removeprefix("fd://")
         return None if number.isascii() and number.isdigit() else "not fd://N"
-    host, port = item, None
     if item.startswith("["):  # [IPv6] or [IPv6]:PORT
         inside, closed, rest = item[1:].partition("]")
         if not closed or (rest and not rest.startswith(":")):

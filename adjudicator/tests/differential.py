@@ -65,8 +65,7 @@ def build_edition_pair(root: Path) -> tuple[Path, Path, Path]:
     rulesets.mkdir()
     (rulesets / "lexicons.toml").write_text(
         "".join(
-            f'{r.id} = ["{r.lexicon_id}", "{r.lexicon_id}{NEXT}"]\n'
-            for r in load_rulesets().values()
+            f'{r.id} = ["{r.lexicon}", "{r.lexicon}{NEXT}"]\n' for r in load_rulesets().values()
         ),
         encoding="utf-8",
     )

@@ -22,8 +22,8 @@ def test_an_unknown_ruleset_is_refused_naming_it(app):
 def test_a_ruleset_without_its_lexicon_cannot_rule(app):
     with app.app_context():
         ruleset = ruleset_or_404("naspa")
-        app.extensions["lexicons"].loaded.pop(ruleset.lexicon_id)
+        app.extensions["lexicons"].loaded.pop(ruleset.lexicon)
         with pytest.raises(RulesetError) as raised:
             lexicon_for(ruleset)
     assert (raised.value.code, raised.value.field) == (Problem.RULESET_UNAVAILABLE, "ruleset")
-    assert f"its lexicon {ruleset.lexicon_id!r} is not loaded" in raised.value.message
+    assert f"its lexicon {ruleset.lexicon!r} is not loaded" in raised.value.message

@@ -56,7 +56,9 @@ def _send(client, req, headers=None):
 
 def _answers(apps, policy: str):
     app_a, app_b, sums = apps
-    ids = sorted(r.id for r in app_a.extensions["rulesets"].values() if r.policy == policy)
+    ids = sorted(
+        r.id for r in app_a.extensions["rulesets"].values() if r.disclosure.policy == policy
+    )
     assert ids, f"no {policy} ruleset to test"
     reqs, unknown = requests_for(app_a, ids + (["no-such-ruleset"] if policy == "play" else []))
     assert not unknown, UNKNOWN_ROUTES + "; ".join(unknown)
@@ -85,7 +87,7 @@ def test_every_route_is_identical_under_play(apps):
             continue
         assert a == b, f"{ruleset} {endpoint}: {req.label()}\nA: {a}\nB: {b}"
     assert WORD_ENDPOINTS | {CARD} <= seen
-    play = {r.id for r in apps[0].extensions["rulesets"].values() if r.policy == "play"}
+    play = {r.id for r in apps[0].extensions["rulesets"].values() if r.disclosure.policy == "play"}
     assert public_cards == {r for r in play if card_is_public(apps[0], r)}
 
 

@@ -155,7 +155,7 @@ def test_an_edition_before_its_date_is_installed_but_not_used(make_app):
 def test_a_ruleset_lists_its_editions_in_lexicons_toml_or_its_file(tmp_path):
     (tmp_path / "lexicons.toml").write_text('ssf-1999 = ["saol12", "saol12-2027"]\n', "utf-8")
     ruleset = load_rulesets(tmp_path)["ssf-1999"]
-    assert ruleset.lexicon_id == "saol12"
+    assert ruleset.lexicon == "saol12"
     assert ruleset.edition_ids == ("saol12", "saol12-2027")
     assert ruleset.editions.source == "002 Godkända ord"
     (tmp_path / "lexicons.toml").write_text("ssf-1999 = [1]\n", "utf-8")

@@ -50,7 +50,7 @@ def test_the_house_variant_plays_the_rules_of_dk_home_and_cites_004():
     house, base = rulesets[HOUSE], rulesets["dk-home"]
     assert (house.house.variant_of, house.house.source) == ("dk-home", "004 Almindelige varianter")
     assert house.house_variant and not base.house_variant
-    assert house.lexicon_id == HOUSE_LEXICON != base.lexicon_id
+    assert house.lexicon == HOUSE_LEXICON != base.lexicon
     by_key = tables(Ruleset)
     for name, info in Ruleset.model_fields.items():
         table = info.alias or name

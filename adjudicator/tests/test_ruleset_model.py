@@ -15,6 +15,7 @@ import orjson
 import pytest
 from pydantic import ValidationError
 
+from adjudicator.game.rules import Rules
 from adjudicator.rulesets import RulesetError, load_rulesets, markdown_reference
 
 GOLDEN = Path(__file__).parent / "golden" / "public_rulesets.jsonl"
@@ -45,7 +46,7 @@ def test_a_ruleset_is_read_only_through_its_typed_fields():
     `git grep '\\.data\\['` finds no ruleset read), and nothing can change a loaded ruleset."""
     ruleset = load_rulesets()["sbnl-punten"]
     assert not hasattr(ruleset, "data")
-    assert ruleset.rules is ruleset  # the game functions take the same object
+    assert isinstance(ruleset, Rules)  # the game functions take the same object
     assert (ruleset.pass_.allowed, ruleset.challenge.jury_submissions_per_player) == (False, 10)
     with pytest.raises(ValidationError):
         ruleset.challenge.mode = "challenge"  # type: ignore[misc]
@@ -75,7 +76,7 @@ def test_defaults_are_filled_once_and_the_view_shows_what_the_file_wrote(tmp_pat
 def test_a_repointed_lexicon_keeps_the_rest(tmp_path):
     (tmp_path / "lexicons.toml").write_text('dsf-2015 = "ro2012-dsf"\n')
     bundled, moved = load_rulesets()["dsf-2015"], load_rulesets(tmp_path)["dsf-2015"]
-    assert moved.lexicon_id == "ro2012-dsf" and moved.file == bundled.file
+    assert moved.lexicon == "ro2012-dsf" and moved.file == bundled.file
     assert moved.as_written("challenge") == bundled.as_written("challenge")
 
 

@@ -29,8 +29,10 @@ BUNDLED = {
 def test_bundled_rulesets_load():
     rulesets = load_rulesets()
     assert set(rulesets) == BUNDLED
-    assert rulesets["ssf-1999"].policy == "play"  # 002: never which word failed
-    assert rulesets["dsf-2015"].policy == "word"  # 000 §4.6c: the challenger may look it up
+    assert rulesets["ssf-1999"].disclosure.policy == "play"  # 002: never which word failed
+    assert (
+        rulesets["dsf-2015"].disclosure.policy == "word"
+    )  # 000 §4.6c: the challenger may look it up
     assert rulesets["sbnl-punten"].pass_.allowed is False  # 003
 
 
@@ -62,9 +64,9 @@ def test_config_directory_overrides_and_adds(tmp_path):
     (tmp_path / "club-night.toml").write_text(text.replace('id = "naspa"', 'id = "club-night"'))
     (tmp_path / "lexicons.toml").write_text('dsf-2015 = "ro2012-dsf"\n')
     rulesets = load_rulesets(tmp_path)
-    assert rulesets["naspa"].policy == "word"
-    assert rulesets["club-night"].policy == "play"
-    assert rulesets["dsf-2015"].lexicon_id == "ro2012-dsf"
+    assert rulesets["naspa"].disclosure.policy == "word"
+    assert rulesets["club-night"].disclosure.policy == "play"
+    assert rulesets["dsf-2015"].lexicon == "ro2012-dsf"
 
 
 @pytest.mark.parametrize(
@@ -99,7 +101,7 @@ def test_draw_reading_and_given_winner_are_ruleset_data(tmp_path):
     assert old in text
     extra = 'nearest = "end"\nnearest_option = true\ngiven_winner_option = true'
     path.write_text(text.replace(old, f"{old}\n{extra}", 1), encoding="utf-8")
-    draw = load_rulesets(tmp_path)["naspa"].rules.draw
+    draw = load_rulesets(tmp_path)["naspa"].draw
     assert (draw.nearest, draw.nearest_option, draw.given_winner_option) == ("end", True, True)
     path.write_text(text.replace(old, f'{old}\nnearest = "middle"', 1), encoding="utf-8")
     with pytest.raises(RulesetError, match="start, end") as info:

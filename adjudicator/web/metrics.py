@@ -120,7 +120,7 @@ class _ServedIdentity:
         )
         for ruleset_id, ruleset in sorted(rulesets().items()):
             lexicon = served_lexicon(ruleset)  # the edition in force; never a house build (§4.6)
-            named = lexicon.id if lexicon is not None else ruleset.lexicon_id
+            named = lexicon.id if lexicon is not None else ruleset.lexicon
             served.add_metric([ruleset_id, named], int(lexicon is not None))
         yield served
 

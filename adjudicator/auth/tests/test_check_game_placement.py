@@ -63,7 +63,7 @@ def test_every_engine_error_code_has_a_record_or_cannot_be_written():
 
 
 def languages() -> list[str]:
-    return sorted({r.rules.language for r in load_rulesets().values()})
+    return sorted({r.language for r in load_rulesets().values()})
 
 
 @pytest.mark.parametrize("language", languages())

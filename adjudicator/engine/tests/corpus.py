@@ -30,7 +30,7 @@ def gcg_files() -> list[Path]:
 def positions() -> list[tuple[LanguageProfile, Board, Play]]:
     """(profile, board before, play) for every play of every readable record."""
     out: list[tuple[LanguageProfile, Board, Play]] = []
-    rules = load_rulesets()["naspa"].rules  # the records are English; the lines do not matter
+    rules = load_rulesets()["naspa"]  # the records are English; the lines do not matter
     for path in gcg_files():
         try:
             record = read(path)

@@ -14,7 +14,7 @@ from lexicon.languages import LanguageProfile, load_profile
 
 @cache
 def rules(ruleset_id: str) -> Rules:
-    return load_rulesets()[ruleset_id].rules
+    return load_rulesets()[ruleset_id]
 
 
 def profile(ruleset_id: str) -> LanguageProfile:
