@@ -262,7 +262,7 @@ def draw_order_route(ruleset_id: str):
         )
     draws = draws or []  # a given winner needs no tiles
     result = draw_order(rules, profile_for(ruleset), names, draws, nearest, winner, blank)
-    return jsonify(result.to_dict(rules))
+    return jsonify(result.to_dict())
 
 
 # --- verify ----------------------------------------------------------------------------------

@@ -18,8 +18,9 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from adjudicator.engine.placement import PlacementError
+from adjudicator.game.draw import DrawOrder, DrawRound
 from adjudicator.game.final import Adjustment, FinalScore, PlayerResult
-from adjudicator.game.rules import CONSEQUENCE_KINDS, DRAW_BLANKS, DRAW_NEAREST
+from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.problems import Problem as Code
 
 Natural = Annotated[int, Field(ge=0)]
@@ -213,27 +214,6 @@ class ExchangeVerdict(TypedDict):
     source: str
 
 
-class DrawRound(TypedDict):
-    draws: dict[str, str]
-    again: NotRequired[list[str]]
-    why: str
-
-
-class DrawOrder(TypedDict):
-    ruleset: str
-    decided: bool
-    starts: str | None
-    chooses: str | None
-    choices: list[Literal["start", "board_orientation"]]
-    next_draw: list[str]
-    rounds: list[DrawRound]
-    settled_by: Literal["tiles", "given"]
-    nearest: Literal[DRAW_NEAREST]  # type: ignore[valid-type]
-    blank: Literal[DRAW_BLANKS]  # type: ignore[valid-type]
-    tiles_go_back: bool
-    source: str
-
-
 class PlayerTotal(TypedDict):
     nick: str
     recorded_total: int
@@ -399,6 +379,9 @@ ANSWERS: dict[str, type] = {
     name: kind
     for name, kind in list(globals().items())
     if isinstance(kind, type) and issubclass(kind, dict) and kind.__module__ == __name__
-} | {kind.__name__: kind for kind in (PlacementError, Adjustment, PlayerResult, FinalScore)}
+} | {
+    kind.__name__: kind
+    for kind in (PlacementError, Adjustment, PlayerResult, FinalScore, DrawRound, DrawOrder)
+}
 for _kind in ANSWERS.values():
     _kind.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
