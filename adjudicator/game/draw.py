@@ -58,31 +58,14 @@ class DrawOrder(Plain):
         return self.starts or self.chooses
 
 
-def _answer(
-    rules: Rules,
-    winner: str | None,
-    due: list[str],
-    rounds: list[DrawRound],
-    nearest: str,
-    blank: str,
-    settled_by: str = "tiles",
-) -> DrawOrder:
-    """The draw so far: `winner` (None: not decided) starts, or under SSF chooses (002)."""
+def _answer(rules: Rules, winner: str | None, due: list[str], rounds: list, *how: str) -> DrawOrder:
+    """The draw so far: `winner` (None: not decided) starts, or under SSF chooses (002); `how`:
+    what settled it, and the readings of `nearest` and `blank` it took."""
     d = rules.draw
-    chooses = d.winner_chooses
+    who = [None, winner] if d.winner_chooses else [winner, None]
+    choices = list(d.choices) if d.winner_chooses else []
     return DrawOrder(
-        rules.id,
-        winner is not None,
-        None if chooses else winner,
-        winner if chooses else None,
-        list(d.choices) if chooses else [],
-        due,
-        rounds,
-        settled_by,
-        nearest,
-        blank,
-        d.tiles_go_back,
-        d.source,
+        rules.id, winner is not None, *who, choices, due, rounds, *how, d.tiles_go_back, d.source
     )
 
 
@@ -110,7 +93,7 @@ def draw_order(
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
-            return _answer(rules, winner, [], [], reading, blanks, "given")
+            return _answer(rules, winner, [], [], "given", reading, blanks)
     result = _settle(rules, profile, players, rounds, reading, blanks)
     if winner is not None and (not result.decided or result.winner != winner):
         found = (
@@ -207,7 +190,7 @@ def _settle(
                 entry["again"] = tied
                 entry["why"] = "equal draws: the tied players draw again"
         rounds_drawn.append(entry)
-    return _answer(rules, winner, due, rounds_drawn, nearest, blank)
+    return _answer(rules, winner, due, rounds_drawn, "tiles", nearest, blank)
 
 
 def _tile(profile: LanguageProfile, text: Any, where: str) -> str:
