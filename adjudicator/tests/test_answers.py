@@ -8,12 +8,18 @@ drops one or changes a type without its declaration fails here."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
+import pkgutil
 from functools import cache
 
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
+import adjudicator.engine
+import adjudicator.game
+import adjudicator.game.final
 from adjudicator import create_app
 from adjudicator.api.meta import openapi_document
 from adjudicator.auth.tests.conftest import add_director, add_key, bearer, login, pair, pairing_code
@@ -157,3 +163,22 @@ def test_prose_for_no_declared_key_stops_the_generator(monkeypatch):
     monkeypatch.setattr(generator, "_prose", lambda: prose | {"schemas": schemas})
     with pytest.raises(generator.ContractError, match="Health has no key 'uptime'"):
         generator.component_schemas()
+
+
+def test_no_answer_repeats_a_dataclass_of_the_game():
+    """A shape is declared once: an answer the game or engine gives as a dataclass (its fields
+    the answer's keys) is declared by that dataclass, not mirrored here by a `TypedDict`."""
+    fields = {}
+    for package in (adjudicator.game, adjudicator.engine):
+        for found in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{found.name}")
+            for kind in vars(module).values():
+                if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+                    fields[frozenset(f.name for f in dataclasses.fields(kind))] = kind
+    twice = [
+        f"{name} repeats {fields[keys].__module__}.{fields[keys].__name__}"
+        for name, kind in ANSWERS.items()
+        if issubclass(kind, dict) and (keys := frozenset(kind.__annotations__)) in fields
+    ]
+    assert twice == []
+    assert ANSWERS["PlayerResult"] is adjudicator.game.final.PlayerResult
