@@ -2,8 +2,8 @@
 (`adjudicator.web.contract`) with their prose and examples from adjudicator/openapi-prose.yaml;
 the request-body schemas, from the models in `adjudicator.api.bodies`; and the answers' schemas
 (the `Problem` document's among them, its `code` enum from `adjudicator.problems`), from the
-`TypedDict` declarations in `adjudicator.web.answers`, with their descriptions from the prose
-file's `schemas`.
+declarations in `adjudicator.web.answers` (a `TypedDict`, or the game's dataclass an answer is),
+with their descriptions from the prose file's `schemas`.
 
     make openapi                      # python tools/openapi.py: rewrite them in place
     python tools/openapi.py --check   # exit 1 when the committed document is stale

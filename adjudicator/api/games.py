@@ -263,7 +263,7 @@ def draw_order_route(ruleset_id: str):
         )
     draws = draws or []  # a given winner needs no tiles
     result = draw_order(ruleset, profile_for(ruleset), names, draws, nearest, winner, blank)
-    return jsonify(result.to_dict(ruleset))
+    return jsonify(result.to_dict())
 
 
 # --- verify ----------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ def readyz():
 
 
 @bp.get("/openapi.json")
-@operation("openapi", "service", {"type": "object"})
+@operation("openapi", "service", "OpenApiDocument")
 def openapi():
     doc = copy.copy(openapi_document())
     doc["servers"] = [{"url": server_url(), "description": "this service"}]

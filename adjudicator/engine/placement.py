@@ -7,6 +7,7 @@ tiles there" apart from "that is not a word".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from adjudicator.engine.board import CENTRE, SIZE, Board, on_board, square_name
 from adjudicator.engine.notation import Play
@@ -66,10 +67,10 @@ GEOMETRY_CODES = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class PlacementError(Plain):
-    code: str
+    code: Literal[ERROR_CODES]  # type: ignore[valid-type]
     message: str
-    square: str | None = None
-    letter: str | None = None
+    square: str | None
+    letter: str | None
 
 
 def _error(

@@ -17,44 +17,56 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired
 
+from typing_extensions import TypedDict
+
+from adjudicator.engine.plain import Plain
 from adjudicator.game.errors import GameInputError
 from adjudicator.game.racks import BLANK, check_within_set, parse_rack
-from adjudicator.game.rules import Rules
+from adjudicator.game.rules import DRAW_BLANKS, DRAW_NEAREST, Rules
 from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 
 
+class DrawRound(TypedDict):
+    draws: dict[str, str]
+    again: NotRequired[list[str]]
+    why: str
+
+
+# draw-order's answer as it is: its fields are the answer's keys and their types its schema
+# (`adjudicator.web.answers`; the JSON encoder writes a dataclass by its fields).
 @dataclass
-class DrawResult:
+class DrawOrder(Plain):
     ruleset: str
     decided: bool
-    winner: str | None  # who starts, or (SSF) who chooses
+    starts: str | None  # None under SSF, where the winner chooses
+    chooses: str | None
+    choices: list[Literal["start", "board_orientation"]]
     next_draw: list[str]  # who draws (again) next, when not decided
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    nearest: str = "start"  # the end of the alphabet that won: "start" (A) or "end"
-    settled_by: str = "tiles"  # or "given": the players' own draw, its winner named (002)
-    blank: str = "beats_all"  # what a drawn blank did: "beats_all" or "not_counted"
+    rounds: list[DrawRound]
+    settled_by: Literal["tiles", "given"]  # "given": the players' own draw, its winner named (002)
+    nearest: Literal[DRAW_NEAREST]  # type: ignore[valid-type]  # the end of the alphabet that won
+    blank: Literal[DRAW_BLANKS]  # type: ignore[valid-type]  # what a drawn blank did
+    tiles_go_back: bool
+    source: str
 
-    def to_dict(self, rules: Rules) -> dict[str, Any]:
-        d = rules.draw
-        chooses = d.winner_chooses
-        return {
-            "ruleset": self.ruleset,
-            "decided": self.decided,
-            "starts": None if chooses or not self.decided else self.winner,
-            "chooses": self.winner if chooses and self.decided else None,
-            "choices": list(d.choices) if chooses else [],
-            "next_draw": self.next_draw,
-            "rounds": self.rounds,
-            "settled_by": self.settled_by,
-            "nearest": self.nearest,
-            "blank": self.blank,
-            "tiles_go_back": d.tiles_go_back,
-            "source": d.source,
-        }
+    @property
+    def winner(self) -> str | None:
+        return self.starts or self.chooses
+
+
+def _answer(rules: Rules, winner: str | None, due: list[str], rounds: list, *how: str) -> DrawOrder:
+    """The draw so far: `winner` (None: not decided) starts, or under SSF chooses (002); `how`:
+    what settled it, and the readings of `nearest` and `blank` it took."""
+    d = rules.draw
+    who = [None, winner] if d.winner_chooses else [winner, None]
+    choices = list(d.choices) if d.winner_chooses else []
+    return DrawOrder(
+        rules.id, winner is not None, *who, choices, due, rounds, *how, d.tiles_go_back, d.source
+    )
 
 
 def draw_order(
@@ -65,7 +77,7 @@ def draw_order(
     nearest: str | None = None,
     winner: str | None = None,
     blank: str | None = None,
-) -> DrawResult:
+) -> DrawOrder:
     """Settle the draw from `rounds`: each maps the players who drew in that round to the tile
     drawn (a letter, `?` for a blank). Raises GameInputError naming `draws[i]` for a round that
     cannot be (the wrong players drawing, a tile the set lacks, a round after the decision).
@@ -81,7 +93,7 @@ def draw_order(
     if winner is not None:
         _check_given_winner(rules, players, winner)
         if not rounds:
-            return DrawResult(rules.id, True, winner, [], [], reading, "given", blanks)
+            return _answer(rules, winner, [], [], "given", reading, blanks)
     result = _settle(rules, profile, players, rounds, reading, blanks)
     if winner is not None and (not result.decided or result.winner != winner):
         found = (
@@ -130,14 +142,15 @@ def _settle(
     rounds: list[Mapping[str, str]],
     nearest: str,
     blank: str,
-) -> DrawResult:
+) -> DrawOrder:
     """The draw as the tiles settle it, round by round."""
     alphabet = profile.alphabet if nearest == "start" else profile.alphabet[::-1]
     order = {letter: i for i, letter in enumerate(alphabet)}
     standing: dict[str, int] = {}  # each contender's counted draw: the letter's place, −1 blank
     contenders = list(players)
     due = list(players)  # who draws in the next round
-    result = DrawResult(rules.id, False, None, due, nearest=nearest, blank=blank)
+    winner: str | None = None
+    rounds_drawn: list[DrawRound] = []
     for i, drawn in enumerate(rounds):
         where = f"draws[{i}]"
         if not due:
@@ -166,7 +179,7 @@ def _settle(
             best = min(standing[p] for p in contenders)
             tied = [p for p in contenders if standing[p] == best]
             if len(tied) == 1:
-                result.decided, result.winner, due = True, tied[0], []
+                winner, due = tied[0], []
                 entry["why"] = f"{tied[0]} drew nearest the {nearest} of the alphabet" + (
                     " (a blank beats every letter)" if best == -1 else ""
                 )
@@ -176,9 +189,8 @@ def _settle(
                     del standing[p]
                 entry["again"] = tied
                 entry["why"] = "equal draws: the tied players draw again"
-        result.rounds.append(entry)
-    result.next_draw = due
-    return result
+        rounds_drawn.append(entry)
+    return _answer(rules, winner, due, rounds_drawn, "tiles", nearest, blank)
 
 
 def _tile(profile: LanguageProfile, text: Any, where: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from adjudicator.engine.plain import Plain
 from adjudicator.game import overtime
@@ -25,7 +25,7 @@ from lexicon.languages import LanguageProfile
 
 @dataclass(frozen=True)
 class Adjustment(Plain):
-    kind: str  # "rack", "out_bonus", "overtime", "time_loss_spread"
+    kind: Literal["rack", "out_bonus", "overtime", "time_loss_spread"]
     points: int
     reason: str
     source: str
@@ -49,42 +49,23 @@ class PlayerResult(Plain):
     rack_value: int
     adjustments: list[Adjustment]
     final_score: int
-    lost_on_time: bool = False
-    result: str = ""  # "win", "tie" or "loss"
-
-    def to_dict(self) -> dict[str, Any]:
-        return super().to_dict() | {"adjustments": [a.to_dict() for a in self.adjustments]}
+    lost_on_time: bool
+    result: Literal["win", "tie", "loss"]  # `winners` decides
 
 
+# final-score's answer as it is: its fields are the answer's keys and their types its schema
+# (`adjudicator.web.answers`; the JSON encoder writes a dataclass by its fields).
 @dataclass
-class FinalResult:
+class FinalScore(Plain):
     ruleset: str
     ending: str
     ending_text: str
     went_out: str | None
     players: list[PlayerResult]
+    final_scores: dict[str, int]
+    winner: str | None
     winners: list[str]
-
-    @property
-    def tie(self) -> bool:
-        return len(self.winners) > 1
-
-    @property
-    def winner(self) -> str | None:
-        return self.winners[0] if len(self.winners) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "ending": self.ending,
-            "ending_text": self.ending_text,
-            "went_out": self.went_out,
-            "players": [p.to_dict() for p in self.players],
-            "final_scores": {p.name: p.final_score for p in self.players},
-            "winner": self.winner,
-            "winners": self.winners,
-            "tie": self.tie,
-        }
+    tie: bool
 
 
 def check_players(rules: Rules, players: list[PlayerEnd]) -> None:
@@ -107,7 +88,7 @@ def final_score(
     ending: str,
     went_out: str | None = None,
     point_target: int | None = None,
-) -> FinalResult:
+) -> FinalScore:
     """Adjust the scores for the way the game ended. Raises GameInputError on input that
     cannot be true (an unknown ending, a player out with tiles left, more Z tiles than the set)."""
     check_players(rules, players)
@@ -121,7 +102,16 @@ def final_score(
         )
     out_index = _went_out(players, ending, went_out)
     results = [
-        PlayerResult(p.name, p.score, rack_text(p.rack), rack_value(profile, p.rack), [], p.score)
+        PlayerResult(
+            p.name,
+            p.score,
+            rack_text(p.rack),
+            rack_value(profile, p.rack),
+            [],
+            p.score,
+            False,
+            "loss",
+        )
         for p in players
     ]
     if ending == "point_target":
@@ -155,13 +145,16 @@ def final_score(
     for r in results:
         r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     best = winners(rules, results)
-    return FinalResult(
+    return FinalScore(
         rules.id,
         ending,
         describe(rules, ending),
         players[out_index].name if out_index is not None else None,
         results,
+        {r.name: r.final_score for r in results},
+        best[0] if len(best) == 1 else None,
         best,
+        len(best) > 1,
     )
 
 

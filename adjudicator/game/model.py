@@ -323,7 +323,7 @@ class GameState:
         """Each player's result from the recorded totals, and the winners (`final.winners`:
         a loss on time, SSF's minimum spread, shared ties)."""
         results = [
-            PlayerResult(name, total, "", 0, [], total, lost_on_time=i in self.lost_on_time)
+            PlayerResult(name, total, "", 0, [], total, i in self.lost_on_time, "loss")
             for i, (name, total) in enumerate(zip(self.players, self.recorded, strict=True))
         ]
         return results, winners(self.rules, results)

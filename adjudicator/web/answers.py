@@ -1,8 +1,10 @@
 """What each API route answers, declared once: openapi.json's answer schemas come from here.
 
 Each answer is a `TypedDict` whose keys are the keys the view's dict has, in its order
-(`NotRequired`: a key some answers leave out); `@operation` names it, a view that builds it is
-annotated to return it, and `make openapi` (tools/openapi.py) writes its JSON Schema into
+(`NotRequired`: a key some answers leave out), or, where the game answers with a dataclass as it
+is (`Plain`: its fields are the keys), that dataclass itself: one declaration of each shape.
+`@operation` names it, a view that builds it is annotated to return it, and `make openapi`
+(tools/openapi.py) writes its JSON Schema (pydantic's, of either kind) into
 `components/schemas`, with the descriptions from adjudicator/openapi-prose.yaml (`schemas`). A
 key no declaration names is refused, and a test validates every route's real answers against
 their declarations (adjudicator/tests/test_answers.py), so neither can drift from the other.
@@ -15,8 +17,10 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from adjudicator.engine.placement import ERROR_CODES
-from adjudicator.game.rules import CONSEQUENCE_KINDS, DRAW_BLANKS, DRAW_NEAREST
+from adjudicator.engine.placement import PlacementError
+from adjudicator.game.draw import DrawOrder, DrawRound
+from adjudicator.game.final import Adjustment, FinalScore, PlayerResult
+from adjudicator.game.rules import CONSEQUENCE_KINDS
 from adjudicator.problems import Problem as Code
 
 Natural = Annotated[int, Field(ge=0)]
@@ -27,6 +31,21 @@ Verdict = Literal["valid", "invalid"]
 
 class Health(TypedDict):
     status: Literal["ok"]
+
+
+class OpenApiInfo(TypedDict):
+    title: str
+    description: NotRequired[str]
+    version: str
+
+
+class OpenApiDocument(TypedDict):
+    openapi: Annotated[str, Field(pattern=r"^3\.1\.\d+$")]
+    info: OpenApiInfo
+    servers: NotRequired[list[dict[str, str]]]
+    paths: dict[str, dict[str, Any]]
+    components: NotRequired[dict[str, dict[str, Any]]]
+    tags: NotRequired[list[dict[str, str]]]
 
 
 class LexiconIdentity(TypedDict):
@@ -153,13 +172,6 @@ class JuryWordsLeft(TypedDict):
     queries_remaining: Natural | None
 
 
-class PlacementError(TypedDict):
-    code: Literal[ERROR_CODES]  # type: ignore[valid-type]
-    message: str
-    square: str | None
-    letter: str | None
-
-
 class FormedWord(TypedDict):
     word: str
     display: str
@@ -199,57 +211,6 @@ class ExchangeVerdict(TypedDict):
         "bag_has_enough", "bag_too_small", "opening_turns", "previous_turn_placed_nothing"
     ]
     reason: str
-    source: str
-
-
-class Adjustment(TypedDict):
-    kind: Literal["rack", "out_bonus", "overtime", "time_loss_spread"]
-    points: int
-    reason: str
-    source: str
-
-
-class PlayerResult(TypedDict):
-    name: str
-    score_before: int
-    rack: str
-    rack_value: int
-    adjustments: list[Adjustment]
-    final_score: int
-    lost_on_time: bool
-    result: Literal["win", "tie", "loss"]
-
-
-class FinalScore(TypedDict):
-    ruleset: str
-    ending: str
-    ending_text: str
-    went_out: str | None
-    players: list[PlayerResult]
-    final_scores: dict[str, int]
-    winner: str | None
-    winners: list[str]
-    tie: bool
-
-
-class DrawRound(TypedDict):
-    draws: dict[str, str]
-    again: NotRequired[list[str]]
-    why: str
-
-
-class DrawOrder(TypedDict):
-    ruleset: str
-    decided: bool
-    starts: str | None
-    chooses: str | None
-    choices: list[Literal["start", "board_orientation"]]
-    next_draw: list[str]
-    rounds: list[DrawRound]
-    settled_by: Literal["tiles", "given"]
-    nearest: Literal[DRAW_NEAREST]  # type: ignore[valid-type]
-    blank: Literal[DRAW_BLANKS]  # type: ignore[valid-type]
-    tiles_go_back: bool
     source: str
 
 
@@ -413,10 +374,14 @@ class Problem(TypedDict):
 
 
 # Every answer and part, by the name the document gives it; each refuses a key it does not name.
+# Those the game answers as they are (`Plain`) are declared by its dataclasses' fields.
 ANSWERS: dict[str, type] = {
     name: kind
     for name, kind in list(globals().items())
     if isinstance(kind, type) and issubclass(kind, dict) and kind.__module__ == __name__
+} | {
+    kind.__name__: kind
+    for kind in (PlacementError, Adjustment, PlayerResult, FinalScore, DrawRound, DrawOrder)
 }
 for _kind in ANSWERS.values():
     _kind.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]

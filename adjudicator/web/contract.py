@@ -6,7 +6,7 @@ route's declaration, its path variables and its access marker (which gives `secu
 writes the operation; the prose and examples are merged in by operation id from
 `adjudicator/openapi-prose.yaml`. A route under /api/ without a declaration fails the generator
 and a test, so the document cannot miss one. A JSON answer is named by its declaration in
-`adjudicator.web.answers` (a `TypedDict`), which gives its schema.
+`adjudicator.web.answers` (a `TypedDict`, or the game's dataclass), which gives its schema.
 
 A route's error answers are the problem codes it can answer with (`adjudicator.problems`): the
 status each is answered with (its usual one unless named) is a documented response, with the
@@ -44,7 +44,7 @@ class Query:
 @dataclass(frozen=True)
 class Answer:
     """A successful (or non-problem) answer: its declaration (`adjudicator.web.answers`), or
-    the schema of one that is not a JSON object built by the view (a picture, this document)."""
+    the schema of one that is not JSON (a picture)."""
 
     schema: type | str | Schema
     media_type: str = JSON
