@@ -195,14 +195,6 @@ def read_trie(manifest_path: Path, manifest: dict[str, Any]) -> bytes:
     return data
 
 
-def verify(path: Path | str) -> dict[str, Any]:
-    """Check format, version and checksum; returns the manifest."""
-    manifest_path = resolve_manifest(path)
-    manifest = read_manifest(manifest_path)
-    read_trie(manifest_path, manifest)
-    return manifest
-
-
 def manifest_profile(manifest: dict[str, Any], manifest_path: Path) -> LanguageProfile:
     """The language profile a build was compiled with: the only one the service uses."""
     return LanguageProfile.from_dict(manifest["profile"], source=f"{manifest_path} (profile)")

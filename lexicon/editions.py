@@ -73,7 +73,3 @@ def previous(editions: Sequence[Lexicon], current: Lexicon) -> Lexicon | None:
         return None
     return in_force(earlier, since(current))
 
-
-def upcoming(editions: Sequence[Lexicon], day: date) -> list[Lexicon]:
-    """The editions installed whose date is still to come on `day`, soonest first."""
-    return sorted((e for e in editions if since(e) > day), key=since)
