@@ -13,7 +13,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from lexicon.errors import LexiconError
@@ -93,8 +92,6 @@ class LanguageProfile:
         shows as a run such as `XX`, which `bytes.find` spots. Counts that no word of `max_len`
         letters can exceed are skipped.
         """
-        if not data:
-            return set()
         groups: dict[int, list[str]] = {}
         for letter in self.alphabet:
             have = self.tiles[letter].count if letter in self.tiles else 0
@@ -224,16 +221,6 @@ class LanguageProfile:
 _PROFILE_KEYS = {f.name for f in fields(LanguageProfile) if f.init}
 
 
-def load_profile_file(path: Path) -> LanguageProfile:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LexiconError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise LexiconError(f"not valid TOML: {exc}", file=str(path)) from exc
-    return LanguageProfile.from_dict(data, source=str(path))
-
-
 def available_languages() -> list[str]:
     folder = resources.files("lexicon_sources") / "languages"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
@@ -244,6 +231,11 @@ def load_profile(code: str) -> LanguageProfile:
     """The bundled profile for a language code; `LookupError` names an unknown one."""
     if code not in available_languages():
         raise LookupError(f"unknown language {code!r}; known: {', '.join(available_languages())}")
-    ref = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
-    with resources.as_file(ref) as path:
-        return load_profile_file(path)
+    path = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LexiconError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise LexiconError(f"not valid TOML: {exc}", file=str(path)) from exc
+    return LanguageProfile.from_dict(data, source=str(path))
