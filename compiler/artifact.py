@@ -35,15 +35,12 @@ def _write_temp(folder: Path, name: str, data: bytes) -> str:
 
 
 def _fsync_dir(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # a folder that cannot be synced: the renames still stand
         fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
+        try:
             os.fsync(fd)
-    finally:
-        os.close(fd)
+        finally:
+            os.close(fd)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
