@@ -72,4 +72,3 @@ def previous(editions: Sequence[Lexicon], current: Lexicon) -> Lexicon | None:
     if not earlier:
         return None
     return in_force(earlier, since(current))
-
