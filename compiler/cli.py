@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from compiler.build import BuildResult, build, compile_recipe
+from compiler.build import BuildResult, Folded, Rejected, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
 from lexicon.console import add_version, day, print_table, run_handler
@@ -88,27 +88,27 @@ def filters_off_note(result: BuildResult) -> str:
     return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
-def _write_tsv(out: str | None, rows: list[list], what: str) -> None:
-    """`rejected`, `folded`: a header and `rows` as TSV, to the file `out` (saying how many
-    `what` it holds) or to standard output (no `out`, or -)."""
+def _write_tsv(out: str | None, kind: type[tuple], rows: Sequence[tuple], what: str) -> None:
+    """`rejected`, `folded`: a header (the fields of `kind`, `Rejected` or `Folded`) and `rows`
+    as TSV, to the file `out` (saying how many `what` it holds) or to standard output (no
+    `out`, or -)."""
     to_file = out not in (None, "-")
     with open(out, "w", encoding="utf-8", newline="") if to_file else nullcontext(sys.stdout) as f:
-        csv.writer(f, delimiter="\t", lineterminator="\n").writerows(rows)  # quoted as needed
+        tsv = csv.writer(f, delimiter="\t", lineterminator="\n")  # quoted as needed
+        tsv.writerows([kind._fields, *rows])
     if to_file:
-        print(f"{len(rows) - 1} {what} written to {out}", file=sys.stderr)
+        print(f"{len(rows)} {what} written to {out}", file=sys.stderr)
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    rows = [[r.file, r.line, r.entry, r.reason, r.detail] for r in result.rejected]
-    _write_tsv(args.out, [["file", "line", "entry", "reason", "detail"], *rows], "dropped entries")
+    _write_tsv(args.out, Rejected, result.rejected, "dropped entries")
     return 0
 
 
 def cmd_folded(args: argparse.Namespace) -> int:
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    rows = [[f.file, f.line, f.entry, f.word] for f in result.folded_entries]
-    _write_tsv(args.out, [["file", "line", "entry", "word"], *rows], "folded entries")
+    _write_tsv(args.out, Folded, result.folded_entries, "folded entries")
     return 0
 
 
