@@ -171,12 +171,8 @@ def compile_recipe(
         profile = dataclasses.replace(profile, drop_capitals=False)
     normaliser = Normaliser(profile)
     plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
-    words: set[bytes] = set()
-    counts: Counter = Counter()
-    rejected: list[Rejected] = []
-    folded_entries: list[Folded] = []
-    folded = 0
-    source_reports = []
+    result = BuildResult(recipe, profile, keys=set(), sources=[], rejected_counts=Counter())
+    words = result.keys
     for source in recipe.sources:
         if not source.path.is_file():
             raise LexiconError(
@@ -199,7 +195,7 @@ def compile_recipe(
         with bar:
             if plain_reader is not None and source.format == "plain":
                 new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
-                counts.update(new_counts)
+                result.rejected_counts.update(new_counts)
                 before = len(words)
                 words.update(new)
                 stats = {
@@ -214,16 +210,16 @@ def compile_recipe(
                     entries,
                     normaliser.entry,
                     words,
-                    counts,
-                    rejected if keep_rejected else None,
+                    result.rejected_counts,
+                    result.rejected if keep_rejected else None,
                     source.declared_path,
                     tick,
-                    folded_entries if keep_rejected else None,
+                    result.folded_entries if keep_rejected else None,
                 )
-        folded += stats.pop("folded")
+        result.folded += stats.pop("folded")
         if source.format != "delta":  # only a delta says what it removed
             stats.pop("removed", None)
-        source_reports.append(
+        result.sources.append(
             {
                 "path": source.declared_path,
                 "sha256": decoded.sha256,
@@ -235,20 +231,10 @@ def compile_recipe(
         )
     if not words:
         raise LexiconError("the recipe produced no words at all", file=str(recipe.file))
-    needs_blank, unplayable = blank_report(profile, b"\n".join(words)) if count_blanks else (0, [])
-    return BuildResult(
-        recipe=recipe,
-        profile=profile,
-        keys=words,
-        sources=source_reports,
-        rejected_counts=counts,
-        rejected=rejected,
-        folded=folded,
-        folded_entries=folded_entries,
-        needs_blank=needs_blank,
-        unplayable=unplayable,
-        seconds=time.perf_counter() - started,
-    )
+    if count_blanks:
+        result.needs_blank, result.unplayable = blank_report(profile, b"\n".join(words))
+    result.seconds = time.perf_counter() - started
+    return result
 
 
 def blank_report(profile: LanguageProfile, words: bytes) -> tuple[int, list[str]]:
