@@ -75,7 +75,7 @@ class BuildResult:
 
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
-        manifest = {
+        return {
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
             "id": r.id,
@@ -95,10 +95,9 @@ class BuildResult:
             "profile": self.profile.to_dict(),
             # only an edition with a date says so: a build without one is as it always was
             **({IN_FORCE_FROM: r.in_force_from.isoformat()} if r.in_force_from else {}),
+            # a house build says so; a tournament build's manifest is unchanged
+            **({"filters_off": dict(r.filters_off)} if r.filters_off else {}),
         }
-        if r.filters_off:  # a house build says so; a tournament build's manifest is unchanged
-            manifest["filters_off"] = dict(r.filters_off)
-        return manifest
 
 
 def _read_entries(
