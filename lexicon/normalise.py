@@ -8,6 +8,7 @@ a player's capitals mean nothing).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -67,7 +68,7 @@ class Normaliser:
     def __init__(self, profile: LanguageProfile):
         self.profile = profile
         self._letters = profile.letters
-        self._fold_cache: dict[str, str | None] = {}
+        self.fold = functools.cache(self.fold)  # a list has few distinct characters
         # Most entries are already plain lower-case letters of the language: skip the slow path.
         # Only letters for which that shortcut gives what the slow path gives are taken.
         self.lower_letters = "".join(
@@ -127,11 +128,6 @@ class Normaliser:
 
     def fold(self, char: str) -> str | None:
         """The letters `char` stands for in this language, or None when it is foreign."""
-        if char not in self._fold_cache:
-            self._fold_cache[char] = self._fold_uncached(char)
-        return self._fold_cache[char]
-
-    def _fold_uncached(self, char: str) -> str | None:
         upper = char.upper()
         if upper in self._letters:
             return upper  # a letter of the language's own alphabet never folds
