@@ -70,16 +70,10 @@ class LanguageProfile:
 
     def words_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> list[str]:
         """The words of `data` (UTF-8, one a line) that need at least one blank."""
-        if not data:
-            return []
-        if data.isascii():
-            hits = self._hits_latin1(data, max_len)
-            lines = data.split(b"\n")
-            return [lines[i].decode("ascii") for i in sorted(hits)]
         text = data.decode("utf-8")
         words = text.split("\n")
         try:
-            hits = self._hits_latin1(text.encode("latin-1"), max_len)
+            hits = self._hits_latin1(data if data.isascii() else text.encode("latin-1"), max_len)
         except UnicodeEncodeError:  # an alphabet beyond Latin-1: word by word
             return [w for w in words if w and self.blanks_needed(w)]
         return [words[i] for i in sorted(hits)]
