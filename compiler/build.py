@@ -150,13 +150,12 @@ def compile_recipe(
     *,
     keep_rejected: bool = False,
     progress: bool = False,
-    bulk: bool = True,
     count_blanks: bool = True,
 ) -> BuildResult:
     """Read every source in order and return the final word set and its statistics.
 
-    `bulk` lets plain sources be read by `compiler.bulk` (same result, faster); without it, or
-    with `keep_rejected`, every entry goes through the line-by-line reader. Without
+    Plain sources are read by `compiler.bulk` (same result, faster); with `keep_rejected`,
+    every entry goes through the line-by-line reader, which reports each by line. Without
     `count_blanks`, `needs_blank` is left for the caller (`build` counts it alongside the trie).
     """
     started = time.perf_counter()
@@ -169,7 +168,7 @@ def compile_recipe(
     if CAPITALISED in dict(recipe.filters_off):  # proper names kept (a house build)
         profile = dataclasses.replace(profile, drop_capitals=False)
     normaliser = Normaliser(profile)
-    plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
+    plain_reader = PlainReader(normaliser) if not keep_rejected else None
     result = BuildResult(recipe, profile, keys=set(), sources=[], rejected_counts=Counter())
     words = result.keys
     for source in recipe.sources:
