@@ -68,7 +68,5 @@ def in_force(editions: Sequence[E], day: date) -> E | None:
 def previous(editions: Sequence[Lexicon], current: Lexicon) -> Lexicon | None:
     """The edition in force before `current` took over: the latest dated before it; None when
     `current` is the oldest."""
-    earlier = [e for e in editions if e is not current and since(e) < since(current)]
-    if not earlier:
-        return None
+    earlier = [e for e in editions if since(e) < since(current)]
     return in_force(earlier, since(current))
