@@ -19,6 +19,11 @@ from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
 
 
+def note(line: str) -> None:
+    """A line for the user on standard error: standard output holds the command's data."""
+    print(line, file=sys.stderr)
+
+
 def print_summary(results: Sequence[BuildResult]) -> None:
     seen = {reason for r in results for reason in r.rejected_counts}
     seen |= {name for r in results for name, _ in r.recipe.filters_off}
@@ -50,19 +55,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         if not args.quiet:
             for source in result.sources:
                 if source["encoding"] == "auto":
-                    print(
+                    note(
                         f"{recipe.id}: {source['path']}: encoding auto: read as "
-                        f"{source['decoded_as']}",
-                        file=sys.stderr,
+                        f"{source['decoded_as']}"
                     )
-            print(
-                f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
-                file=sys.stderr,
-            )
+            note(f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}")
         if result.unplayable:  # said even with --quiet: a list no game can play is news
-            print(unplayable_note(result), file=sys.stderr)
+            note(unplayable_note(result))
         if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
-            print(filters_off_note(result), file=sys.stderr)
+            note(filters_off_note(result))
     print_summary(results)
     return 0
 
@@ -97,7 +98,7 @@ def _write_tsv(out: str | None, kind: type[tuple], rows: Sequence[tuple], what: 
         tsv = csv.writer(f, delimiter="\t", lineterminator="\n")  # quoted as needed
         tsv.writerows([kind._fields, *rows])
     if to_file:
-        print(f"{len(rows)} {what} written to {out}", file=sys.stderr)
+        note(f"{len(rows)} {what} written to {out}")
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
@@ -128,14 +129,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if chosen is None:
             raise LexiconError(f"none of the editions given is in force on {day.isoformat()}")
         a = artifact.load(chosen.manifest)  # only the edition compared against is loaded
-        print(
-            f"against the edition in force on {day.isoformat()}: {_edition_name(a)}",
-            file=sys.stderr,
-        )
+        note(f"against the edition in force on {day.isoformat()}: {_edition_name(a)}")
         if editions.since(b) <= day:
-            print(
-                f"lexicon diff: note: {_edition_name(b)} would already be in force on {day.isoformat()}",
-                file=sys.stderr,
+            note(
+                f"lexicon diff: note: {_edition_name(b)} would already be in force on {day.isoformat()}"
             )
     elif args.b is None:
         raise LexiconError("give two builds (A.json B.json), or one with --in-force-among")
@@ -147,14 +144,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(f"-{word}")
     for word in added:
         print(f"+{word}")
-    print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
+    note(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed")
     if args.in_force_among and b.in_force_from is not None:
-        print(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before", file=sys.stderr)
+        note(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before")
     if a.profile.code != b.profile.code:  # legal, but almost always the wrong pair of files
-        print(
+        note(
             f"lexicon diff: warning: {a.id} is {a.profile.english_name} ({a.profile.code}) and "
-            f"{b.id} is {b.profile.english_name} ({b.profile.code}): every word differs",
-            file=sys.stderr,
+            f"{b.id} is {b.profile.english_name} ({b.profile.code}): every word differs"
         )
     return 0
 
