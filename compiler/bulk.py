@@ -61,7 +61,7 @@ class PlainReader:
         self, text: str, progress: Callable[[int], object] | None = None
     ) -> tuple[list[bytes], Counter, int, int]:
         """(UTF-8 words, possibly repeated; rejection counts; entries read; entries folded, as
-        `build.is_folded` counts them) for a whole source."""
+        `is_folded` counts them) for a whole source."""
         entry = self.normaliser.entry
         words: list[bytes] = []
         counts: Counter = Counter()
