@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
@@ -45,6 +45,8 @@ def print_summary(results: Sequence[BuildResult]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    """Read each recipe's sources, normalise and filter the words, and write the trie and its
+    manifest into DIR."""
     results = []
     for path in args.recipes:
         recipe = load_recipe(path)
@@ -102,12 +104,16 @@ def _write_tsv(out: str | None, kind: type[tuple], rows: Sequence[tuple], what: 
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
+    """Write every entry the recipe's build would drop, with the file, line, reason and detail
+    (the character at fault, or the length against the limit), as TSV."""
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
     _write_tsv(args.out, Rejected, result.rejected, "dropped entries")
     return 0
 
 
 def cmd_folded(args: argparse.Namespace) -> int:
+    """Write every entry the recipe's build keeps as a word it does not spell (a letter folded:
+    café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line and the word, as TSV."""
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
     _write_tsv(args.out, Folded, result.folded_entries, "folded entries")
     return 0
@@ -119,6 +125,10 @@ def _edition_name(lexicon: artifact.Lexicon) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    """Print the words removed (-WORD) and added (+WORD) from build A to build B; a count on
+    standard error, with a warning when they are different languages. With --in-force-among,
+    give one build (the new edition): it is compared with the edition in force today (or --on
+    a day) among the editions named."""
     if args.in_force_among:
         if args.b is not None:
             raise LexiconError("give one build (the new edition) with --in-force-among, not two")
@@ -159,6 +169,8 @@ EXIT_SOME_INVALID = 1  # `lookup`: at least one word is invalid or not a word fo
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
+    """Normalise each word as the service does and say whether it is valid. Exit status: 0 all
+    valid, 1 some invalid (or not a word form), 2 an error."""
     lex = artifact.load(args.artifact)
     all_valid = True
     for word in args.words:
@@ -181,6 +193,7 @@ def cmd_lookup(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Check each build's format version, its trie's sha256 and that the trie reads."""
     for path in args.artifacts:
         lex = artifact.load(path)
         m = lex.manifest
@@ -189,6 +202,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
+    """Verify every build first (format, version, sha256, readable trie); install none unless
+    all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), then each
+    DIR/<id>.json is switched in one rename."""
     from compiler.install import install
 
     for done in install(args.builds, args.into):
@@ -208,12 +224,16 @@ def parser() -> argparse.ArgumentParser:
     )
     add_version(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    b = sub.add_parser(
-        "build",
-        help="compile recipes into DIR/<id>.marisa + DIR/<id>.json",
-        description="Read each recipe's sources, normalise and filter the words, and write "
-        "the trie and its manifest into DIR.",
-    )
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help: str
+    ) -> argparse.ArgumentParser:
+        """`lexicon NAME`, run by `handler` and described by its docstring."""
+        command = sub.add_parser(name, help=help, description=handler.__doc__)
+        command.set_defaults(handler=handler)
+        return command
+
+    b = command("build", cmd_build, "compile recipes into DIR/<id>.marisa + DIR/<id>.json")
     b.add_argument("recipes", nargs="+", metavar="RECIPE", help="recipe files (TOML)")
     b.add_argument("--out", required=True, metavar="DIR", help="folder for the artifacts")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
@@ -224,34 +244,21 @@ def parser() -> argparse.ArgumentParser:
         help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
         "the recipe's); without one, a build is in force since always",
     )
-    b.set_defaults(handler=cmd_build)
-    r = sub.add_parser(
-        "rejected",
-        help="TSV of every dropped entry: file, line, entry, reason, detail",
-        description="Write every entry the recipe's build would drop, with the file, line, "
-        "reason and detail (the character at fault, or the length against the limit), as TSV.",
+    r = command(
+        "rejected", cmd_rejected, "TSV of every dropped entry: file, line, entry, reason, detail"
     )
-    r.set_defaults(handler=cmd_rejected)
-    f = sub.add_parser(
-        "folded",
-        help="TSV of every entry kept as a different word: file, line, entry, word",
-        description="Write every entry the recipe's build keeps as a word it does not spell "
-        "(a letter folded: café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line "
-        "and the word, as TSV.",
+    f = command(
+        "folded", cmd_folded, "TSV of every entry kept as a different word: file, line, entry, word"
     )
-    f.set_defaults(handler=cmd_folded)
     for tsv in (r, f):
         tsv.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
         tsv.add_argument(
             "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
         )
-    d = sub.add_parser(
+    d = command(
         "diff",
-        help="words added and removed between two builds, or against the edition in force",
-        description="Print the words removed (-WORD) and added (+WORD) from build A to build "
-        "B; a count on standard error, with a warning when they are different languages. With "
-        "--in-force-among, give one build (the new edition): it is compared with the edition "
-        "in force today (or --on a day) among the editions named.",
+        cmd_diff,
+        "words added and removed between two builds, or against the edition in force",
     )
     d.add_argument("a", metavar="A.json", help="the older build's manifest (or the new one)")
     d.add_argument("b", metavar="B.json", nargs="?", help="the newer build's manifest")
@@ -263,33 +270,18 @@ def parser() -> argparse.ArgumentParser:
         "in force, chosen by their dates",
     )
     d.add_argument("--on", type=day, metavar="YYYY-MM-DD", help="the day to choose it on (today)")
-    d.set_defaults(handler=cmd_diff)
-    lk = sub.add_parser(
-        "lookup",
-        help="normalise words and look them up",
-        description="Normalise each word as the service does and say whether it is valid. "
-        "Exit status: 0 all valid, 1 some invalid (or not a word form), 2 an error.",
-    )
+    lk = command("lookup", cmd_lookup, "normalise words and look them up")
     lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
     lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
-    lk.set_defaults(handler=cmd_lookup)
-    v = sub.add_parser(
-        "verify",
-        help="check format version and checksum",
-        description="Check each build's format version, its trie's sha256 and that the trie reads.",
-    )
+    v = command("verify", cmd_verify, "check format version and checksum")
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
-    v.set_defaults(handler=cmd_verify)
-    i = sub.add_parser(
+    i = command(
         "install",
-        help="verify builds, then install them into a deployment's lexicon directory",
-        description="Verify every build first (format, version, sha256, readable trie); install "
-        "none unless all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), "
-        "then each DIR/<id>.json is switched in one rename.",
+        cmd_install,
+        "verify builds, then install them into a deployment's lexicon directory",
     )
     i.add_argument("builds", nargs="+", metavar="BUILD.json", help="built manifests to install")
     i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
-    i.set_defaults(handler=cmd_install)
     return p
 
 
