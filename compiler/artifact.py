@@ -35,15 +35,12 @@ def _write_temp(folder: Path, name: str, data: bytes) -> str:
 
 
 def _fsync_dir(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # a folder that cannot be synced: the renames still stand
         fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
+        try:
             os.fsync(fd)
-    finally:
-        os.close(fd)
+        finally:
+            os.close(fd)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -96,9 +93,7 @@ def write_artifact(out_dir: Path, lexicon_id: str, image: bytes, manifest: dict)
         tmp_trie = _write_temp(out_dir, trie_path.name, image)
         tmp_manifest = _write_temp(out_dir, manifest_path.name, manifest_json(manifest))
         if trie_path.exists():
-            fd, backup = tempfile.mkstemp(prefix=f".{trie_path.name}.", suffix=".old", dir=out_dir)
-            os.close(fd)
-            os.unlink(backup)
+            backup = f"{tmp_trie}.old"  # free: the temporary trie's name is unique while it lives
             try:
                 os.link(trie_path, backup)
             except OSError:  # no hard links here: no way back, but the window is two renames

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tqdm import tqdm
 
@@ -30,8 +30,9 @@ PROGRESS_BYTES = 8 << 20  # sources smaller than this compile too fast to need a
 DELTA_ABSENT = "delta-remove-absent"  # a removal of a word that was not there: a warning
 
 
-@dataclass
-class Rejected:
+# An entry report's fields are the columns of its TSV (`lexicon rejected`, `lexicon folded`).
+# Named tuples, not dataclasses: a big list drops 100,000 entries.
+class Rejected(NamedTuple):
     file: str
     line: int
     entry: str
@@ -39,8 +40,7 @@ class Rejected:
     detail: str = ""  # the character at fault, quoted (`'/'`, `' '`), where there is one
 
 
-@dataclass
-class Folded:
+class Folded(NamedTuple):
     """An entry kept as a different word than it spells: a letter folded (café → CAFE) or a
     joiner dropped (auto's → AUTOS)."""
 
@@ -75,7 +75,7 @@ class BuildResult:
 
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
-        manifest = {
+        return {
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
             "id": r.id,
@@ -95,10 +95,9 @@ class BuildResult:
             "profile": self.profile.to_dict(),
             # only an edition with a date says so: a build without one is as it always was
             **({IN_FORCE_FROM: r.in_force_from.isoformat()} if r.in_force_from else {}),
+            # a house build says so; a tournament build's manifest is unchanged
+            **({"filters_off": dict(r.filters_off)} if r.filters_off else {}),
         }
-        if r.filters_off:  # a house build says so; a tournament build's manifest is unchanged
-            manifest["filters_off"] = dict(r.filters_off)
-        return manifest
 
 
 def _read_entries(
@@ -151,13 +150,12 @@ def compile_recipe(
     *,
     keep_rejected: bool = False,
     progress: bool = False,
-    bulk: bool = True,
     count_blanks: bool = True,
 ) -> BuildResult:
     """Read every source in order and return the final word set and its statistics.
 
-    `bulk` lets plain sources be read by `compiler.bulk` (same result, faster); without it, or
-    with `keep_rejected`, every entry goes through the line-by-line reader. Without
+    Plain sources are read by `compiler.bulk` (same result, faster); with `keep_rejected`,
+    every entry goes through the line-by-line reader, which reports each by line. Without
     `count_blanks`, `needs_blank` is left for the caller (`build` counts it alongside the trie).
     """
     started = time.perf_counter()
@@ -170,13 +168,9 @@ def compile_recipe(
     if CAPITALISED in dict(recipe.filters_off):  # proper names kept (a house build)
         profile = dataclasses.replace(profile, drop_capitals=False)
     normaliser = Normaliser(profile)
-    plain_reader = PlainReader(normaliser) if bulk and not keep_rejected else None
-    words: set[bytes] = set()
-    counts: Counter = Counter()
-    rejected: list[Rejected] = []
-    folded_entries: list[Folded] = []
-    folded = 0
-    source_reports = []
+    plain_reader = PlainReader(normaliser) if not keep_rejected else None
+    result = BuildResult(recipe, profile, keys=set(), sources=[], rejected_counts=Counter())
+    words = result.keys
     for source in recipe.sources:
         if not source.path.is_file():
             raise LexiconError(
@@ -199,7 +193,7 @@ def compile_recipe(
         with bar:
             if plain_reader is not None and source.format == "plain":
                 new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
-                counts.update(new_counts)
+                result.rejected_counts.update(new_counts)
                 before = len(words)
                 words.update(new)
                 stats = {
@@ -214,42 +208,31 @@ def compile_recipe(
                     entries,
                     normaliser.entry,
                     words,
-                    counts,
-                    rejected if keep_rejected else None,
+                    result.rejected_counts,
+                    result.rejected if keep_rejected else None,
                     source.declared_path,
                     tick,
-                    folded_entries if keep_rejected else None,
+                    result.folded_entries if keep_rejected else None,
                 )
-        folded += stats["folded"]
-        report = {
-            "path": source.declared_path,
-            "sha256": decoded.sha256,
-            "format": source.format,
-            "encoding": source.encoding,
-            "decoded_as": decoded.encoding,
-            "entries": stats["entries"],
-            "kept": stats["kept"],
-            "added": stats["added"],
-        }
-        if source.format == "delta":
-            report["removed"] = stats["removed"]
-        source_reports.append(report)
+        result.folded += stats.pop("folded")
+        if source.format != "delta":  # only a delta says what it removed
+            stats.pop("removed", None)
+        result.sources.append(
+            {
+                "path": source.declared_path,
+                "sha256": decoded.sha256,
+                "format": source.format,
+                "encoding": source.encoding,
+                "decoded_as": decoded.encoding,
+                **stats,
+            }
+        )
     if not words:
         raise LexiconError("the recipe produced no words at all", file=str(recipe.file))
-    needs_blank, unplayable = blank_report(profile, b"\n".join(words)) if count_blanks else (0, [])
-    return BuildResult(
-        recipe=recipe,
-        profile=profile,
-        keys=words,
-        sources=source_reports,
-        rejected_counts=counts,
-        rejected=rejected,
-        folded=folded,
-        folded_entries=folded_entries,
-        needs_blank=needs_blank,
-        unplayable=unplayable,
-        seconds=time.perf_counter() - started,
-    )
+    if count_blanks:
+        result.needs_blank, result.unplayable = blank_report(profile, b"\n".join(words))
+    result.seconds = time.perf_counter() - started
+    return result
 
 
 def blank_report(profile: LanguageProfile, words: bytes) -> tuple[int, list[str]]:

@@ -21,16 +21,15 @@ from collections.abc import Callable, Iterator
 from compiler.sources import content_lines
 from lexicon.normalise import Normaliser, Rejection, is_folded
 
-# Every line break `str.splitlines` knows; "\r\n" counts once, as it does there.
+# Every line break `str.splitlines` knows besides "\n".
 LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_BREAK_RE = re.compile("\r\n|[" + LINE_BREAKS + "]")
 CHUNK_CHARS = 1 << 20  # lines are cut into pieces of about this size, for the progress bar
 
 
 def normalise_line_breaks(text: str) -> str:
     """Make `text.split("\\n")` cut where `text.splitlines()` cuts (same line numbers)."""
     if any(ch in text for ch in LINE_BREAKS):
-        return _BREAK_RE.sub("\n", text)
+        return "\n".join(text.splitlines())
     return text
 
 
@@ -62,7 +61,7 @@ class PlainReader:
         self, text: str, progress: Callable[[int], object] | None = None
     ) -> tuple[list[bytes], Counter, int, int]:
         """(UTF-8 words, possibly repeated; rejection counts; entries read; entries folded, as
-        `build.is_folded` counts them) for a whole source."""
+        `is_folded` counts them) for a whole source."""
         entry = self.normaliser.entry
         words: list[bytes] = []
         counts: Counter = Counter()

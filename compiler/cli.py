@@ -5,18 +5,23 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from compiler.build import BuildResult, build, compile_recipe
+from compiler.build import BuildResult, Folded, Rejected, build, compile_recipe
 from compiler.recipe import load_recipe
 from lexicon import artifact, editions
 from lexicon.console import add_version, day, print_table, run_handler
 from lexicon.errors import LexiconError
 from lexicon.normalise import REASONS, Rejection
+
+
+def note(line: str) -> None:
+    """A line for the user on standard error: standard output holds the command's data."""
+    print(line, file=sys.stderr)
 
 
 def print_summary(results: Sequence[BuildResult]) -> None:
@@ -40,6 +45,8 @@ def print_summary(results: Sequence[BuildResult]) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    """Read each recipe's sources, normalise and filter the words, and write the trie and its
+    manifest into DIR."""
     results = []
     for path in args.recipes:
         recipe = load_recipe(path)
@@ -50,19 +57,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         if not args.quiet:
             for source in result.sources:
                 if source["encoding"] == "auto":
-                    print(
+                    note(
                         f"{recipe.id}: {source['path']}: encoding auto: read as "
-                        f"{source['decoded_as']}",
-                        file=sys.stderr,
+                        f"{source['decoded_as']}"
                     )
-            print(
-                f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}",
-                file=sys.stderr,
-            )
+            note(f"wrote {manifest_path} and {manifest_path.with_suffix('.marisa').name}")
         if result.unplayable:  # said even with --quiet: a list no game can play is news
-            print(unplayable_note(result), file=sys.stderr)
+            note(unplayable_note(result))
         if recipe.filters_off:  # said even with --quiet: a house build is never a tournament's
-            print(filters_off_note(result), file=sys.stderr)
+            note(filters_off_note(result))
     print_summary(results)
     return 0
 
@@ -88,27 +91,31 @@ def filters_off_note(result: BuildResult) -> str:
     return f"{result.recipe.id}: a house build (no tournament ruleset may use it): {off}"
 
 
-def _write_tsv(out: str | None, rows: list[list], what: str) -> None:
-    """`rejected`, `folded`: a header and `rows` as TSV, to the file `out` (saying how many
-    `what` it holds) or to standard output (no `out`, or -)."""
+def _write_tsv(out: str | None, kind: type[tuple], rows: Sequence[tuple], what: str) -> None:
+    """`rejected`, `folded`: a header (the fields of `kind`, `Rejected` or `Folded`) and `rows`
+    as TSV, to the file `out` (saying how many `what` it holds) or to standard output (no
+    `out`, or -)."""
     to_file = out not in (None, "-")
     with open(out, "w", encoding="utf-8", newline="") if to_file else nullcontext(sys.stdout) as f:
-        csv.writer(f, delimiter="\t", lineterminator="\n").writerows(rows)  # quoted as needed
+        tsv = csv.writer(f, delimiter="\t", lineterminator="\n")  # quoted as needed
+        tsv.writerows([kind._fields, *rows])
     if to_file:
-        print(f"{len(rows) - 1} {what} written to {out}", file=sys.stderr)
+        note(f"{len(rows)} {what} written to {out}")
 
 
 def cmd_rejected(args: argparse.Namespace) -> int:
+    """Write every entry the recipe's build would drop, with the file, line, reason and detail
+    (the character at fault, or the length against the limit), as TSV."""
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    rows = [[r.file, r.line, r.entry, r.reason, r.detail] for r in result.rejected]
-    _write_tsv(args.out, [["file", "line", "entry", "reason", "detail"], *rows], "dropped entries")
+    _write_tsv(args.out, Rejected, result.rejected, "dropped entries")
     return 0
 
 
 def cmd_folded(args: argparse.Namespace) -> int:
+    """Write every entry the recipe's build keeps as a word it does not spell (a letter folded:
+    café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line and the word, as TSV."""
     result = compile_recipe(load_recipe(args.recipe), keep_rejected=True)
-    rows = [[f.file, f.line, f.entry, f.word] for f in result.folded_entries]
-    _write_tsv(args.out, [["file", "line", "entry", "word"], *rows], "folded entries")
+    _write_tsv(args.out, Folded, result.folded_entries, "folded entries")
     return 0
 
 
@@ -118,6 +125,10 @@ def _edition_name(lexicon: artifact.Lexicon) -> str:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    """Print the words removed (-WORD) and added (+WORD) from build A to build B; a count on
+    standard error, with a warning when they are different languages. With --in-force-among,
+    give one build (the new edition): it is compared with the edition in force today (or --on
+    a day) among the editions named."""
     if args.in_force_among:
         if args.b is not None:
             raise LexiconError("give one build (the new edition) with --in-force-among, not two")
@@ -128,14 +139,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if chosen is None:
             raise LexiconError(f"none of the editions given is in force on {day.isoformat()}")
         a = artifact.load(chosen.manifest)  # only the edition compared against is loaded
-        print(
-            f"against the edition in force on {day.isoformat()}: {_edition_name(a)}",
-            file=sys.stderr,
-        )
+        note(f"against the edition in force on {day.isoformat()}: {_edition_name(a)}")
         if editions.since(b) <= day:
-            print(
-                f"lexicon diff: note: {_edition_name(b)} would already be in force on {day.isoformat()}",
-                file=sys.stderr,
+            note(
+                f"lexicon diff: note: {_edition_name(b)} would already be in force on {day.isoformat()}"
             )
     elif args.b is None:
         raise LexiconError("give two builds (A.json B.json), or one with --in-force-among")
@@ -147,14 +154,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(f"-{word}")
     for word in added:
         print(f"+{word}")
-    print(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed", file=sys.stderr)
+    note(f"{a.id} → {b.id}: {len(added)} added, {len(removed)} removed")
     if args.in_force_among and b.in_force_from is not None:
-        print(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before", file=sys.stderr)
+        note(f"{b.id} is used from {b.in_force_from.isoformat()} on, not before")
     if a.profile.code != b.profile.code:  # legal, but almost always the wrong pair of files
-        print(
+        note(
             f"lexicon diff: warning: {a.id} is {a.profile.english_name} ({a.profile.code}) and "
-            f"{b.id} is {b.profile.english_name} ({b.profile.code}): every word differs",
-            file=sys.stderr,
+            f"{b.id} is {b.profile.english_name} ({b.profile.code}): every word differs"
         )
     return 0
 
@@ -163,6 +169,8 @@ EXIT_SOME_INVALID = 1  # `lookup`: at least one word is invalid or not a word fo
 
 
 def cmd_lookup(args: argparse.Namespace) -> int:
+    """Normalise each word as the service does and say whether it is valid. Exit status: 0 all
+    valid, 1 some invalid (or not a word form), 2 an error."""
     lex = artifact.load(args.artifact)
     all_valid = True
     for word in args.words:
@@ -185,6 +193,7 @@ def cmd_lookup(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Check each build's format version, its trie's sha256 and that the trie reads."""
     for path in args.artifacts:
         lex = artifact.load(path)
         m = lex.manifest
@@ -193,6 +202,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_install(args: argparse.Namespace) -> int:
+    """Verify every build first (format, version, sha256, readable trie); install none unless
+    all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), then each
+    DIR/<id>.json is switched in one rename."""
     from compiler.install import install
 
     for done in install(args.builds, args.into):
@@ -212,12 +224,16 @@ def parser() -> argparse.ArgumentParser:
     )
     add_version(p)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    b = sub.add_parser(
-        "build",
-        help="compile recipes into DIR/<id>.marisa + DIR/<id>.json",
-        description="Read each recipe's sources, normalise and filter the words, and write "
-        "the trie and its manifest into DIR.",
-    )
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help: str
+    ) -> argparse.ArgumentParser:
+        """`lexicon NAME`, run by `handler` and described by its docstring."""
+        command = sub.add_parser(name, help=help, description=handler.__doc__)
+        command.set_defaults(handler=handler)
+        return command
+
+    b = command("build", cmd_build, "compile recipes into DIR/<id>.marisa + DIR/<id>.json")
     b.add_argument("recipes", nargs="+", metavar="RECIPE", help="recipe files (TOML)")
     b.add_argument("--out", required=True, metavar="DIR", help="folder for the artifacts")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or file notes")
@@ -228,34 +244,21 @@ def parser() -> argparse.ArgumentParser:
         help="the date this edition is in force from (the manifest's `in_force_from`; wins over "
         "the recipe's); without one, a build is in force since always",
     )
-    b.set_defaults(handler=cmd_build)
-    r = sub.add_parser(
-        "rejected",
-        help="TSV of every dropped entry: file, line, entry, reason, detail",
-        description="Write every entry the recipe's build would drop, with the file, line, "
-        "reason and detail (the character at fault, or the length against the limit), as TSV.",
+    r = command(
+        "rejected", cmd_rejected, "TSV of every dropped entry: file, line, entry, reason, detail"
     )
-    r.set_defaults(handler=cmd_rejected)
-    f = sub.add_parser(
-        "folded",
-        help="TSV of every entry kept as a different word: file, line, entry, word",
-        description="Write every entry the recipe's build keeps as a word it does not spell "
-        "(a letter folded: café → CAFE; a joiner dropped: auto's → AUTOS), with the file, line "
-        "and the word, as TSV.",
+    f = command(
+        "folded", cmd_folded, "TSV of every entry kept as a different word: file, line, entry, word"
     )
-    f.set_defaults(handler=cmd_folded)
     for tsv in (r, f):
         tsv.add_argument("recipe", metavar="RECIPE", help="the recipe whose sources are read")
         tsv.add_argument(
             "--out", metavar="FILE.tsv", help="write here instead of standard output (- for it)"
         )
-    d = sub.add_parser(
+    d = command(
         "diff",
-        help="words added and removed between two builds, or against the edition in force",
-        description="Print the words removed (-WORD) and added (+WORD) from build A to build "
-        "B; a count on standard error, with a warning when they are different languages. With "
-        "--in-force-among, give one build (the new edition): it is compared with the edition "
-        "in force today (or --on a day) among the editions named.",
+        cmd_diff,
+        "words added and removed between two builds, or against the edition in force",
     )
     d.add_argument("a", metavar="A.json", help="the older build's manifest (or the new one)")
     d.add_argument("b", metavar="B.json", nargs="?", help="the newer build's manifest")
@@ -267,33 +270,18 @@ def parser() -> argparse.ArgumentParser:
         "in force, chosen by their dates",
     )
     d.add_argument("--on", type=day, metavar="YYYY-MM-DD", help="the day to choose it on (today)")
-    d.set_defaults(handler=cmd_diff)
-    lk = sub.add_parser(
-        "lookup",
-        help="normalise words and look them up",
-        description="Normalise each word as the service does and say whether it is valid. "
-        "Exit status: 0 all valid, 1 some invalid (or not a word form), 2 an error.",
-    )
+    lk = command("lookup", cmd_lookup, "normalise words and look them up")
     lk.add_argument("artifact", metavar="ARTIFACT", help="a compiled lexicon's manifest (.json)")
     lk.add_argument("words", nargs="+", metavar="WORD", help="words to look up")
-    lk.set_defaults(handler=cmd_lookup)
-    v = sub.add_parser(
-        "verify",
-        help="check format version and checksum",
-        description="Check each build's format version, its trie's sha256 and that the trie reads.",
-    )
+    v = command("verify", cmd_verify, "check format version and checksum")
     v.add_argument("artifacts", nargs="+", metavar="ARTIFACT", help="manifests (.json) to check")
-    v.set_defaults(handler=cmd_verify)
-    i = sub.add_parser(
+    i = command(
         "install",
-        help="verify builds, then install them into a deployment's lexicon directory",
-        description="Verify every build first (format, version, sha256, readable trie); install "
-        "none unless all pass. Tries go in as DIR/<sha256>.marisa (read-only, never rewritten), "
-        "then each DIR/<id>.json is switched in one rename.",
+        cmd_install,
+        "verify builds, then install them into a deployment's lexicon directory",
     )
     i.add_argument("builds", nargs="+", metavar="BUILD.json", help="built manifests to install")
     i.add_argument("--into", required=True, metavar="DIR", help="the deployment's lexicon dir")
-    i.set_defaults(handler=cmd_install)
     return p
 
 

@@ -47,23 +47,21 @@ def _store_trie(folder: Path, sha: str, data: bytes) -> str:
 def install(builds: list[Path | str], into: Path | str) -> list[Installed]:
     """Verify every build, then install each: trie under its checksum, manifest last."""
     folder = Path(into)
-    checked = []
-    seen: dict[str, Path] = {}
+    checked: dict[str, tuple[Path, dict, bytes]] = {}  # by id: two builds of one id refused
     for build in builds:
         manifest_path = artifact.resolve_manifest(build)
         manifest = artifact.read_manifest(manifest_path)
         data = artifact.read_trie(manifest_path, manifest)
         artifact.from_bytes(manifest_path, manifest, data)  # a readable trie, the right count
-        if manifest["id"] in seen:
+        if manifest["id"] in checked:
             raise LexiconError(
-                f"lexicon id {manifest['id']!r} is also in {seen[manifest['id']]}",
+                f"lexicon id {manifest['id']!r} is also in {checked[manifest['id']][0]}",
                 file=str(manifest_path),
             )
-        seen[manifest["id"]] = manifest_path
-        checked.append((manifest, data))
+        checked[manifest["id"]] = (manifest_path, manifest, data)
     folder.mkdir(parents=True, exist_ok=True)
     done = []
-    for manifest, data in checked:
+    for _, manifest, data in checked.values():
         sha = manifest["marisa"]["sha256"]
         target = folder / f"{manifest['id']}.json"
         previous = _previous_sha(target)

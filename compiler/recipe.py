@@ -47,12 +47,6 @@ class Recipe:
     # Filters turned off, each with why: a house build (never a tournament list); the build
     # report and the manifest say so.
     filters_off: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def house(self) -> bool:
-        """A build with a filter off is a house variant: no tournament ruleset may use it."""
-        return bool(self.filters_off)
-
     # The date this edition is in force from (the yearly Danish update from 1 January): None,
     # in force since always. `lexicon build --in-force-from` sets or overrides it.
     in_force_from: date | None = None

@@ -114,14 +114,10 @@ def saol_variants(headword: str) -> list[str]:
     headword = headword.replace("|", "")
     parts = _OPTIONAL.split(headword)  # literal, optional, literal, optional, …
     literals, optionals = parts[0::2], parts[1::2]
-    variants = []
-    for choice in itertools.product((False, True), repeat=len(optionals)):
-        out = [literals[0]]
-        for take, opt, lit in zip(choice, optionals, literals[1:], strict=True):
-            out.append(opt if take else "")
-            out.append(lit)
-        variants.append("".join(out))
-    return variants
+    return [
+        "".join(literal + pick for literal, pick in zip(literals, (*picks, ""), strict=True))
+        for picks in itertools.product(*(("", optional) for optional in optionals))
+    ]
 
 
 def saol_entries(text: str, file: str) -> Iterator[Entry]:

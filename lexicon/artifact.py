@@ -100,30 +100,27 @@ class Lexicon:
         """Which list ruled: enough to name it and prove which build it was. An edition with a
         date names it (`in_force_from`); a build without one says nothing more than before."""
         m = self.manifest
-        identity = {
+        return {
             "id": m["id"],
             "title": m["title"],
             "version": m["version"],
             "sha256": m["marisa"]["sha256"],
             "stand_in": m["stand_in"],
+            **({IN_FORCE_FROM: m[IN_FORCE_FROM]} if m.get(IN_FORCE_FROM) is not None else {}),
         }
-        if m.get(IN_FORCE_FROM) is not None:
-            identity[IN_FORCE_FROM] = m[IN_FORCE_FROM]
-        return identity
 
     def summary(self) -> dict[str, Any]:
         """What may be said about a lexicon in public: identity and counts, never words."""
         m = self.manifest
-        summary = {
+        return {
             **self.identity(),
             "language": m["language"],
             "license": m["license"],
             "word_count": m["word_count"],
             "needs_blank": m.get("needs_blank"),
+            # a house build says which filters it turned off, and why
+            **({"filters_off": self.filters_off} if self.house else {}),
         }
-        if self.house:  # a house build says which filters it turned off, and why
-            summary["filters_off"] = self.filters_off
-        return summary
 
 
 def resolve_manifest(path: Path | str) -> Path:
@@ -193,14 +190,6 @@ def read_trie(manifest_path: Path, manifest: dict[str, Any]) -> bytes:
             file=str(path),
         )
     return data
-
-
-def verify(path: Path | str) -> dict[str, Any]:
-    """Check format, version and checksum; returns the manifest."""
-    manifest_path = resolve_manifest(path)
-    manifest = read_manifest(manifest_path)
-    read_trie(manifest_path, manifest)
-    return manifest
 
 
 def manifest_profile(manifest: dict[str, Any], manifest_path: Path) -> LanguageProfile:

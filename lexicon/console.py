@@ -5,6 +5,7 @@ is never lost nor answered with a traceback (`run_command`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -100,10 +101,8 @@ def stop_on_interrupt(say: str, cleanup: Callable[[], None] | None = None) -> No
 
     def handler(signum: int, frame: object) -> None:
         if cleanup is not None:
-            try:
+            with contextlib.suppress(Exception):  # best effort; the stop must still happen
                 cleanup()
-            except Exception:  # noqa: BLE001 - best effort; the stop must still happen
-                pass
         os.write(2, f"{say}\n".encode())
         die_by_sigint()
 

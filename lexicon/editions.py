@@ -58,22 +58,12 @@ def since(lexicon: Dated) -> date:
 def in_force(editions: Sequence[E], day: date) -> E | None:
     """The edition in force on `day`: the latest date not after it (ties: the one listed
     last); None when every edition's date is still to come."""
-    chosen = None
-    for edition in editions:
-        if since(edition) <= day and (chosen is None or since(edition) >= since(chosen)):
-            chosen = edition
-    return chosen
+    # reversed: of editions with the same date, max keeps the first it meets, the one listed last
+    return max((e for e in reversed(editions) if since(e) <= day), key=since, default=None)
 
 
 def previous(editions: Sequence[Lexicon], current: Lexicon) -> Lexicon | None:
     """The edition in force before `current` took over: the latest dated before it; None when
     `current` is the oldest."""
-    earlier = [e for e in editions if e is not current and since(e) < since(current)]
-    if not earlier:
-        return None
+    earlier = [e for e in editions if since(e) < since(current)]
     return in_force(earlier, since(current))
-
-
-def upcoming(editions: Sequence[Lexicon], day: date) -> list[Lexicon]:
-    """The editions installed whose date is still to come on `day`, soonest first."""
-    return sorted((e for e in editions if since(e) > day), key=since)

@@ -13,7 +13,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from lexicon.errors import LexiconError
@@ -71,16 +70,10 @@ class LanguageProfile:
 
     def words_needing_blanks_utf8(self, data: bytes, max_len: int | None = None) -> list[str]:
         """The words of `data` (UTF-8, one a line) that need at least one blank."""
-        if not data:
-            return []
-        if data.isascii():
-            hits = self._hits_latin1(data, max_len)
-            lines = data.split(b"\n")
-            return [lines[i].decode("ascii") for i in sorted(hits)]
         text = data.decode("utf-8")
         words = text.split("\n")
         try:
-            hits = self._hits_latin1(text.encode("latin-1"), max_len)
+            hits = self._hits_latin1(data if data.isascii() else text.encode("latin-1"), max_len)
         except UnicodeEncodeError:  # an alphabet beyond Latin-1: word by word
             return [w for w in words if w and self.blanks_needed(w)]
         return [words[i] for i in sorted(hits)]
@@ -93,8 +86,6 @@ class LanguageProfile:
         shows as a run such as `XX`, which `bytes.find` spots. Counts that no word of `max_len`
         letters can exceed are skipped.
         """
-        if not data:
-            return set()
         groups: dict[int, list[str]] = {}
         for letter in self.alphabet:
             have = self.tiles[letter].count if letter in self.tiles else 0
@@ -224,16 +215,6 @@ class LanguageProfile:
 _PROFILE_KEYS = {f.name for f in fields(LanguageProfile) if f.init}
 
 
-def load_profile_file(path: Path) -> LanguageProfile:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LexiconError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise LexiconError(f"not valid TOML: {exc}", file=str(path)) from exc
-    return LanguageProfile.from_dict(data, source=str(path))
-
-
 def available_languages() -> list[str]:
     folder = resources.files("lexicon_sources") / "languages"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
@@ -244,6 +225,11 @@ def load_profile(code: str) -> LanguageProfile:
     """The bundled profile for a language code; `LookupError` names an unknown one."""
     if code not in available_languages():
         raise LookupError(f"unknown language {code!r}; known: {', '.join(available_languages())}")
-    ref = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
-    with resources.as_file(ref) as path:
-        return load_profile_file(path)
+    path = resources.files("lexicon_sources") / "languages" / f"{code}.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LexiconError(f"cannot read language profile: {exc.strerror}", file=str(path)) from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise LexiconError(f"not valid TOML: {exc}", file=str(path)) from exc
+    return LanguageProfile.from_dict(data, source=str(path))

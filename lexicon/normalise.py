@@ -8,6 +8,7 @@ a player's capitals mean nothing).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import NamedTuple
@@ -66,8 +67,7 @@ class Normaliser:
 
     def __init__(self, profile: LanguageProfile):
         self.profile = profile
-        self._letters = profile.letters
-        self._fold_cache: dict[str, str | None] = {}
+        self.fold = functools.cache(self.fold)  # a list has few distinct characters
         # Most entries are already plain lower-case letters of the language: skip the slow path.
         # Only letters for which that shortcut gives what the slow path gives are taken.
         self.lower_letters = "".join(
@@ -77,7 +77,7 @@ class Normaliser:
                 if len(low) == 1
                 and low.isalpha()
                 and not low.isupper()
-                and low.upper() in self._letters
+                and low.upper() in profile.letters
                 and unicodedata.normalize("NFC", low) == low
                 and not unicodedata.combining(low)
             )
@@ -97,7 +97,7 @@ class Normaliser:
             self.certain_rejections.append(
                 (CAPITALISED, f"[{letters}]*[{uppers}][{letters}{uppers}]*")
             )
-        self._word = re.compile(f"[{re.escape(''.join(sorted(self._letters)))}]*")
+        self._word = re.compile(f"[{re.escape(''.join(sorted(profile.letters)))}]*")
         self.query_characters = query_characters(profile)
         self._joiners = str.maketrans("", "", profile.joiners) if profile.joiners else None
         self._outside_query = re.compile(f"[^{re.escape(''.join(sorted(self.query_characters)))}]")
@@ -127,13 +127,8 @@ class Normaliser:
 
     def fold(self, char: str) -> str | None:
         """The letters `char` stands for in this language, or None when it is foreign."""
-        if char not in self._fold_cache:
-            self._fold_cache[char] = self._fold_uncached(char)
-        return self._fold_cache[char]
-
-    def _fold_uncached(self, char: str) -> str | None:
         upper = char.upper()
-        if upper in self._letters:
+        if upper in self.profile.letters:
             return upper  # a letter of the language's own alphabet never folds
         if upper in self.profile.folding:
             return self.profile.folding[upper]
@@ -145,7 +140,7 @@ class Normaliser:
             stripped = unidecode(char).upper()
         else:
             return None
-        if stripped and stripped != upper and all(c in self._letters for c in stripped):
+        if stripped and stripped != upper and all(c in self.profile.letters for c in stripped):
             return stripped
         return None
 

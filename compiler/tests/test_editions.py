@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -91,7 +92,19 @@ def test_the_edition_in_force_is_the_latest_date_not_after_the_day(tmp_path):
     assert editions.in_force([y27], date(2026, 6, 1)) is None  # not yet: installed, not used
     assert editions.previous(listed, y27) is y26 and editions.previous(listed, y26) is base
     assert editions.previous(listed, base) is None
-    assert editions.upcoming(listed, date(2025, 6, 1)) == [y26, y27]
+
+
+def test_of_two_editions_with_the_same_date_the_one_listed_last_is_in_force():
+    def edition(name, day):
+        return editions.Installed(Path(f"{name}.json"), name, day)
+
+    first, second = edition("a", date(2026, 1, 1)), edition("b", date(2026, 1, 1))
+    undated, other = edition("c", None), edition("d", None)
+    assert editions.in_force([first, second], date(2026, 6, 1)) is second
+    assert editions.in_force([second, first], date(2026, 6, 1)) is first
+    assert editions.in_force([undated, other], date(2026, 6, 1)) is other
+    assert editions.in_force([first, undated, second], date(2025, 6, 1)) is undated
+    assert editions.in_force([], date(2026, 6, 1)) is None
 
 
 def test_diff_against_the_edition_in_force(tmp_path, capsys):

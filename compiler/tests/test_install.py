@@ -56,3 +56,12 @@ def test_cli_install_reports_and_fails_with_file(tmp_path, recipe, capsys):
     assert "installed  t  sha256" in capsys.readouterr().out
     assert main(["install", str(tmp_path / "none.json"), "--into", str(tmp_path / "d")]) == 2
     assert "none.json: manifest not found" in capsys.readouterr().err
+
+
+def test_two_builds_of_one_id_are_refused_naming_both_and_nothing_is_installed(tmp_path, recipe):
+    _, first = build(recipe, tmp_path / "a")
+    _, second = build(recipe, tmp_path / "b")
+    with pytest.raises(LexiconError) as refused:
+        install([first, second], tmp_path / "deploy")
+    assert str(refused.value) == f"{second}: lexicon id 't' is also in {first}"
+    assert not (tmp_path / "deploy").exists()
