@@ -58,16 +58,6 @@ def _in_style(made: T, conn: Connection) -> T:
     )
 
 
-def mark(dialect: Dialect) -> str:
-    """The driver's parameter placeholder: sqlite3's `?`, psycopg's `%s`."""
-    return "?" if dialect.paramstyle == "qmark" else "%s"
-
-
-def marks(dialect: Dialect, count: int) -> str:
-    """`count` placeholders, for an INSERT's VALUES."""
-    return ", ".join(mark(dialect) for _ in range(count))
-
-
 def values(columns: Sequence[str]) -> str:
     """An INSERT's columns and their placeholders: `(a, b) VALUES (?, ?)`."""
     return f"({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
