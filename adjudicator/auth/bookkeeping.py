@@ -62,7 +62,7 @@ def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
     )
 
 
-def defer(pending: Pending) -> None:
+def defer(pending: Pending | None) -> None:
     g.bookkeeping = pending
 
 
