@@ -195,14 +195,15 @@ def check_request():
         if config.tournament:
             raise _refuse_anonymous()
         return None
+    limit = config.rate_rulings_per_minute if counts else None
+    charge = bookkeeping.owed(found, limit, at, cached)
     ruleset_id = (request.view_args or {}).get("ruleset_id")
     if ruleset_id is not None and not found.may_use(ruleset_id):
+        bookkeeping.check_in_force(charge)  # a revoked credential is not told its scope
         raise ApiError(
             Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
-    limit = config.rate_rulings_per_minute if counts else None
-    charge = bookkeeping.owed(found, limit, at, cached)
     if getattr(view, RULES, False) or getattr(view, COUNTED_WHEN_ANSWERED, False):
         bookkeeping.defer(charge)  # settled in the ruling's own transaction, or once answered
     else:

@@ -81,10 +81,20 @@ def hit(
             prepared.change(conn, sql.sweep_hits, (since,))
             _dropped.clear()
         return 0
-    if in_force is not None:
-        found = sql.device_in_force if in_force[0] == "device" else sql.key_in_force
-        if prepared.one(conn, found, check) is None:
-            raise NotInForce()
+    if in_force is not None and not still_in_force(conn, *in_force, now):
+        raise NotInForce()
     # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
     (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
     return seconds_until(sql.from_db(oldest) + SPAN, now)
+
+
+def still_in_force(
+    conn: sa.Connection, kind: str, row_id: int, token_digest: str, now: datetime
+) -> bool:
+    """Whether a credential read from the worker's cache (its kind, id and token digest) is
+    still in force at `now`, as `hit` checks it."""
+    sql = prepared.statements(conn)
+    if kind == "device":
+        check: tuple = (row_id, token_digest, sql.to_db(now))
+        return prepared.one(conn, sql.device_in_force, check) is not None
+    return prepared.one(conn, sql.key_in_force, (row_id, token_digest)) is not None
