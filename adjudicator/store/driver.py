@@ -51,11 +51,9 @@ class PerDialect(Generic[T]):
 def _in_style(made: T, conn: Connection) -> T:
     if conn.dialect.paramstyle == "qmark":
         return made
-    statements = {f.name: getattr(made, f.name) for f in fields(made)}  # type: ignore[arg-type]
-    return replace(
-        made,  # type: ignore[type-var]
-        **{name: sql.replace("?", "%s") for name, sql in statements.items() if type(sql) is str},
-    )
+    values = {f.name: getattr(made, f.name) for f in fields(made)}  # type: ignore[arg-type]
+    statements = {name: sql.replace("?", "%s") for name, sql in values.items() if type(sql) is str}
+    return replace(made, **statements)  # type: ignore[type-var]
 
 
 def values(columns: Sequence[str]) -> str:
