@@ -34,8 +34,7 @@ import sqlalchemy as sa
 from adjudicator.auth import locks, prepared
 from adjudicator.auth.store_time import seconds_until
 
-WINDOW = 60
-SPAN = timedelta(seconds=WINDOW)
+SPAN = timedelta(seconds=60)
 SCOPE = "rate"
 SWEEP_EVERY = 500  # allowed hits per process between sweeps of every key's old rows
 _hits = itertools.count(1)

@@ -121,8 +121,7 @@ def from_request(caller: Caller) -> Key | None:
     if raw is None:
         return None
     key = _parse(raw)
-    digest = hashlib.sha256()
-    digest.update(f"{request.method} {request.path}\n".encode())
+    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
     digest.update(request.get_data(cache=True))
     return Key(namespace(caller), key, digest.hexdigest())
 
