@@ -35,7 +35,8 @@ sqlite3.register_adapter(type(None), _null)
 class PerDialect(Generic[T]):
     """`build(dialect)`, made once per dialect and kept: `statements(conn)` gives it. Its
     statements (its `str` fields) are written once, with sqlite3's `?` placeholders, and kept
-    in the driver's own style (psycopg's `%s`)."""
+    in the driver's own style (psycopg's `%s`; so no statement may hold a `?` or `%` of its
+    own, which the PostgreSQL tests would show)."""
 
     def __init__(self, build: Callable[[Dialect], T]):
         self._build = build
