@@ -24,6 +24,7 @@ with the chained entry its prune appended (`adjudicator.audit.prune`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -37,9 +38,7 @@ from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import driver, utcnow
 from adjudicator.store.entryform import COLUMNS as COLUMNS
-from adjudicator.store.entryform import HASHED as HASHED
 from adjudicator.store.entryform import LATER, PRUNE_FIELDS, PRUNE_KEY, PRUNE_KIND
-from adjudicator.store.entryform import canonical as canonical
 from adjudicator.store.entryform import entry_hash as entry_hash
 from adjudicator.store.entryform import timestamp as timestamp
 from adjudicator.store.labelforms import canonical_columns
@@ -60,6 +59,8 @@ _searched = itemgetter(*LABEL_COLUMNS[1:])  # the labels and words, from `canoni
 
 _insert = RULINGS.insert()
 _LATER_EMPTY = dict.fromkeys(LATER)
+_LAST = f"FROM {RULINGS.name} ORDER BY seq DESC LIMIT 1"
+LAST_ENTRY = f"SELECT seq, hash {_LAST}"  # the log's last entry (seq, hash), when it keeps one
 
 
 @dataclass
@@ -98,31 +99,28 @@ class _DriverSQL:
     def for_dialect(cls, dialect: Any) -> _DriverSQL:
         sqlite = dialect.name == "sqlite"
         lock = "" if sqlite else " FOR UPDATE"  # BEGIN IMMEDIATE locked it
-        p = driver.mark(dialect)
-        last = f"FROM {RULINGS.name} ORDER BY seq DESC LIMIT 1"
         lock_head = f"SELECT seq, hash FROM {HEAD.name} WHERE id = 1{lock}"
         # Typed, so that PostgreSQL need not guess what a bare parameter in a SELECT list is.
         labels = ", ".join(
-            f"CAST({p} AS {'BIGINT' if name == 'seq' else 'TEXT'})" for name in LABEL_COLUMNS
+            f"CAST(? AS {'BIGINT' if name == 'seq' else 'TEXT'})" for name in LABEL_COLUMNS
         )
         return cls(
             lock_head=lock_head,
             lock_for_append=(
-                f"SELECT seq, hash, (SELECT seq {last}), (SELECT hash {last})"
+                f"SELECT seq, hash, (SELECT seq {_LAST}), (SELECT hash {_LAST})"
                 f" FROM {HEAD.name} WHERE id = 1"
             )
             if sqlite
             else lock_head,
-            last_entry=None if sqlite else f"SELECT seq, hash {last}",
-            insert=f"INSERT INTO {RULINGS.name} ({', '.join(COLUMNS)})"
-            f" VALUES ({driver.marks(dialect, len(COLUMNS))})",
+            last_entry=None if sqlite else LAST_ENTRY,
+            insert=f"INSERT INTO {RULINGS.name} {driver.values(COLUMNS)}",
             processors=tuple(
                 (i, process)
                 for i, c in enumerate(RULINGS.columns)
                 if (process := _processor(c, dialect)) is not None
             ),
             insert_labels=f"INSERT INTO {LABELS.name} ({', '.join(LABEL_COLUMNS)})"
-            f" SELECT {labels} FROM {HEAD.name} WHERE id = 1 AND seq = {p} AND hash = {p}",
+            f" SELECT {labels} FROM {HEAD.name} WHERE id = 1 AND seq = ? AND hash = ?",
         )
 
     def params(self, row: Mapping[str, Any]) -> list[Any]:
@@ -142,7 +140,6 @@ def _processor(column: Any, dialect: Any) -> Any:
 
 
 _sql = driver.PerDialect(_DriverSQL.for_dialect)
-_cursor = driver.cursor
 
 
 def lock_head(conn: Connection) -> Head:
@@ -155,7 +152,7 @@ def lock_for_append(conn: Connection) -> tuple[Head, tuple[int, str] | None]:
     """`lock_head`, and the log's last entry (seq, hash) as it stands under the lock (None when
     the log keeps no entry): what `audit.health` checks the head against before an append."""
     sql = _sql(conn)
-    cursor = _cursor(conn)
+    cursor = driver.cursor(conn)
     try:
         cursor.execute(sql.lock_for_append)
         found = cursor.fetchone()
@@ -193,7 +190,7 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     sql = _sql(conn)
-    cursor = _cursor(conn)
+    cursor = driver.cursor(conn)
     try:
         if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
             conn.execute(_insert, rows)
@@ -362,12 +359,12 @@ def read(conn: Connection, stmt: Select) -> list[Stored]:
     return [_decoded(raw) for raw in found]
 
 
-def stored(conn: Connection, batch: int = 1000) -> Iterator[Stored]:
-    """Every row of the log, lowest `seq` first (those below the chain too), read in batches so
-    a long log is never held whole."""
+def stored(conn: Connection, batch: int = 1000, narrowed: Select = RAW) -> Iterator[Stored]:
+    """Every row of the log (those below the chain too), or those `narrowed` (`RAW`, narrowed)
+    selects, lowest `seq` first, read in batches so a long log is never held whole."""
     last: int | None = None
     while True:
-        stmt = RAW if last is None else RAW.where(RULINGS.c.seq > last)
+        stmt = narrowed if last is None else narrowed.where(RULINGS.c.seq > last)
         chunk = read(conn, stmt.order_by(RULINGS.c.seq).limit(batch))
         if not chunk:
             return
@@ -381,15 +378,14 @@ def rows(conn: Connection, batch: int = 1000) -> Iterator[dict[str, Any]]:
         yield found.row
 
 
-def stored_time(value: Any) -> str:
-    """`timestamp`, or a malformed time as stored (`Stored`), as text."""
-    return timestamp(value) if isinstance(value, datetime) else str(value)
+def stored_time(value: Any, shown: Callable[[Any], str] = str) -> str:
+    """`timestamp`, or a malformed time as stored (`Stored`), as `shown` writes it."""
+    return timestamp(value) if isinstance(value, datetime) else shown(value)
 
 
 def describe(row: Mapping[str, Any]) -> str:
     """How a verdict names a row: its seq, ruling id and time (each shown safely)."""
-    when = row["created_at"]
-    when = timestamp(when) if isinstance(when, datetime) else _shown(when)
+    when = stored_time(row["created_at"], _shown)
     ruling = row["ruling_id"]
     ruling = ruling if isinstance(ruling, str) and ruling.isprintable() else _shown(ruling)
     return f"entry seq {row['seq']} (ruling {ruling}, {when})"
@@ -424,16 +420,11 @@ def checkpoint(conn: Connection) -> Head:
 def parse_head(text: str) -> Head:
     """`SEQ:HASH` as `audit head` prints it; ValueError naming what is wrong."""
     seq, sep, hash_ = text.strip().partition(":")
-    if not sep or not seq.isascii() or not seq.isdigit() or len(seq) > 19:
+    if not sep or not re.fullmatch("[0-9]{1,19}", seq):
         raise ValueError(f"{text!r} is not SEQ:HASH (a seq, a colon, 64 hex digits)")
-    hash_ = hash_.lower()
-    if (
-        len(hash_) != len(GENESIS_HASH)
-        or not hash_.isascii()
-        or not all(c in "0123456789abcdef" for c in hash_)
-    ):
+    if not re.fullmatch("[0-9a-fA-F]{64}", hash_):
         raise ValueError(f"{text!r}: the hash after the colon is not 64 hex digits")
-    return Head(int(seq), hash_)
+    return Head(int(seq), hash_.lower())
 
 
 def _prune_of(row: Mapping[str, Any]) -> Prune | None:
@@ -450,17 +441,8 @@ def _prune_of(row: Mapping[str, Any]) -> Prune | None:
         and all(type(n) is int for n in (entries, first_seq, last_seq))
     ):
         return None
-    return Prune(
-        row["seq"],
-        timestamp(row["created_at"]),
-        before,
-        entries,
-        first_seq,
-        last_seq,
-        last_hash,
-        "adopted" in pruned,
-        pruned.get("pruned_at") if "adopted" in pruned else timestamp(row["created_at"]),
-    )
+    at, adopted = timestamp(row["created_at"]), "adopted" in pruned
+    return Prune(row["seq"], at, *values, adopted, pruned.get("pruned_at") if adopted else at)
 
 
 def _prune_problems(
@@ -484,9 +466,9 @@ def _prune_problems(
             name
             for name, kept, told in (
                 ("hash", mark.hash, prune.last_hash),
-                ("date", _stored_time(mark.before), prune.before),
+                ("date", stored_time(mark.before, repr), prune.before),
                 ("count", mark.entries, prune.entries),
-                ("time", _stored_time(mark.pruned_at), prune.pruned_at),
+                ("time", stored_time(mark.pruned_at, repr), prune.pruned_at),
             )
             if kept != told
         ]
@@ -513,14 +495,10 @@ def _prune_problems(
         mark = marks[-1]
         problems.append(
             f"the checkpoint at seq {mark.seq} ({mark.entries!r} entries made before"
-            f" {_stored_time(mark.before)}) has no prune entry in the chain: the entries up to"
+            f" {stored_time(mark.before, repr)}) has no prune entry in the chain: the entries up to"
             " it were removed around `audit prune`"
         )
     return problems
-
-
-def _stored_time(value: Any) -> str:
-    return timestamp(value) if isinstance(value, datetime) else repr(value)
 
 
 def _noted_problems(noted: Head, start: Head, found: str | None, last: int) -> list[str]:

@@ -49,7 +49,6 @@ _TRIGGERS_SQL = {
     "postgresql": "SELECT tgname FROM pg_trigger WHERE tgrelid = 'rulings'::regclass"
     " AND NOT tgisinternal AND tgenabled <> 'D'",
 }
-_LAST_SQL = f"SELECT seq, hash FROM {chain.RULINGS.name} ORDER BY seq DESC LIMIT 1"
 
 
 class Refused(Exception):
@@ -78,12 +77,6 @@ def before_append(conn: Connection, head: chain.Head, last: tuple[int, str] | No
         )
 
 
-HEAD_DID_NOT_MOVE = (
-    "the chain head did not move with the entries appended: the log's INSERT trigger"
-    " (rulings_insert_at_head) is missing"
-)
-
-
 def refusal(exc: BaseException, store: Store) -> Refused | None:
     """What a database error met while recording a ruling says of the store: a constraint or
     trigger refusing the append (the log is damaged), or no room left; None for anything else
@@ -92,7 +85,11 @@ def refusal(exc: BaseException, store: Store) -> Refused | None:
     if isinstance(exc, Refused):
         return exc
     if isinstance(exc, chain.HeadDidNotMove):  # after the insert (`chain.write`)
-        return Refused(DAMAGED, HEAD_DID_NOT_MOVE)
+        return Refused(
+            DAMAGED,
+            "the chain head did not move with the entries appended: the log's INSERT trigger"
+            " (rulings_insert_at_head) is missing",
+        )
     cause = getattr(exc, "orig", None) or exc
     integrity = (sa_exc.IntegrityError, store.engine.dialect.loaded_dbapi.IntegrityError)
     if isinstance(exc, integrity) or isinstance(cause, integrity):
@@ -137,7 +134,7 @@ def damage(conn: Connection) -> str | None:
     if found is None:
         return "the chain head row is missing"
     try:
-        before_append(conn, chain.Head(found.seq, found.hash), driver.one(conn, _LAST_SQL))
+        before_append(conn, chain.Head(found.seq, found.hash), driver.one(conn, chain.LAST_ENTRY))
     except Refused as exc:
         return exc.detail
     return None

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, or_, select
 
-from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored_time
+from adjudicator.audit.chain import LABELS, RAW, RULINGS, Stored, read, stored, stored_time
 from adjudicator.audit.labels import refusal
 from adjudicator.audit.reading import as_written
 from adjudicator.audit.record import KINDS
@@ -142,13 +142,5 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
 def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
     """Every entry `query` matches, on every page (its `before` and `limit` aside), in chain
     order: what an export of the page's filter holds. Read in batches, never held whole."""
-    stmt = _matching(query)
-    last: int | None = None
-    while True:
-        page = stmt if last is None else stmt.where(RULINGS.c.seq > last)
-        found = read(conn, page.order_by(RULINGS.c.seq).limit(batch))
-        if not found:
-            return
-        for each in found:
-            yield item(each.row, faults(each))
-        last = found[-1].row["seq"]
+    for each in stored(conn, batch, _matching(query)):
+        yield item(each.row, faults(each))

@@ -22,6 +22,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask import g
 
+from adjudicator import store
 from adjudicator.auth import credcache, lastuse, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.problems import Problem
@@ -62,7 +63,7 @@ def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
     )
 
 
-def defer(pending: Pending) -> None:
+def defer(pending: Pending | None) -> None:
     g.bookkeeping = pending
 
 
@@ -89,6 +90,21 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
         lastuse.note(conn, caller.kind, int(caller.id), pending.at)
         if pending.cached is not None:
             credcache.noted(pending.cached, pending.at)
+
+
+def check_in_force(pending: Pending | None) -> None:
+    """Before a request is refused anything else, when its credential may have come from the
+    worker's cache (`credcache`): 401 if it was revoked (or its pairing expired) since, as it
+    would be uncached, so that a revoked credential learns nothing of its request. A ruling's
+    own count checks it (`settle`); this read runs only on the way to a refusal."""
+    if pending is None or pending.cached is None:
+        return
+    caller = pending.caller
+    with store.reading() as conn:
+        if ratelimit.still_in_force(conn, caller.kind, int(caller.id), pending.cached, pending.at):
+            return
+    credcache.forget(pending.cached)
+    raise not_in_force()
 
 
 def not_in_force() -> ApiError:

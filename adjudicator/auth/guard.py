@@ -115,10 +115,7 @@ def _cache_key(view) -> str | None:
     """The digest under which this request's credential may be taken from the worker's cache
     (`credcache`): a counted ruling, settled in its own transaction, which checks that the
     credential is still in force; never with an Idempotency-Key (a replay is not counted)."""
-    environ = request.environ
-    if not getattr(view, RULES, False) or "HTTP_IDEMPOTENCY_KEY" in environ:
-        return None
-    if "HTTP_AUTHORIZATION" not in environ:
+    if not getattr(view, RULES, False) or "HTTP_IDEMPOTENCY_KEY" in request.environ:
         return None
     token = _bearer()
     if token is None or not token.startswith((APP_PREFIX, DEVICE_PREFIX)):
@@ -167,9 +164,7 @@ def check_request():
     if endpoint is None:
         return None  # no route: the 404/405 handlers answer
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    access = access_of(app, endpoint) or LEXICON_DEPENDENT
-    if endpoint == "static" or endpoint.endswith(".static"):
-        return None
+    access = access_of(app, endpoint) or LEXICON_DEPENDENT  # a static file's is public
     if request.method == "OPTIONS":
         return None  # a CORS preflight never carries credentials; it says only which methods
     if access == PUBLIC:
@@ -200,20 +195,19 @@ def check_request():
         if config.tournament:
             raise _refuse_anonymous()
         return None
+    limit = config.rate_rulings_per_minute if counts else None
+    charge = bookkeeping.owed(found, limit, at, cached)
     ruleset_id = (request.view_args or {}).get("ruleset_id")
     if ruleset_id is not None and not found.may_use(ruleset_id):
+        bookkeeping.check_in_force(charge)  # a revoked credential is not told its scope
         raise ApiError(
             Problem.OUT_OF_SCOPE,
             f"this {found.kind} credential is not for ruleset {ruleset_id!r}",
         )
-    limit = config.rate_rulings_per_minute if counts else None
-    charge = bookkeeping.owed(found, limit, at, cached)
-    if charge is None:
-        return None
     if getattr(view, RULES, False) or getattr(view, COUNTED_WHEN_ANSWERED, False):
         bookkeeping.defer(charge)  # settled in the ruling's own transaction, or once answered
-        return None
-    _settle_now(charge)
+    else:
+        _settle_now(charge)
     return None
 
 

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Dialect
-
 from adjudicator.store import driver
 from adjudicator.store.credentials import ApiKey, Device, RateHit
 
@@ -28,72 +26,62 @@ _DEVICES = Device.__table__
 _HITS = RateHit.__table__
 
 
+def _last_use(table: Any) -> str:
+    return (
+        f"UPDATE {table.name} SET last_used_at = ? WHERE id = ?"
+        " AND (last_used_at IS NULL OR last_used_at <= ?)"
+    )
+
+
+# One statement counts a ruling: a row added only while fewer than the limit lie in the span
+# (key, at, tie; key, since; limit); with a credential read from the worker's cache
+# (`credcache`), only while that credential is still in force (its id and token digest; a
+# device's also now), so that a revocation is seen by the very next ruling.
+_ADD_HIT = (
+    f"INSERT INTO {_HITS.name} (key, at, tie) SELECT ?, ?, ?"
+    f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = ? AND at > ?) < ?"
+)
+# By id and token digest both: a row deleted by hand and its id reused never makes an old
+# token valid again.
+_KEY_IN_FORCE = f"SELECT 1 FROM {_KEYS.name} WHERE id = ? AND key_hash = ? AND revoked_at IS NULL"
+_DEVICE_IN_FORCE = (
+    f"SELECT 1 FROM {_DEVICES.name} WHERE id = ? AND token_hash = ?"
+    " AND revoked_at IS NULL AND expires_at > ?"
+)
+
+
 @dataclass(frozen=True)
 class Statements:
-    """One dialect's hot statements (its placeholder style) and its datetime conversions."""
+    """One dialect's datetime conversions and its hot statements, written here with `?` and
+    given in the driver's placeholder style (`driver.PerDialect`)."""
 
-    key_by_hash: str
-    device_by_hash: str
-    nth_newest_hit: str
-    add_hit_if_room: str
-    add_hit_if_room_for_key: str
-    add_hit_if_room_for_device: str
-    drop_old_hits: str
-    key_in_force: str
-    device_in_force: str
-    sweep_hits: str
-    key_last_use: str
-    device_last_use: str
     to_db: Callable[[datetime], Any]
     from_db: Callable[[Any], datetime | None]
-
-    @classmethod
-    def for_dialect(cls, dialect: Dialect) -> Statements:
-        p = driver.mark(dialect)
-
-        def last_use(table: Any) -> str:
-            return (
-                f"UPDATE {table.name} SET last_used_at = {p} WHERE id = {p}"
-                f" AND (last_used_at IS NULL OR last_used_at <= {p})"
-            )
-
-        # One statement counts a ruling: a row added only while fewer than the limit lie in the
-        # span (key, at, tie; key, since; limit); with a credential read from the worker's
-        # cache (`credcache`), only while that credential is still in force (its id and token
-        # digest; a device's also now), so that a revocation is seen by the very next ruling.
-        add_hit = (
-            f"INSERT INTO {_HITS.name} (key, at, tie) SELECT {p}, {p}, {p}"
-            f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = {p} AND at > {p}) < {p}"
-        )
-        # By id and token digest both: a row deleted by hand and its id reused never makes
-        # an old token valid again.
-        key_in_force = (
-            f"SELECT 1 FROM {_KEYS.name} WHERE id = {p} AND key_hash = {p} AND revoked_at IS NULL"
-        )
-        device_in_force = (
-            f"SELECT 1 FROM {_DEVICES.name} WHERE id = {p} AND token_hash = {p}"
-            f" AND revoked_at IS NULL AND expires_at > {p}"
-        )
-        return cls(
-            key_by_hash=f"SELECT id, name, scopes, last_used_at FROM {_KEYS.name}"
-            f" WHERE key_hash = {p} AND revoked_at IS NULL",
-            device_by_hash=f"SELECT id, name, ruleset, last_used_at FROM {_DEVICES.name}"
-            f" WHERE token_hash = {p} AND revoked_at IS NULL AND expires_at > {p}",
-            nth_newest_hit=f"SELECT at FROM {_HITS.name} WHERE key = {p} AND at > {p}"
-            f" ORDER BY at DESC LIMIT 1 OFFSET {p}",
-            add_hit_if_room=add_hit,
-            add_hit_if_room_for_key=f"{add_hit} AND EXISTS ({key_in_force})",
-            add_hit_if_room_for_device=f"{add_hit} AND EXISTS ({device_in_force})",
-            drop_old_hits=f"DELETE FROM {_HITS.name} WHERE key = {p} AND at <= {p}",
-            key_in_force=key_in_force,
-            device_in_force=device_in_force,
-            sweep_hits=f"DELETE FROM {_HITS.name} WHERE at <= {p}",
-            key_last_use=last_use(_KEYS),
-            device_last_use=last_use(_DEVICES),
-            to_db=driver.to_db(_HITS.c.at, dialect),
-            from_db=driver.from_db(_KEYS.c.last_used_at, dialect),
-        )
+    key_by_hash: str = (
+        f"SELECT id, name, scopes, last_used_at FROM {_KEYS.name}"
+        " WHERE key_hash = ? AND revoked_at IS NULL"
+    )
+    device_by_hash: str = (
+        f"SELECT id, name, ruleset, last_used_at FROM {_DEVICES.name}"
+        " WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?"
+    )
+    nth_newest_hit: str = (
+        f"SELECT at FROM {_HITS.name} WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?"
+    )
+    add_hit_if_room: str = _ADD_HIT
+    add_hit_if_room_for_key: str = f"{_ADD_HIT} AND EXISTS ({_KEY_IN_FORCE})"
+    add_hit_if_room_for_device: str = f"{_ADD_HIT} AND EXISTS ({_DEVICE_IN_FORCE})"
+    drop_old_hits: str = f"DELETE FROM {_HITS.name} WHERE key = ? AND at <= ?"
+    key_in_force: str = _KEY_IN_FORCE
+    device_in_force: str = _DEVICE_IN_FORCE
+    sweep_hits: str = f"DELETE FROM {_HITS.name} WHERE at <= ?"
+    key_last_use: str = _last_use(_KEYS)
+    device_last_use: str = _last_use(_DEVICES)
 
 
-statements = driver.PerDialect(Statements.for_dialect)
+statements = driver.PerDialect(
+    lambda dialect: Statements(
+        driver.to_db(_HITS.c.at, dialect), driver.from_db(_KEYS.c.last_used_at, dialect)
+    )
+)
 one, change = driver.one, driver.change

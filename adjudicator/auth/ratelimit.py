@@ -34,8 +34,7 @@ import sqlalchemy as sa
 from adjudicator.auth import locks, prepared
 from adjudicator.auth.store_time import seconds_until
 
-WINDOW = 60
-SPAN = timedelta(seconds=WINDOW)
+SPAN = timedelta(seconds=60)
 SCOPE = "rate"
 SWEEP_EVERY = 500  # allowed hits per process between sweeps of every key's old rows
 _hits = itertools.count(1)
@@ -81,10 +80,20 @@ def hit(
             prepared.change(conn, sql.sweep_hits, (since,))
             _dropped.clear()
         return 0
-    if in_force is not None:
-        found = sql.device_in_force if in_force[0] == "device" else sql.key_in_force
-        if prepared.one(conn, found, check) is None:
-            raise NotInForce()
+    if in_force is not None and not still_in_force(conn, *in_force, now):
+        raise NotInForce()
     # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
     (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
     return seconds_until(sql.from_db(oldest) + SPAN, now)
+
+
+def still_in_force(
+    conn: sa.Connection, kind: str, row_id: int, token_digest: str, now: datetime
+) -> bool:
+    """Whether a credential read from the worker's cache (its kind, id and token digest) is
+    still in force at `now`, as `hit` checks it."""
+    sql = prepared.statements(conn)
+    if kind == "device":
+        check: tuple = (row_id, token_digest, sql.to_db(now))
+        return prepared.one(conn, sql.device_in_force, check) is not None
+    return prepared.one(conn, sql.key_in_force, (row_id, token_digest)) is not None

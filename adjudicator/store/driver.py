@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
@@ -32,7 +33,10 @@ sqlite3.register_adapter(type(None), _null)
 
 
 class PerDialect(Generic[T]):
-    """`build(dialect)`, made once per dialect and kept: `statements(conn)` gives it."""
+    """`build(dialect)`, made once per dialect and kept: `statements(conn)` gives it. Its
+    statements (its `str` fields) are written once, with sqlite3's `?` placeholders, and kept
+    in the driver's own style (psycopg's `%s`; so no statement may hold a `?` or `%` of its
+    own, which the PostgreSQL tests would show)."""
 
     def __init__(self, build: Callable[[Dialect], T]):
         self._build = build
@@ -41,18 +45,21 @@ class PerDialect(Generic[T]):
     def __call__(self, conn: Connection) -> T:
         found = self._made.get(conn.dialect.name)
         if found is None:
-            found = self._made[conn.dialect.name] = self._build(conn.dialect)
+            found = self._made[conn.dialect.name] = _in_style(self._build(conn.dialect), conn)
         return found
 
 
-def mark(dialect: Dialect) -> str:
-    """The driver's parameter placeholder: sqlite3's `?`, psycopg's `%s`."""
-    return "?" if dialect.paramstyle == "qmark" else "%s"
+def _in_style(made: T, conn: Connection) -> T:
+    if conn.dialect.paramstyle == "qmark":
+        return made
+    values = {f.name: getattr(made, f.name) for f in fields(made)}  # type: ignore[arg-type]
+    statements = {name: sql.replace("?", "%s") for name, sql in values.items() if type(sql) is str}
+    return replace(made, **statements)  # type: ignore[type-var]
 
 
-def marks(dialect: Dialect, count: int) -> str:
-    """`count` placeholders, for an INSERT's VALUES."""
-    return ", ".join(mark(dialect) for _ in range(count))
+def values(columns: Sequence[str]) -> str:
+    """An INSERT's columns and their placeholders: `(a, b) VALUES (?, ?)`."""
+    return f"({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 def _or_none(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
@@ -110,24 +117,21 @@ def cursor(conn: Connection) -> Any:
     return conn.connection.dbapi_connection.cursor()
 
 
-def run(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Any:
-    """`sql` on the driver's cursor, in `conn`'s transaction; the cursor, to fetch from."""
-    found = cursor(conn)
-    found.execute(sql, params)
-    return found
-
-
 def one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> tuple | None:
-    found = run(conn, sql, params)
+    """The first row `sql` gives, run on the driver's cursor in `conn`'s transaction."""
+    found = cursor(conn)
     try:
+        found.execute(sql, params)
         return found.fetchone()
     finally:
         found.close()
 
 
 def change(conn: Connection, sql: str, params: Sequence[Any]) -> int:
-    """Rows changed by `sql`."""
-    found = run(conn, sql, params)
-    count = found.rowcount
-    found.close()
-    return count
+    """Rows changed by `sql`, run as `one` runs it."""
+    found = cursor(conn)
+    try:
+        found.execute(sql, params)
+        return found.rowcount
+    finally:
+        found.close()

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from flask import Response, current_app, request
-from sqlalchemy import Connection, Dialect
+from sqlalchemy import Connection
 
 from adjudicator.problems import Problem
 from adjudicator.store import driver, utcnow
@@ -42,37 +42,33 @@ _counter = itertools.count()
 
 @dataclass(frozen=True)
 class _Statements:
-    """The keyed ruling's statements in one dialect's placeholders, and the conversions of the
-    columns' own types (so a row written here reads back through SQLAlchemy unchanged)."""
+    """The conversions of the columns' own types (so a row written here reads back through
+    SQLAlchemy unchanged) and the keyed ruling's statements, written here with `?` and given
+    in the driver's placeholder style (`driver.PerDialect`)."""
 
-    find: str
-    forget: str
-    add: str
-    purge: str
     time_to_db: Callable[[datetime], Any]
     time_from_db: Callable[[Any], datetime]
     body_to_db: Callable[[bytes], Any]
     body_from_db: Callable[[Any], bytes]
-
-    @classmethod
-    def for_dialect(cls, dialect: Dialect) -> _Statements:
-        p = driver.mark(dialect)
-        columns = ("caller", "key", "request_hash", "status", "body", "created_at")
-        return cls(
-            find=f"SELECT request_hash, status, body, created_at FROM {KEYS.name}"
-            f" WHERE caller = {p} AND key = {p}",
-            forget=f"DELETE FROM {KEYS.name} WHERE caller = {p} AND key = {p}",
-            add=f"INSERT INTO {KEYS.name} ({', '.join(columns)})"
-            f" VALUES ({driver.marks(dialect, len(columns))})",
-            purge=f"DELETE FROM {KEYS.name} WHERE created_at < {p}",
-            time_to_db=driver.to_db(KEYS.c.created_at, dialect),
-            time_from_db=driver.from_db(KEYS.c.created_at, dialect),
-            body_to_db=driver.to_db(KEYS.c.body, dialect),
-            body_from_db=driver.from_db(KEYS.c.body, dialect),
-        )
+    find: str = (
+        f"SELECT request_hash, status, body, created_at FROM {KEYS.name}"
+        " WHERE caller = ? AND key = ?"
+    )
+    forget: str = f"DELETE FROM {KEYS.name} WHERE caller = ? AND key = ?"
+    add: str = f"INSERT INTO {KEYS.name} " + driver.values(
+        ("caller", "key", "request_hash", "status", "body", "created_at")
+    )
+    purge: str = f"DELETE FROM {KEYS.name} WHERE created_at < ?"
 
 
-_statements = driver.PerDialect(_Statements.for_dialect)
+_statements = driver.PerDialect(
+    lambda dialect: _Statements(
+        driver.to_db(KEYS.c.created_at, dialect),
+        driver.from_db(KEYS.c.created_at, dialect),
+        driver.to_db(KEYS.c.body, dialect),
+        driver.from_db(KEYS.c.body, dialect),
+    )
+)
 
 
 class Caller(Protocol):
@@ -125,8 +121,7 @@ def from_request(caller: Caller) -> Key | None:
     if raw is None:
         return None
     key = _parse(raw)
-    digest = hashlib.sha256()
-    digest.update(f"{request.method} {request.path}\n".encode())
+    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
     digest.update(request.get_data(cache=True))
     return Key(namespace(caller), key, digest.hexdigest())
 

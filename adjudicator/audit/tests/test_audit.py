@@ -601,6 +601,31 @@ def test_the_hashed_timestamp_form(value, text):
     assert chain.timestamp(value) == text
 
 
+HASH = "0123456789abcdef" * 4
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (f"12:{HASH}", chain.Head(12, HASH)),
+        (f" 0:{HASH.upper()}\n", chain.Head(0, HASH)),  # as a terminal copies it; any case
+        (f"x:{HASH}", "is not SEQ:HASH"),
+        (f"12{HASH}", "is not SEQ:HASH"),  # no colon
+        (f"\uff11\uff12:{HASH}", "is not SEQ:HASH"),  # digits, but not ASCII ones
+        (f"{'9' * 20}:{HASH}", "is not SEQ:HASH"),  # past any seq the log can hold
+        (f"12:{HASH[:-1]}", "not 64 hex digits"),
+        (f"12:{HASH[:-1]}g", "not 64 hex digits"),
+        (f"12:{HASH[:-1]}\uff10", "not 64 hex digits"),
+    ],
+)
+def test_a_noted_head_is_read_as_audit_head_prints_it(text, read):
+    if isinstance(read, chain.Head):
+        assert chain.parse_head(text) == read
+    else:
+        with pytest.raises(ValueError, match=read):
+            chain.parse_head(text)
+
+
 @pytest.mark.parametrize(
     ("lang", "delimiter"), [("da", ";"), ("sv", ";"), ("nl", ";"), ("en", ",")]
 )
