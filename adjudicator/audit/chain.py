@@ -56,6 +56,7 @@ CHECKPOINTS = AuditCheckpoint.__table__  # where a pruned log starts (`adjudicat
 LABELS = RulingLabels.__table__  # the entries' labels as searched, beside the chain
 LABEL_COLUMNS = tuple(c.name for c in LABELS.columns)  # seq, then the labels
 _searched = itemgetter(*LABEL_COLUMNS[1:])  # the labels and words, from `canonical_columns`
+_columns = itemgetter(*COLUMNS)  # an entry's values in the INSERT's order
 
 _insert = RULINGS.insert()
 _LATER_EMPTY = dict.fromkeys(LATER)
@@ -124,7 +125,7 @@ class _DriverSQL:
         )
 
     def params(self, row: Mapping[str, Any]) -> list[Any]:
-        values = [row[name] for name in COLUMNS]
+        values = list(_columns(row))
         for i, process in self.processors:
             if values[i] is not None:
                 values[i] = process(values[i])

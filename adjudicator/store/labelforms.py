@@ -226,9 +226,12 @@ def canonical_words(words: Any) -> str | None:
     None for a value of another shape (a row written around the service)."""
     if not isinstance(words, list):
         return None
-    found = [w.get("word") if isinstance(w, dict) else None for w in words]
-    keys = (stored_key("words", w)[0] for w in found if isinstance(w, str))
-    return " ".join(k for k in keys if k) or None
+    keys = []  # a loop, not generators: every audited ruling runs this (benchmarks/ruling_cost.py)
+    for w in words:
+        word = w.get("word") if isinstance(w, dict) else None
+        if isinstance(word, str) and (found := stored_key("words", word)[0]):
+            keys.append(found)
+    return " ".join(keys) or None
 
 
 def canonical_columns(entry: dict[str, Any]) -> dict[str, str | None]:

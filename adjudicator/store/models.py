@@ -67,7 +67,8 @@ class Ruling(Base):
     consequence: Mapped[Any | None] = mapped_column(JSON())
     play: Mapped[str | None] = mapped_column(String(64))  # a validated move's notation
     prev_hash: Mapped[str] = mapped_column(String(SHA256_HEX))
-    hash: Mapped[str] = mapped_column(String(SHA256_HEX), unique=True)
+    # Not unique, so not indexed (migration 0014): verifying walks by seq and recomputes it.
+    hash: Mapped[str] = mapped_column(String(SHA256_HEX))
 
 
 class RulingLabels(Base):

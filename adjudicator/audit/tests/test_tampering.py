@@ -116,6 +116,20 @@ def test_a_row_at_the_head_moves_it(store):
     assert writer.submit(append("after")) == 4
 
 
+def test_an_entry_carrying_an_earlier_entrys_hash_is_named_by_verify(store):
+    """What the UNIQUE (hash) that migration 0014 dropped refused: a row at the head whose hash
+    copies an earlier entry's. No entry the service writes does that (the hash covers its seq
+    and the hash before it), and a forger could always write any other wrong hash, which the
+    database never refused: verifying recomputes every hash and names the row."""
+    chained(store, 2)
+    with store.connection() as conn:
+        first, last = conn.execute(text("SELECT hash FROM rulings ORDER BY seq")).scalars()
+    with store.connection(write=True) as conn:
+        insert(conn, forged(3, last) | {"hash": first})
+    (problem,) = verify(store).problems
+    assert "seq 3" in problem and "hash" in problem, problem
+
+
 # --- verify and export see every row -----------------------------------------------------------
 
 

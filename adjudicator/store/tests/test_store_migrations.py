@@ -174,10 +174,11 @@ def test_0005_carries_counts_as_words_and_labels_in_canonical_form(store):
 
 
 def test_a_ruling_updates_no_index_that_nothing_reads(store):
-    """Issue 30: every index of `rulings` is one more page each ruling writes and fsyncs. The
-    unique ones keep ids and hashes unique; none is kept for the time or the ruleset, which no
-    query looks up by (the directors' search walks seq downwards, as for kind and verdict; a
-    prune walks seq upwards to its first entry kept)."""
+    """Issues 30 and 38: every index of `rulings` is one more page each ruling writes and
+    fsyncs. The unique one keeps ruling ids unique; none is kept for the time or the ruleset,
+    which no query looks up by (the directors' search walks seq downwards, as for kind and
+    verdict; a prune walks seq upwards to its first entry kept), nor for the hash (verifying
+    walks seq and recomputes it; migration 0014)."""
     from sqlalchemy import inspect
 
     migrate.upgrade(store)
@@ -186,7 +187,7 @@ def test_a_ruling_updates_no_index_that_nothing_reads(store):
         plain = [ix["column_names"] for ix in found.get_indexes("rulings") if not ix["unique"]]
         unique = sorted(c["column_names"] for c in found.get_unique_constraints("rulings"))
     assert plain == []
-    assert unique == [["hash"], ["ruling_id"]]
+    assert unique == [["ruling_id"]]
 
 
 def test_a_ruling_without_an_event_writes_no_event_index_page(store):
@@ -331,3 +332,107 @@ def test_labels_collisions_lists_the_spellings_made_one(store, capsys):
     assert "log: player 'anna': 'Anna', 'Anna\ufe0f' = 'Anna\\ufe0f'" in said
     assert "(without U+FE0F VARIATION SELECTOR-16)" in said
     assert said.strip().endswith("2 label(s) made one by their profiles")
+
+
+def _rulings_as_stored(store) -> list[tuple]:
+    with store.connection() as conn:
+        return [tuple(r) for r in conn.execute(text("SELECT * FROM rulings ORDER BY seq"))]
+
+
+def _rulings_guards(store) -> list[tuple]:
+    """The triggers and indexes on `rulings` as the database defines them (but a constraint's
+    index: the constraints are compared apart)."""
+    if store.is_sqlite:
+        sql = (
+            "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'rulings'"
+            " AND type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY name"
+        )
+    else:
+        sql = (
+            "SELECT 'trigger', tgname, pg_get_triggerdef(oid) FROM pg_trigger"
+            " WHERE tgrelid = 'rulings'::regclass AND NOT tgisinternal"
+            " UNION ALL SELECT 'index', indexname, indexdef FROM pg_indexes"
+            " WHERE tablename = 'rulings' AND indexname NOT IN"
+            " (SELECT conname FROM pg_constraint WHERE conrelid = 'rulings'::regclass)"
+            " ORDER BY 2"
+        )
+    with store.connection() as conn:
+        return [tuple(r) for r in conn.execute(text(sql))]
+
+
+def _rulings_constraints(store) -> tuple[list, list]:
+    from sqlalchemy import inspect
+
+    with store.engine.connect() as conn:
+        found = inspect(conn)
+        unique = sorted(c["column_names"] for c in found.get_unique_constraints("rulings"))
+        checks = sorted(c["name"] for c in found.get_check_constraints("rulings"))
+    return unique, checks
+
+
+def _refuses_every_change_but_an_append(store) -> None:
+    """UPDATE, DELETE, a row past the head, a row below the chain and a second entry under a
+    ruling id are each refused, and nothing of them is written."""
+    from adjudicator.audit.tests.test_tampering import forged, insert
+
+    with store.connection() as conn:
+        head_seq, head_hash = conn.execute(text("SELECT seq, hash FROM audit_head")).one()
+        count = conn.execute(text("SELECT count(*) FROM rulings")).scalar()
+        first_id = conn.execute(text("SELECT ruling_id FROM rulings ORDER BY seq")).first()[0]
+    refused = [
+        lambda conn: conn.execute(text("UPDATE rulings SET verdict = 'valid'")),
+        lambda conn: conn.execute(text("DELETE FROM rulings WHERE seq = :s"), {"s": head_seq}),
+        lambda conn: insert(conn, forged(head_seq + 2, head_hash)),  # past the head
+        lambda conn: insert(conn, forged(0)),  # below the chain (the CHECK, and the trigger)
+        lambda conn: insert(conn, forged(head_seq + 1, head_hash) | {"ruling_id": first_id}),
+    ]
+    for change in refused:
+        with pytest.raises(DBAPIError), store.connection(write=True) as conn:
+            change(conn)
+    with store.connection() as conn:
+        assert conn.execute(text("SELECT count(*) FROM rulings")).scalar() == count
+        assert conn.execute(text("SELECT seq, hash FROM audit_head")).one() == (head_seq, head_hash)
+
+
+def test_0014_drops_the_hash_index_keeping_every_row_trigger_and_check(store):
+    """Issue 38: 0014 takes the UNIQUE constraint (and its index) off `rulings.hash`. On SQLite
+    that rebuilds the table, which drops its triggers silently: after the upgrade (and after the
+    way back) the rows are as they were, byte for byte and by seq, every trigger and index is
+    there with its definition, the CHECK and the unique ruling id hold, the database still
+    refuses every change but an append at the head, and the chain verifies and grows."""
+    from adjudicator.audit import chain
+    from adjudicator.audit.groupcommit import GroupCommit
+    from adjudicator.audit.tests.test_groupcommit import append
+
+    def verified(entries: int) -> None:
+        with store.connection() as conn:
+            found = chain.verify(conn)
+        assert found.ok and (found.entries, found.head_seq) == (entries, entries)
+
+    migrate.upgrade(store, "0013_lexicon_editions")
+    writer = GroupCommit(store)
+    assert [writer.submit(append(f"r{i}")) for i in range(5)] == [1, 2, 3, 4, 5]
+    rows, guards = _rulings_as_stored(store), _rulings_guards(store)
+    assert len(guards) >= 3  # the append-only and at-head triggers at least
+    assert _rulings_constraints(store) == ([["hash"], ["ruling_id"]], ["ck_rulings_seq_positive"])
+
+    migrate.upgrade(store)
+    assert _rulings_as_stored(store) == rows
+    assert _rulings_guards(store) == guards
+    assert _rulings_constraints(store) == ([["ruling_id"]], ["ck_rulings_seq_positive"])
+    verified(5)
+    _refuses_every_change_but_an_append(store)
+    assert GroupCommit(store).submit(append("r5")) == 6
+    verified(6)
+    rows = _rulings_as_stored(store)
+
+    command.downgrade(migrate._config(store), "0013_lexicon_editions")
+    assert _rulings_as_stored(store) == rows
+    assert _rulings_guards(store) == guards
+    assert _rulings_constraints(store) == ([["hash"], ["ruling_id"]], ["ck_rulings_seq_positive"])
+    verified(6)
+    _refuses_every_change_but_an_append(store)
+    migrate.upgrade(store)
+    assert migrate.current(store) == migrate.heads()
+    assert _rulings_guards(store) == guards
+    verified(6)
