@@ -19,9 +19,11 @@ from adjudicator.audit import jury, record
 from adjudicator.auth import bookkeeping, guard
 from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import ruleset_or_404
+from adjudicator.problems import DomainError
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import idempotency
 from adjudicator.web.access import COUNTED_WHEN_ANSWERED, RULES
+from adjudicator.web.errors import ApiError
 from adjudicator.web.requests import json_body
 
 
@@ -38,14 +40,21 @@ class Ruling:
     def __call__(self, view: Callable[[Ruleset, Any], dict[str, Any]]) -> Callable[..., Response]:
         @wraps(view)
         def step(ruleset_id: str) -> Response:
-            ruleset = ruleset_or_404(ruleset_id)
-            asked = parse(self.model, json_body())
-            if self.within is not None:
-                self.within(ruleset, asked)
-            labels = asked.labels()
-            # asked before any word is looked up: a refused query learns nothing
-            jury_limit = jury.counted(ruleset, labels)
-            body = view(ruleset, asked)
+            try:
+                ruleset = ruleset_or_404(ruleset_id)
+                asked = parse(self.model, json_body())
+                if self.within is not None:
+                    self.within(ruleset, asked)
+                labels = asked.labels()
+                # asked before any word is looked up: a refused query learns nothing
+                jury_limit = jury.counted(ruleset, labels)
+                body = view(ruleset, asked)
+            except (ApiError, DomainError):
+                # A credential from the worker's cache is checked in force only by the ruling's
+                # transaction: refused before it, a revoked one gets its 401, learning nothing
+                # of its request (free when nothing is refused).
+                bookkeeping.check_in_force(bookkeeping.pending())
+                raise
             caller = current_caller()
             jury_mode = ruleset.challenge.mode == "jury"  # a challenge there: a jury query
             return record.record_ruling(

@@ -160,12 +160,6 @@ def test_a_revoked_cached_key_is_not_told_its_scope(app):
     _refused_as_revoked(app, key, url, asked)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ruling step (api/ruling.py) judges the request before the ruling's transaction"
-    " checks a credential taken from the cache: on a refusal it must check it first"
-    " (bookkeeping.check_in_force), as the guard does before refusing a scope",
-)
 @pytest.mark.parametrize(
     ("ruleset", "asked"),
     [
