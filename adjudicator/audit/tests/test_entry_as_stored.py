@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from adjudicator.audit import chain
 from adjudicator.audit.tests.test_groupcommit import entry
-from adjudicator.store import Store, migrate
+from adjudicator.store import Store, driver, migrate
 from adjudicator.store.labelforms import canonical_words, stored_key
 
 JSON_COLUMNS = ("words", "consequence")
@@ -73,7 +73,7 @@ def _stored(tmp_path, name: str, write) -> list[tuple]:
 def _by_driver(conn, rows) -> None:
     """The append's own INSERT of `rows` (`chain.write` without the labels)."""
     sql = chain._sql(conn)
-    cursor = chain._cursor(conn)
+    cursor = driver.cursor(conn)
     cursor.executemany(sql.insert, [sql.params(row) for row in rows])
     cursor.close()
 
