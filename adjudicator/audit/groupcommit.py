@@ -3,10 +3,15 @@
 Every ruling is committed before its answer, and every append takes the chain's one lock, so one
 commit (one fsync, one turn at the lock) per ruling caps the whole service at one ruling per
 fsync, however many workers and threads it has. Here a request thread that finds no commit under
-way becomes the leader: it takes every ruling queued so far (its own and those of threads that
-arrived meanwhile), runs their work in order in one write transaction under the append lock,
-links their entries into the chain, commits once and only then releases every answer. Threads
-that queued while a commit was under way wait for it and the next leader takes them all.
+way becomes the leader: it takes the append lock (waiting, on a busy service, for another
+worker's commit), and only then the queue: every ruling queued so far, its own first. It runs
+their work in order in one write transaction, and before it commits takes whatever queued while
+that work ran, again and again until nothing is left (at most MAX_BATCH); it links their entries
+into the chain, commits once and only then releases every answer. So the rulings that arrive
+while a leader waits for the lock or works under it share its commit; those that arrive during
+its COMMIT (the fsync) queue, and the first of them leads the next commit, taking them all.
+Nothing waits on a timer: a ruling alone is committed at once, and a batch is exactly what was
+in flight.
 
 Nothing is acknowledged before the commit that holds it, so durability is as before. A piece of
 work may run in another request's thread (the leader's), so it must not touch `flask.request` or
@@ -133,10 +138,23 @@ class GroupCommit:
         return pending.result
 
     def _lead(self) -> None:
-        with self._lock:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+        taken: list[_Pending] = []
+
+        def more() -> list[Work]:  # what queued since, up to MAX_BATCH in all
+            with self._lock:
+                room = MAX_BATCH - len(taken)
+                new, self._queue = self._queue[:room], self._queue[room:]
+            taken.extend(new)
+            return [p.work for p in new]
+
         try:
-            self._commit(batch)
+            try:
+                results = self._transaction([], more)
+            except BaseException as exc:
+                self._fail(taken, exc)
+            else:
+                for pending, result in zip(taken, results, strict=True):
+                    pending.finish(result)
         finally:
             with self._lock:  # hand over to the first that queued meanwhile, if any
                 if self._queue:  # it queued while this one led, so it sleeps
@@ -144,20 +162,27 @@ class GroupCommit:
                 else:
                     self._leading = False
 
-    def _commit(self, batch: list[_Pending]) -> None:
-        try:
-            results = self._transaction([p.work for p in batch])
-        except BaseException as exc:
-            if len(batch) == 1:
-                batch[0].finish(error=exc)
-                return
-            for pending in batch:  # each alone: a failure stays with its own request
-                self._commit([pending])
+    def _fail(self, batch: list[_Pending], exc: BaseException) -> None:
+        """A failed transaction of several: each runs again alone, so that a failure stays
+        with its own request (and one that fails alone is answered with its own error)."""
+        if len(batch) == 1:
+            batch[0].finish(error=exc)
             return
-        for pending, result in zip(batch, results, strict=True):
-            pending.finish(result)
+        for pending in batch:
+            try:
+                result = self._transaction([pending.work])[0]
+            except BaseException as alone:
+                pending.finish(error=alone)
+            else:
+                pending.finish(result)
 
-    def _transaction(self, works: list[Work]) -> list[Any]:
+    def _transaction(
+        self, works: list[Work], more: Callable[[], list[Work]] | None = None
+    ) -> list[Any]:
+        """Run `works` in one transaction under the append lock and commit; their results.
+        With `more`, every work queued meanwhile joins them (`works` grows in place) until the
+        moment of the commit: what queued while the lock was held elsewhere or while these
+        ran shares this commit instead of waiting for the next."""
         # One connection per process, used by one leader at a time: no pool round trip per
         # batch. After any failure it is closed, so a broken one is never used again. One that
         # died while idle (the database restarted) fails at the first statement, before anything
@@ -176,6 +201,9 @@ class GroupCommit:
                     start = chain.Head(head.seq, head.hash)
                     batch = Batch(head)
                     results = [work(conn, batch) for work in works]
+                    while more is not None and (joined := more()):
+                        works.extend(joined)
+                        results.extend(work(conn, batch) for work in joined)
                     if batch.rows:  # the chain they extend is sound, and stays so (`health`)
                         health.before_append(conn, start, last)
                         chain.write(conn, batch.head, batch.rows)  # or HeadDidNotMove
