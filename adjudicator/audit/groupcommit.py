@@ -151,6 +151,8 @@ class GroupCommit:
             try:
                 results = self._transaction([], more)
             except BaseException as exc:
+                if not taken:  # it failed before the lock (no connection): those queued fail
+                    more()
                 self._fail(taken, exc)
             else:
                 for pending, result in zip(taken, results, strict=True):

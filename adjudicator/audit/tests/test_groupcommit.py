@@ -327,6 +327,30 @@ class _PausesOneThread:
             self.resume.wait(10)
 
 
+def test_a_failure_before_the_lock_fails_the_rulings_queued(store, monkeypatch):
+    """The store fails before the leader holds the lock, so before it has taken any ruling
+    from the queue (the database is gone): each queued ruling gets the store's error, none is
+    left waiting, and the next ruling commits. (The leader took nothing, failed no one, and
+    handed the lead to itself: an AttributeError, a 500, for its request.)"""
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    dbapi = store.engine.dialect.loaded_dbapi
+    original = chain.lock_for_append
+
+    def gone(conn):
+        raise dbapi.OperationalError("the database is gone")
+
+    monkeypatch.setattr(chain, "lock_for_append", gone)
+    with pytest.raises(dbapi.OperationalError):
+        writer.submit(append("alone"))
+    outcome = submit_in_threads(writer, [append(f"g{i}") for i in range(4)], hold=store)
+    assert all(result is None and isinstance(error, store.outages()) for result, error in outcome)
+    assert spy.sizes == [0, 0, 1, 1, 1, 1] and not writer._queue and not writer._leading
+    monkeypatch.setattr(chain, "lock_for_append", original)
+    assert writer.submit(append("after")) == 1
+    assert logged(store) == ["after"]
+
+
 def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store, monkeypatch):
     """A thread queues while a commit is under way, and is preempted before it goes to sleep;
     the leader finishes and hands it the lead. It must lead exactly once and answer everyone it
