@@ -10,9 +10,11 @@ and each variant's figures are divided by the reference variant's in the same ro
 shared cores absolute figures drift between runs, ratios within a round much less. The median
 of the rounds is reported, with the range.
 
-Figures per variant: rulings a second; CPU the workers spent per ruling (user and system, from
-/proc); and commits per ruling, read from /metrics (`adjudicator_audit_batch_rulings`): with
-`synchronous=FULL` each commit is one fsync of the WAL, so this is fsyncs per ruling.
+Figures per variant: rulings a second, and the mean time a client waited for each answer
+(clients / rulings a second: with one client, the latency group commit must not raise); CPU the
+workers spent per ruling (user and system, from /proc); and commits per ruling, read from
+/metrics (`adjudicator_audit_batch_rulings`): with `synchronous=FULL` each commit is one fsync
+of the WAL, so this is fsyncs per ruling.
 
 Variants (each a switch here, none a setting of the service):
   reference        `adjudicator serve` as shipped: default workers, group commit
@@ -20,7 +22,7 @@ Variants (each a switch here, none a setting of the service):
   no group commit  each ruling committed alone (benchmarks/_ungrouped_app.py)
 
 Run by hand: `.venv/bin/python benchmarks/machinery.py [--seconds 3] [--rounds 5]
-[--clients 4,16] [--variants reference,workers=4,...] [--mode open|tournament]`.
+[--clients 1,4,16] [--variants reference,workers=4,...] [--mode open|tournament]`.
 """
 
 from __future__ import annotations
@@ -180,7 +182,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--clients", default="4,16")
+    parser.add_argument("--clients", default="1,4,16")
     parser.add_argument("--variants", default="reference,workers=1,workers=4,no group commit")
     parser.add_argument("--mode", choices=["open", "tournament"], default="open")
     args = parser.parse_args()
@@ -229,7 +231,8 @@ def report(names: list[str], runs: dict[str, list[dict[str, float]]], clients: i
     ref = runs[names[0]]
     print(f"\n{clients} concurrent clients")
     print(
-        f"  {'variant':<18}{'rulings/s':>10}  {'× ref (range)':<18}{'CPU µs/ruling':>14}"
+        f"  {'variant':<18}{'rulings/s':>10}  {'× ref (range)':<18}{'ms/answer':>10}"
+        f"{'CPU µs/ruling':>15}"
         f"  {'× ref (range)':<18}{'commits/ruling':>15}"
     )
     for name in names:
@@ -241,7 +244,8 @@ def report(names: list[str], runs: dict[str, list[dict[str, float]]], clients: i
 
         med = lambda key, rows=rows: statistics.median(row[key] for row in rows)  # noqa: E731
         print(
-            f"  {name:<18}{med('rps'):>10.0f}  {ratio('rps'):<18}{med('cpu_us'):>14.0f}"
+            f"  {name:<18}{med('rps'):>10.0f}  {ratio('rps'):<18}"
+            f"{clients * 1e3 / med('rps'):>10.2f}{med('cpu_us'):>15.0f}"
             f"  {ratio('cpu_us'):<18}{med('commits'):>15.2f}"
         )
 

@@ -10,8 +10,11 @@ that work ran, again and again until nothing is left (at most MAX_BATCH); it lin
 into the chain, commits once and only then releases every answer. So the rulings that arrive
 while a leader waits for the lock or works under it share its commit; those that arrive during
 its COMMIT (the fsync) queue, and the first of them leads the next commit, taking them all.
-Nothing waits on a timer: a ruling alone is committed at once, and a batch is exactly what was
-in flight.
+One wait, bounded and only where others are known to be coming: right after a commit of several,
+whose requests are likely computing their next rulings, a leader finding fewer queued waits for
+them (all but one, at most GATHER_SECONDS) before it takes the lock (`_gather`). Without it, on
+a busy worker the first ruling of each round committed alone and the rest in the next commit.
+A ruling that comes alone, after a commit of one, is committed at once.
 
 Nothing is acknowledged before the commit that holds it, so durability is as before. A piece of
 work may run in another request's thread (the leader's), so it must not touch `flask.request` or
@@ -40,6 +43,10 @@ from adjudicator.store import Store
 
 T = TypeVar("T")
 MAX_BATCH = 256  # rulings per transaction; a longer queue is taken by the next leader
+# The longest a leader waits for the rulings it expects (`GroupCommit._gather`): about what
+# one more commit of its own would cost a busy worker, and a ruling's latency alone is never
+# touched (a leader expects others only right after a commit of several).
+GATHER_SECONDS = 0.001
 
 
 @dataclass
@@ -115,6 +122,8 @@ class GroupCommit:
         self._queue: list[_Pending] = []
         self._leading = False  # a leader is committing, or has been chosen
         self._lock = threading.Lock()
+        self._expect = 1  # rulings the next leader expects to take (`_gather`)
+        self._enough: threading.Lock | None = None  # released once they have queued
 
     def submit(self, work: Work[T]) -> T:
         """Run `work(conn, batch)` in a write transaction under the append lock, with others
@@ -122,6 +131,9 @@ class GroupCommit:
         pending: _Pending[T] = _Pending(work)
         with self._lock:
             self._queue.append(pending)
+            if self._enough is not None and len(self._queue) >= self._expect:
+                self._enough.release()  # a gathering leader has what it waited for
+                self._enough = None
             leads = not self._leading
             self._leading = True
             if not leads:
@@ -147,9 +159,14 @@ class GroupCommit:
             taken.extend(new)
             return [p.work for p in new]
 
+        self._gather()
         try:
             try:
                 results = self._transaction([], more)
+                # The others of this batch are likely computing their next rulings now: the
+                # next leader expects them, all but one (a client that does not come back at
+                # once costs one wait, not one per ruling).
+                self._expect = max(1, len(taken) - 1)
             except BaseException as exc:
                 if not taken:  # it failed before the lock (no connection): those queued fail
                     more()
@@ -163,6 +180,21 @@ class GroupCommit:
                     self._queue[0].woken.release()  # type: ignore[union-attr]  # wakes to lead
                 else:
                     self._leading = False
+
+    def _gather(self) -> None:
+        """Before it takes the lock: while fewer rulings are queued than the last commit
+        leads this one to expect, wait for them, at most GATHER_SECONDS. A worker whose
+        rulings come back together (a busy service) then commits them together, where the
+        first to arrive committed alone and the rest in the next commit. A worker that
+        commits one ruling at a time expects one, and never waits."""
+        with self._lock:
+            if len(self._queue) >= self._expect:
+                return
+            self._enough = enough = threading.Lock()
+            enough.acquire()
+        enough.acquire(timeout=GATHER_SECONDS)
+        with self._lock:
+            self._enough = None
 
     def _fail(self, batch: list[_Pending], exc: BaseException) -> None:
         """A failed transaction of several: each runs again alone, so that a failure stays

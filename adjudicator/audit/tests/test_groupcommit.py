@@ -10,7 +10,7 @@ import time
 import pytest
 from sqlalchemy import text
 
-from adjudicator.audit import chain, health
+from adjudicator.audit import chain, groupcommit, health
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.problems import Problem
 from adjudicator.store import Store, migrate
@@ -201,6 +201,46 @@ def test_rulings_queued_during_a_commit_share_the_next(store, monkeypatch):
     assert spy.sizes == [1, 7]
     with store.connection() as conn:
         assert chain.verify(conn).ok
+
+
+def test_after_a_commit_of_several_the_next_leader_waits_for_the_others(store, monkeypatch):
+    """A commit of five: their requests are likely computing their next rulings, so the next
+    leader expects four and waits for them before it takes the lock (here as long as it takes),
+    and four rulings arriving one by one share one commit. (The first committed alone, at once.)
+    """
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 60)
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    submit_in_threads(writer, [append(f"a{i}") for i in range(5)], hold=store)
+    assert spy.sizes == [5] and writer._expect == 4
+    threads = [threading.Thread(target=writer.submit, args=(append(f"b{i}"),)) for i in range(4)]
+    for i, t in enumerate(threads):
+        t.start()
+        while i < 3 and len(writer._queue) < i + 1:  # the first gathers: none is taken yet
+            time.sleep(0.001)
+    for t in threads:
+        t.join(30)
+    assert spy.sizes == [5, 4] and writer._expect == 3
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_the_wait_is_bounded_and_a_ruling_alone_never_waits(store, monkeypatch):
+    """The rulings a leader expects do not come: it waits GATHER_SECONDS, no longer, commits
+    what it has and expects no more; a ruling after a commit of one (a single client, a quiet
+    service) does not wait at all."""
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 0.2)
+    writer = GroupCommit(store)
+    assert writer._expect == 1
+    submit_in_threads(writer, [append(f"a{i}") for i in range(5)], hold=store)
+    started = time.monotonic()
+    assert writer.submit(append("late")) == 6
+    assert time.monotonic() - started >= 0.2 and writer._expect == 1
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 600)  # a wait would show as a hang
+    alone = threading.Thread(target=writer.submit, args=(append("alone"),))
+    alone.start()
+    alone.join(30)
+    assert not alone.is_alive() and logged(store)[-2:] == ["late", "alone"]
 
 
 def test_a_failed_commit_fails_every_ruling_in_it(store, monkeypatch):
