@@ -43,9 +43,9 @@ from adjudicator.store import Store
 
 T = TypeVar("T")
 MAX_BATCH = 256  # rulings per transaction; a longer queue is taken by the next leader
-# The longest a leader waits for the rulings it expects (`GroupCommit._gather`): about what
-# one more commit of its own would cost a busy worker, and a ruling's latency alone is never
-# touched (a leader expects others only right after a commit of several).
+# The longest a leader waits for the rulings it expects (`GroupCommit._gather`): room for a few
+# rulings to be computed on a busy worker, below what a commit holds the lock under load (1-5 ms,
+# docs/explanation/benchmarks.md); the only value measured. A ruling that comes alone never waits.
 GATHER_SECONDS = 0.001
 
 
@@ -159,8 +159,8 @@ class GroupCommit:
             taken.extend(new)
             return [p.work for p in new]
 
-        self._gather()
         try:
+            self._gather()
             try:
                 results = self._transaction([], more)
                 # The others of this batch are likely computing their next rulings now: the

@@ -376,15 +376,35 @@ def test_a_failure_before_the_lock_fails_the_rulings_queued(store, monkeypatch):
     spy = Spy(writer)
     dbapi = store.engine.dialect.loaded_dbapi
     original = chain.lock_for_append
+    all_queued = threading.Event()
 
-    def gone(conn):
+    def gone(conn):  # once the four have queued: none of them is taken yet
+        assert all_queued.wait(10)
         raise dbapi.OperationalError("the database is gone")
 
     monkeypatch.setattr(chain, "lock_for_append", gone)
+    all_queued.set()
     with pytest.raises(dbapi.OperationalError):
         writer.submit(append("alone"))
-    outcome = submit_in_threads(writer, [append(f"g{i}") for i in range(4)], hold=store)
-    assert all(result is None and isinstance(error, store.outages()) for result, error in outcome)
+    all_queued.clear()
+    outcome: dict[str, object] = {}
+
+    def run(name):
+        try:
+            outcome[name] = writer.submit(append(name))
+        except BaseException as exc:  # noqa: BLE001 - reported per thread
+            outcome[name] = exc
+
+    threads = [threading.Thread(target=run, args=(f"g{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    while len(writer._queue) < 4:
+        time.sleep(0.001)
+    all_queued.set()
+    for t in threads:
+        t.join(30)
+    assert sorted(outcome) == ["g0", "g1", "g2", "g3"]
+    assert all(isinstance(error, store.outages()) for error in outcome.values())
     assert spy.sizes == [0, 0, 1, 1, 1, 1] and not writer._queue and not writer._leading
     monkeypatch.setattr(chain, "lock_for_append", original)
     assert writer.submit(append("after")) == 1
