@@ -10,9 +10,14 @@ and each variant's figures are divided by the reference variant's in the same ro
 shared cores absolute figures drift between runs, ratios within a round much less. The median
 of the rounds is reported, with the range.
 
-Figures per variant: rulings a second; CPU the workers spent per ruling (user and system, from
-/proc); and commits per ruling, read from /metrics (`adjudicator_audit_batch_rulings`): with
-`synchronous=FULL` each commit is one fsync of the WAL, so this is fsyncs per ruling.
+Figures per variant: rulings a second, and the mean time a client waited for each answer
+(clients / rulings a second: with one client, the latency group commit must not raise); CPU the
+workers spent per ruling (user and system, from /proc); and commits per ruling, read from
+/metrics (`adjudicator_audit_batch_rulings`): with `synchronous=FULL` each commit is one fsync
+of the WAL, so this is fsyncs per ruling. Below each table, each round's commits per ruling
+with the split of the connections over the workers (gunicorn's accept: whichever worker wakes
+first takes a connection, and often one takes 15 of 16): a worker with one connection has one
+ruling in flight, which it commits alone.
 
 Variants (each a switch here, none a setting of the service):
   reference        `adjudicator serve` as shipped: default workers, group commit
@@ -20,7 +25,7 @@ Variants (each a switch here, none a setting of the service):
   no group commit  each ruling committed alone (benchmarks/_ungrouped_app.py)
 
 Run by hand: `.venv/bin/python benchmarks/machinery.py [--seconds 3] [--rounds 5]
-[--clients 4,16] [--variants reference,workers=4,...] [--mode open|tournament]`.
+[--clients 1,4,16] [--variants reference,workers=4,...] [--mode open|tournament]`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -72,9 +78,16 @@ def request_bytes(port: int, bearer: str | None) -> bytes:
     return (head + "\r\n").encode() + BODY
 
 
-def load(port: int, clients: int, seconds: float, bearers: list[str] | None) -> int:
+def load(
+    port: int,
+    clients: int,
+    seconds: float,
+    bearers: list[str] | None,
+    midway: Callable[[], None] | None = None,
+) -> int:
     """`clients` keep-alive connections, each sending the next challenge as soon as the last is
-    answered, for `seconds`; the number answered (every answer must be a 200)."""
+    answered, for `seconds`; the number answered (every answer must be a 200). `midway` is
+    called once, half way through, with every connection open."""
     selector = selectors.DefaultSelector()
     requests = [request_bytes(port, b) for b in (bearers or [None])]
     state = {}
@@ -90,6 +103,9 @@ def load(port: int, clients: int, seconds: float, bearers: list[str] | None) -> 
     answered = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if midway is not None and time.monotonic() > deadline - seconds / 2:
+            midway()
+            midway = None
         for key, _ in selector.select(timeout=1):
             sock = key.fileobj
             buf = state[sock]
@@ -133,6 +149,29 @@ def commits(url: str) -> tuple[float, float]:
     ]
 
 
+def split(pids: list[int], port: int) -> str:
+    """How many of the established connections to `port` each worker holds, most first
+    ("15/1"), from /proc: the sockets each process has open, and the kernel's TCP table."""
+    owner = {}
+    for pid in pids:
+        fds = Path(f"/proc/{pid}/fd")
+        for fd in fds.iterdir() if fds.exists() else ():
+            try:
+                link = os.readlink(fd)
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                owner[link[len("socket:[") : -1]] = pid
+    held = dict.fromkeys(pids, 0)
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(path).read_text().splitlines()[1:]:
+            fields = line.split()
+            established = fields[3] == "01"
+            if established and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
+                held[owner[fields[9]]] += 1
+    return "/".join(str(n) for n in sorted(held.values(), reverse=True))
+
+
 class Server:
     """One variant's gunicorn on its own store, kept across rounds."""
 
@@ -156,13 +195,15 @@ class Server:
             workers=self.workers, database_url=url, app=app, extra_args=args
         ).__enter__()
 
-    def run(self, clients: int, seconds: float) -> dict[str, float]:
+    def run(self, clients: int, seconds: float) -> dict[str, float | str]:
         pids = self.server.worker_pids()
         load(self.server.port, clients, 0.3, self.bearers)  # warm: connections, caches
         c0, r0 = commits(self.server.url)
         cpu0 = process_cpu(pids)
         started = time.monotonic()
-        answered = load(self.server.port, clients, seconds, self.bearers)
+        seen = []
+        probe = lambda: seen.append(split(pids, self.server.port))  # noqa: E731
+        answered = load(self.server.port, clients, seconds, self.bearers, probe)
         took = time.monotonic() - started
         cpu = process_cpu(pids) - cpu0
         c1, r1 = commits(self.server.url)
@@ -170,6 +211,7 @@ class Server:
             "rps": answered / took,
             "cpu_us": cpu * 1e6 / os.sysconf("SC_CLK_TCK") / max(1, answered),
             "commits": (c1 - c0) / max(1, r1 - r0),
+            "split": seen[0] if seen else "?",
         }
 
     def stop(self) -> None:
@@ -180,7 +222,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--clients", default="4,16")
+    parser.add_argument("--clients", default="1,4,16")
     parser.add_argument("--variants", default="reference,workers=1,workers=4,no group commit")
     parser.add_argument("--mode", choices=["open", "tournament"], default="open")
     args = parser.parse_args()
@@ -209,7 +251,7 @@ def main() -> None:
             for name in names:
                 servers[name] = Server(name, Path(tmp), args.mode)
             for clients in client_counts:
-                runs: dict[str, list[dict[str, float]]] = {n: [] for n in names}
+                runs: dict[str, list[dict]] = {n: [] for n in names}
                 for r in range(args.rounds):
                     order = names[r % len(names) :] + names[: r % len(names)]
                     for name in order:
@@ -225,11 +267,12 @@ def main() -> None:
                     os.environ[k] = v
 
 
-def report(names: list[str], runs: dict[str, list[dict[str, float]]], clients: int) -> None:
+def report(names: list[str], runs: dict[str, list[dict]], clients: int) -> None:
     ref = runs[names[0]]
     print(f"\n{clients} concurrent clients")
     print(
-        f"  {'variant':<18}{'rulings/s':>10}  {'× ref (range)':<18}{'CPU µs/ruling':>14}"
+        f"  {'variant':<18}{'rulings/s':>10}  {'× ref (range)':<18}{'ms/answer':>10}"
+        f"{'CPU µs/ruling':>15}"
         f"  {'× ref (range)':<18}{'commits/ruling':>15}"
     )
     for name in names:
@@ -241,9 +284,15 @@ def report(names: list[str], runs: dict[str, list[dict[str, float]]], clients: i
 
         med = lambda key, rows=rows: statistics.median(row[key] for row in rows)  # noqa: E731
         print(
-            f"  {name:<18}{med('rps'):>10.0f}  {ratio('rps'):<18}{med('cpu_us'):>14.0f}"
+            f"  {name:<18}{med('rps'):>10.0f}  {ratio('rps'):<18}"
+            f"{clients * 1e3 / med('rps'):>10.2f}{med('cpu_us'):>15.0f}"
             f"  {ratio('cpu_us'):<18}{med('commits'):>15.2f}"
         )
+    if clients > 1:
+        print("  commits per ruling by round, with the connections per worker:")
+        for name in names:
+            rounds = ", ".join(f"{row['commits']:.2f} ({row['split']})" for row in runs[name])
+            print(f"  {name:<18}{rounds}")
 
 
 if __name__ == "__main__":

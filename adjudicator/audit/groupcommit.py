@@ -3,10 +3,18 @@
 Every ruling is committed before its answer, and every append takes the chain's one lock, so one
 commit (one fsync, one turn at the lock) per ruling caps the whole service at one ruling per
 fsync, however many workers and threads it has. Here a request thread that finds no commit under
-way becomes the leader: it takes every ruling queued so far (its own and those of threads that
-arrived meanwhile), runs their work in order in one write transaction under the append lock,
-links their entries into the chain, commits once and only then releases every answer. Threads
-that queued while a commit was under way wait for it and the next leader takes them all.
+way becomes the leader: it takes the append lock (waiting, on a busy service, for another
+worker's commit), and only then the queue: every ruling queued so far, its own first. It runs
+their work in order in one write transaction, and before it commits takes whatever queued while
+that work ran, again and again until nothing is left (at most MAX_BATCH); it links their entries
+into the chain, commits once and only then releases every answer. So the rulings that arrive
+while a leader waits for the lock or works under it share its commit; those that arrive during
+its COMMIT (the fsync) queue, and the first of them leads the next commit, taking them all.
+One wait, bounded and only where others are known to be coming: right after a commit of several,
+whose requests are likely computing their next rulings, a leader finding fewer queued waits for
+them (all but one, at most GATHER_SECONDS) before it takes the lock (`_gather`). Without it, on
+a busy worker the first ruling of each round committed alone and the rest in the next commit.
+A ruling that comes alone, after a commit of one, is committed at once.
 
 Nothing is acknowledged before the commit that holds it, so durability is as before. A piece of
 work may run in another request's thread (the leader's), so it must not touch `flask.request` or
@@ -35,6 +43,10 @@ from adjudicator.store import Store
 
 T = TypeVar("T")
 MAX_BATCH = 256  # rulings per transaction; a longer queue is taken by the next leader
+# The longest a leader waits for the rulings it expects (`GroupCommit._gather`): room for a few
+# rulings to be computed on a busy worker, below what a commit holds the lock under load (1-5 ms,
+# docs/explanation/benchmarks.md); the only value measured. A ruling that comes alone never waits.
+GATHER_SECONDS = 0.001
 
 
 @dataclass
@@ -110,6 +122,8 @@ class GroupCommit:
         self._queue: list[_Pending] = []
         self._leading = False  # a leader is committing, or has been chosen
         self._lock = threading.Lock()
+        self._expect = 1  # rulings the next leader expects to take (`_gather`)
+        self._enough: threading.Lock | None = None  # released once they have queued
 
     def submit(self, work: Work[T]) -> T:
         """Run `work(conn, batch)` in a write transaction under the append lock, with others
@@ -117,6 +131,9 @@ class GroupCommit:
         pending: _Pending[T] = _Pending(work)
         with self._lock:
             self._queue.append(pending)
+            if self._enough is not None and len(self._queue) >= self._expect:
+                self._enough.release()  # a gathering leader has what it waited for
+                self._enough = None
             leads = not self._leading
             self._leading = True
             if not leads:
@@ -133,10 +150,30 @@ class GroupCommit:
         return pending.result
 
     def _lead(self) -> None:
-        with self._lock:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+        taken: list[_Pending] = []
+
+        def more() -> list[Work]:  # what queued since, up to MAX_BATCH in all
+            with self._lock:
+                room = MAX_BATCH - len(taken)
+                new, self._queue = self._queue[:room], self._queue[room:]
+            taken.extend(new)
+            return [p.work for p in new]
+
         try:
-            self._commit(batch)
+            self._gather()
+            try:
+                results = self._transaction([], more)
+                # The others of this batch are likely computing their next rulings now: the
+                # next leader expects them, all but one (a client that does not come back at
+                # once costs one wait, not one per ruling).
+                self._expect = max(1, len(taken) - 1)
+            except BaseException as exc:
+                if not taken:  # it failed before the lock (no connection): those queued fail
+                    more()
+                self._fail(taken, exc)
+            else:
+                for pending, result in zip(taken, results, strict=True):
+                    pending.finish(result)
         finally:
             with self._lock:  # hand over to the first that queued meanwhile, if any
                 if self._queue:  # it queued while this one led, so it sleeps
@@ -144,20 +181,42 @@ class GroupCommit:
                 else:
                     self._leading = False
 
-    def _commit(self, batch: list[_Pending]) -> None:
-        try:
-            results = self._transaction([p.work for p in batch])
-        except BaseException as exc:
-            if len(batch) == 1:
-                batch[0].finish(error=exc)
+    def _gather(self) -> None:
+        """Before it takes the lock: while fewer rulings are queued than the last commit
+        leads this one to expect, wait for them, at most GATHER_SECONDS. A worker whose
+        rulings come back together (a busy service) then commits them together, where the
+        first to arrive committed alone and the rest in the next commit. A worker that
+        commits one ruling at a time expects one, and never waits."""
+        with self._lock:
+            if len(self._queue) >= self._expect:
                 return
-            for pending in batch:  # each alone: a failure stays with its own request
-                self._commit([pending])
-            return
-        for pending, result in zip(batch, results, strict=True):
-            pending.finish(result)
+            self._enough = enough = threading.Lock()
+            enough.acquire()
+        enough.acquire(timeout=GATHER_SECONDS)
+        with self._lock:
+            self._enough = None
 
-    def _transaction(self, works: list[Work]) -> list[Any]:
+    def _fail(self, batch: list[_Pending], exc: BaseException) -> None:
+        """A failed transaction of several: each runs again alone, so that a failure stays
+        with its own request (and one that fails alone is answered with its own error)."""
+        if len(batch) == 1:
+            batch[0].finish(error=exc)
+            return
+        for pending in batch:
+            try:
+                result = self._transaction([pending.work])[0]
+            except BaseException as alone:
+                pending.finish(error=alone)
+            else:
+                pending.finish(result)
+
+    def _transaction(
+        self, works: list[Work], more: Callable[[], list[Work]] | None = None
+    ) -> list[Any]:
+        """Run `works` in one transaction under the append lock and commit; their results.
+        With `more`, every work queued meanwhile joins them (`works` grows in place) until the
+        moment of the commit: what queued while the lock was held elsewhere or while these
+        ran shares this commit instead of waiting for the next."""
         # One connection per process, used by one leader at a time: no pool round trip per
         # batch. After any failure it is closed, so a broken one is never used again. One that
         # died while idle (the database restarted) fails at the first statement, before anything
@@ -176,6 +235,9 @@ class GroupCommit:
                     start = chain.Head(head.seq, head.hash)
                     batch = Batch(head)
                     results = [work(conn, batch) for work in works]
+                    while more is not None and (joined := more()):
+                        works.extend(joined)
+                        results.extend(work(conn, batch) for work in joined)
                     if batch.rows:  # the chain they extend is sound, and stays so (`health`)
                         health.before_append(conn, start, last)
                         chain.write(conn, batch.head, batch.rows)  # or HeadDidNotMove

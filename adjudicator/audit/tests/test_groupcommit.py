@@ -10,7 +10,7 @@ import time
 import pytest
 from sqlalchemy import text
 
-from adjudicator.audit import chain
+from adjudicator.audit import chain, groupcommit, health
 from adjudicator.audit.groupcommit import Batch, GroupCommit
 from adjudicator.problems import Problem
 from adjudicator.store import Store, migrate
@@ -55,11 +55,26 @@ class Spy:
         self.sizes: list[int] = []
         original = writer._transaction
 
-        def transaction(works):
-            self.sizes.append(len(works))
-            return original(works)
+        def transaction(works, *more):
+            try:
+                return original(works, *more)
+            finally:  # the size it reached: a leader's batch grows until its commit
+                self.sizes.append(len(works))
 
         writer._transaction = transaction
+
+
+def before_commit(monkeypatch, store: Store, call) -> None:
+    """`call()` runs at each COMMIT the store's connections send, just before it goes (where a
+    commit waits for its fsync, or fails)."""
+    dialect = store.engine.dialect
+    original = dialect.do_commit
+
+    def do_commit(dbapi_connection):
+        call()
+        original(dbapi_connection)
+
+    monkeypatch.setattr(dialect, "do_commit", do_commit)
 
 
 def logged(store: Store) -> list[str]:
@@ -68,8 +83,9 @@ def logged(store: Store) -> list[str]:
 
 
 def submit_in_threads(writer: GroupCommit, works: list, *, hold: Store | None = None) -> list:
-    """Run each work in its own thread; with `hold`, the first transaction waits for the append
-    lock until every thread has queued, so the rest must share the next transaction."""
+    """Run each work in its own thread; with `hold`, another writer holds the append lock until
+    every thread has queued (the first leads, and waits for the lock), as another worker's
+    commit would."""
     results: list = [None] * len(works)
     errors: list = [None] * len(works)
 
@@ -99,15 +115,162 @@ def submit_in_threads(writer: GroupCommit, works: list, *, hold: Store | None = 
 
 
 def test_rulings_waiting_together_share_one_transaction(store):
+    """The leader takes the queue once it holds the append lock, not before: those that queued
+    while it waited for another worker's commit share its own. (It took its batch first, and
+    committed alone: [1, 7].)"""
     writer = GroupCommit(store)
     spy = Spy(writer)
     outcome = submit_in_threads(writer, [append(f"r{i}") for i in range(8)], hold=store)
     assert all(error is None for _, error in outcome)
-    assert spy.sizes == [1, 7]  # the leader alone (held), then everyone who queued meanwhile
+    assert spy.sizes == [8]  # one commit for eight rulings
     assert sorted(seq for seq, _ in outcome) == list(range(1, 9))
     with store.connection() as conn:
         assert chain.verify(conn).ok
     assert len(logged(store)) == 8
+
+
+def named(name: str, *, first_waits_for: threading.Event | None = None, working=None):
+    def work(conn, batch: Batch) -> int:
+        if working is not None:
+            working.set()
+        if first_waits_for is not None:
+            assert first_waits_for.wait(10)
+        return batch.append(entry(name))["seq"]
+
+    work.name = name
+    return work
+
+
+def test_rulings_queued_while_the_leader_works_join_its_commit(store):
+    """Nothing else holds the lock: seven rulings queue while the leader's own work runs (as a
+    ruling's work takes the CPU), and join its transaction before it commits, in the order they
+    queued. One commit for eight rulings, where the leader committed its own alone: [1, 7]."""
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    working, all_queued = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+    works = [named("r0", first_waits_for=all_queued, working=working)]
+    works += [named(f"r{i}") for i in range(1, 8)]
+    threads = [
+        threading.Thread(target=lambda w=w: outcome.__setitem__(w.name, writer.submit(w)))
+        for w in works
+    ]
+    threads[0].start()
+    assert working.wait(10)  # the leader has taken its batch: the queue is empty
+    for t in threads[1:]:
+        t.start()
+    while len(writer._queue) < 7:
+        time.sleep(0.001)
+    order = [p.work.name for p in writer._queue]
+    all_queued.set()
+    for t in threads:
+        t.join(10)
+    assert spy.sizes == [8]
+    assert logged(store) == ["r0", *order]  # the chain's order is the order of the appends
+    assert outcome == {name: seq for seq, name in enumerate(["r0", *order], start=1)}
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_rulings_queued_during_a_commit_share_the_next(store, monkeypatch):
+    """Those that queue while the leader's COMMIT (its fsync) is under way cannot join it: the
+    first of them leads the next commit and takes them all."""
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    committing, all_queued = threading.Event(), threading.Event()
+    leader: threading.Thread | None = None
+
+    def hold_the_leaders_commit():
+        if threading.current_thread() is leader:
+            committing.set()
+            assert all_queued.wait(10)
+
+    before_commit(monkeypatch, store, hold_the_leaders_commit)
+    works = [named(f"c{i}") for i in range(8)]
+    threads = [threading.Thread(target=writer.submit, args=(w,)) for w in works]
+    leader = threads[0]
+    leader.start()
+    assert committing.wait(10)
+    for t in threads[1:]:
+        t.start()
+    while len(writer._queue) < 7:
+        time.sleep(0.001)
+    all_queued.set()
+    for t in threads:
+        t.join(10)
+    assert spy.sizes == [1, 7]
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_after_a_commit_of_several_the_next_leader_waits_for_the_others(store, monkeypatch):
+    """A commit of five: their requests are likely computing their next rulings, so the next
+    leader expects four and waits for them before it takes the lock (here as long as it takes),
+    and four rulings arriving one by one share one commit. (The first committed alone, at once.)
+    """
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 60)
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    submit_in_threads(writer, [append(f"a{i}") for i in range(5)], hold=store)
+    assert spy.sizes == [5] and writer._expect == 4
+    threads = [threading.Thread(target=writer.submit, args=(append(f"b{i}"),)) for i in range(4)]
+    for i, t in enumerate(threads):
+        t.start()
+        while i < 3 and len(writer._queue) < i + 1:  # the first gathers: none is taken yet
+            time.sleep(0.001)
+    for t in threads:
+        t.join(30)
+    assert spy.sizes == [5, 4] and writer._expect == 3
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
+
+
+def test_the_wait_is_bounded_and_a_ruling_alone_never_waits(store, monkeypatch):
+    """The rulings a leader expects do not come: it waits GATHER_SECONDS, no longer, commits
+    what it has and expects no more; a ruling after a commit of one (a single client, a quiet
+    service) does not wait at all."""
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 0.2)
+    writer = GroupCommit(store)
+    assert writer._expect == 1
+    submit_in_threads(writer, [append(f"a{i}") for i in range(5)], hold=store)
+    started = time.monotonic()
+    assert writer.submit(append("late")) == 6
+    assert time.monotonic() - started >= 0.2 and writer._expect == 1
+    monkeypatch.setattr(groupcommit, "GATHER_SECONDS", 600)  # a wait would show as a hang
+    alone = threading.Thread(target=writer.submit, args=(append("alone"),))
+    alone.start()
+    alone.join(30)
+    assert not alone.is_alive() and logged(store)[-2:] == ["late", "alone"]
+
+
+def test_a_failed_commit_fails_every_ruling_in_it(store, monkeypatch):
+    """The COMMIT of a batch fails (the disk, the server): no ruling in it is answered as
+    recorded. Each runs again alone, and each request gets the store's error (an outage: 503
+    store_unavailable, as before group commit grouped more); nothing of them is in the log, and
+    the next ruling commits on a fresh connection."""
+    writer = GroupCommit(store)
+    writer.submit(append("before"))
+    spy = Spy(writer)
+    failing = threading.Event()
+    failing.set()
+    dbapi = store.engine.dialect.loaded_dbapi
+    main = threading.current_thread()
+
+    def fail():
+        if failing.is_set() and threading.current_thread() is not main:
+            raise dbapi.OperationalError("disk I/O error")
+
+    before_commit(monkeypatch, store, fail)
+    outcome = submit_in_threads(writer, [append(f"f{i}") for i in range(6)], hold=store)
+    assert spy.sizes == [6, 1, 1, 1, 1, 1, 1]  # together, then each alone
+    for result, error in outcome:
+        assert result is None and isinstance(error, store.outages())
+        assert health.refusal(error, store) is None  # not a refusal of the store: an outage
+    failing.clear()
+    assert writer.submit(append("after")) == 2
+    assert logged(store) == ["before", "after"]
+    with store.connection() as conn:
+        assert chain.verify(conn).ok
 
 
 def test_the_observer_is_told_of_each_committed_transaction(store):
@@ -119,7 +282,7 @@ def test_the_observer_is_told_of_each_committed_transaction(store):
 
     outcome = submit_in_threads(writer, [append(f"o{i}") for i in range(6)], hold=store)
     assert all(error is None for _, error in outcome)
-    assert [rulings for rulings, _, _ in told] == [1, 5]
+    assert [rulings for rulings, _, _ in told] == [6]
     with store.connection(write=True) as conn:  # another writer holds the append lock…
         chain.lock_head(conn)
         late = threading.Thread(target=writer.submit, args=(append("late"),))
@@ -130,7 +293,7 @@ def test_the_observer_is_told_of_each_committed_transaction(store):
     assert rulings == 1 and waited >= 0.15 and 0 <= held < waited  # …so this one waited
     with pytest.raises(ApiError):
         writer.submit(refused)
-    assert len(told) == 3  # a rolled-back transaction commits nothing: nothing to tell
+    assert len(told) == 2  # a rolled-back transaction commits nothing: nothing to tell
 
 
 def test_an_answer_is_given_only_after_its_commit(store):
@@ -155,8 +318,7 @@ def test_a_refusal_in_a_batch_stays_with_its_own_request(store):
     assert isinstance(outcome[2][1], ApiError)
     assert [error for i, (_, error) in enumerate(outcome) if i != 2] == [None, None, None]
     assert sorted(logged(store)) == ["a", "b", "c"]
-    assert spy.sizes[:2] == [1, 3]  # the batch of three failed as a whole…
-    assert sorted(spy.sizes[2:]) == [1, 1, 1]  # …and each ran again alone
+    assert spy.sizes == [4, 1, 1, 1, 1]  # the batch failed as a whole, and each ran again alone
     with store.connection() as conn:
         assert chain.verify(conn).ok
 
@@ -205,7 +367,51 @@ class _PausesOneThread:
             self.resume.wait(10)
 
 
-def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store):
+def test_a_failure_before_the_lock_fails_the_rulings_queued(store, monkeypatch):
+    """The store fails before the leader holds the lock, so before it has taken any ruling
+    from the queue (the database is gone): each queued ruling gets the store's error, none is
+    left waiting, and the next ruling commits. (The leader took nothing, failed no one, and
+    handed the lead to itself: an AttributeError, a 500, for its request.)"""
+    writer = GroupCommit(store)
+    spy = Spy(writer)
+    dbapi = store.engine.dialect.loaded_dbapi
+    original = chain.lock_for_append
+    all_queued = threading.Event()
+
+    def gone(conn):  # once the four have queued: none of them is taken yet
+        assert all_queued.wait(10)
+        raise dbapi.OperationalError("the database is gone")
+
+    monkeypatch.setattr(chain, "lock_for_append", gone)
+    all_queued.set()
+    with pytest.raises(dbapi.OperationalError):
+        writer.submit(append("alone"))
+    all_queued.clear()
+    outcome: dict[str, object] = {}
+
+    def run(name):
+        try:
+            outcome[name] = writer.submit(append(name))
+        except BaseException as exc:  # noqa: BLE001 - reported per thread
+            outcome[name] = exc
+
+    threads = [threading.Thread(target=run, args=(f"g{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    while len(writer._queue) < 4:
+        time.sleep(0.001)
+    all_queued.set()
+    for t in threads:
+        t.join(30)
+    assert sorted(outcome) == ["g0", "g1", "g2", "g3"]
+    assert all(isinstance(error, store.outages()) for error in outcome.values())
+    assert spy.sizes == [0, 0, 1, 1, 1, 1] and not writer._queue and not writer._leading
+    monkeypatch.setattr(chain, "lock_for_append", original)
+    assert writer.submit(append("after")) == 1
+    assert logged(store) == ["after"]
+
+
+def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store, monkeypatch):
     """A thread queues while a commit is under way, and is preempted before it goes to sleep;
     the leader finishes and hands it the lead. It must lead exactly once and answer everyone it
     takes: before the fix it saw the lead, skipped its sleep, and its own answer then released
@@ -213,12 +419,14 @@ def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store):
     writer = GroupCommit(store)
     spy = Spy(writer)
     writer._lock = queue_lock = _PausesOneThread()
-    both_queued = threading.Event()
+    committing, both_queued = threading.Event(), threading.Event()
 
-    def first(conn, batch):
-        assert both_queued.wait(10)
-        return append("first")(conn, batch)
+    def hold_the_leaders_commit():  # so that the others queue too late to join it
+        if threading.current_thread() is leader:
+            committing.set()
+            assert both_queued.wait(10)
 
+    before_commit(monkeypatch, store, hold_the_leaders_commit)
     outcome: dict[str, object] = {}
 
     def run(name, work):
@@ -227,13 +435,12 @@ def test_a_waiter_handed_the_lead_before_it_sleeps_leads_once(store):
         except BaseException as exc:  # noqa: BLE001 - reported per thread
             outcome[name] = exc
 
-    leader = threading.Thread(target=run, args=("first", first), daemon=True)
+    leader = threading.Thread(target=run, args=("first", append("first")), daemon=True)
     handed = threading.Thread(target=run, args=("handed", append("handed")), daemon=True)
     queued = threading.Thread(target=run, args=("queued", append("queued")), daemon=True)
     queue_lock.paused = handed
     leader.start()
-    while not writer._leading:
-        time.sleep(0.001)
+    assert committing.wait(10)
     handed.start()
     assert queue_lock.is_paused.wait(10)  # queued, not yet asleep
     queued.start()
