@@ -67,9 +67,10 @@ def default_instance_dir() -> str:
 
 def default_workers() -> int:
     """One per core, at least 2 (one dying leaves another serving), at most 4. Measured on 2
-    cores (benchmarks/machinery.py): 4 workers gave 8-32 % less throughput, 15-60 % more CPU
-    per ruling and nearly twice the commits of 2 at 16 clients (more workers split the rulings
-    in flight into smaller group commits); 1 worker did worse on a quiet machine."""
+    cores (benchmarks/machinery.py, 5 December, group commit that takes what queues): at 16
+    clients 4 workers gave 0.78-1.45x the throughput and 0.93-1.28x the CPU per ruling of 2,
+    with more commits (0.20-0.35 a ruling against 0.18-0.26: more workers split the rulings in
+    flight into smaller commits); 1 worker was within the noise of 2."""
     return max(2, min(4, os.cpu_count() or 1))
 
 
