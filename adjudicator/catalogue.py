@@ -47,8 +47,9 @@ def rulesets() -> dict[str, Ruleset]:
 def ruleset_or_404(ruleset_id: str) -> Ruleset:
     ruleset = rulesets().get(ruleset_id)
     if ruleset is None:
-        if ruleset_id in all_rulesets():  # known, but a house variant in a tournament
-            raise RulesetError(Problem.HOUSE_RULESET, house_refusal(ruleset_id), "ruleset")
+        refusal = house_refusal(ruleset_id)
+        if refusal is not None:
+            raise RulesetError(Problem.HOUSE_RULESET, refusal, "ruleset")
         raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
@@ -84,7 +85,11 @@ def edition_in_force(ruleset: Ruleset) -> Lexicon | None:
     return editions.in_force(editions_of(ruleset), event_day())
 
 
-def house_refusal(ruleset_id: str) -> str:
+def house_refusal(ruleset_id: str) -> str | None:
+    """Why a ruleset that is not served is refused, when it is known: a house variant in a
+    tournament. None for one that is served, or that does not exist."""
+    if ruleset_id in rulesets() or ruleset_id not in all_rulesets():
+        return None
     return (
         f"ruleset {ruleset_id!r} is a house variant (004 Almindelige varianter) and is not "
         "served in tournament mode"

@@ -11,7 +11,6 @@ from flask import Blueprint, current_app, jsonify, request
 
 from adjudicator.audit import health
 from adjudicator.catalogue import (
-    all_rulesets,
     edition_in_force,
     house_refusal,
     required_rulesets,
@@ -73,7 +72,7 @@ def readyz():
     for ruleset_id in required:
         ruleset = known.get(ruleset_id)
         if ruleset is None:
-            reason = house_refusal(ruleset_id) if ruleset_id in all_rulesets() else None
+            reason = house_refusal(ruleset_id)
             view[ruleset_id] = {"available": False, "reason": reason or "no such ruleset"}
             continue
         lexicon = edition_in_force(ruleset)  # the edition in force on the event's date

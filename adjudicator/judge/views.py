@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, make_response, render_template
 
-from adjudicator.catalogue import all_rulesets, rulesets, served_lexicon
+from adjudicator.catalogue import house_refusal, rulesets, served_lexicon
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
 from adjudicator.pages.headers import security_headers
@@ -67,7 +67,7 @@ def index():
 def kiosk(ruleset_id: str):
     if ruleset_id not in rulesets():
         # A house variant (004) in tournament mode: refused, saying so; anything else: unknown.
-        house = ruleset_id in all_rulesets()
+        house = house_refusal(ruleset_id) is not None
         body = judge_page("judge_missing.html", ruleset_id=ruleset_id, house=house)
         return body, 403 if house else 404
     config = page_config(ruleset_id)
