@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from html import escape
 
 from adjudicator.engine.board import COLUMNS, LAYOUT, Board, Cell
-from adjudicator.engine.tiles import tileset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import BOARD_SIZE as SIZE
 
@@ -135,9 +134,8 @@ def _svg(profile, tiles: Iterable[Placed], outlined, title, caption, shown, labe
         *_squares(labels),
         *_coordinates(),
     ]
-    values = tileset(profile)
-    for t in tiles:
-        out.append(_tile(t, values.value(t.cell.letter, t.cell.blank), outlined(t), shown))
+    for t in tiles:  # a blank shows no value
+        out.append(_tile(t, profile.value(t.cell.letter), outlined(t), shown))
     if caption:
         y = WIDTH + CAPTION // 2 + 6
         out.append(
