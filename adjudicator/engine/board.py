@@ -124,13 +124,6 @@ class Board:
         else:
             self.letters[cell.letter] = self.letters.get(cell.letter, 0) + 1
 
-    def _drop(self, cell: Cell) -> None:
-        self.count -= 1
-        if cell.blank:
-            self.blanks -= 1
-        else:
-            self.letters[cell.letter] -= 1
-
     def __getitem__(self, rc: tuple[int, int]) -> Cell | None:
         r, c = rc
         return self.cells[r * SIZE + c] if 0 <= r < SIZE and 0 <= c < SIZE else None
@@ -153,7 +146,11 @@ class Board:
         i = row * SIZE + col
         old = self.cells[i]
         if old is not None:
-            self._drop(old)
+            self.count -= 1
+            if old.blank:
+                self.blanks -= 1
+            else:
+                self.letters[old.letter] -= 1
         self.cells[i] = None
 
     def tiles(self) -> Iterator[tuple[int, int, Cell]]:
