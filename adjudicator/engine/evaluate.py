@@ -98,11 +98,9 @@ def evaluate_move(
         notation = render_tiles(play.tiles) if play.tiles else None
         return MoveResult(False, errors, [], False, 0, notation, play, n)
     formed = formed_words(board, play)
-    score = score_play(formed, n, tileset(profile))
-    words = [ScoredWord(w, s) for w, s in zip(formed, score.words, strict=True)]
-    return MoveResult(
-        not errors, errors, words, score.bingo, score.total, render(play, board), play, n
-    )
+    per_word, bingo, total = score_play(formed, n, tileset(profile))
+    words = [ScoredWord(w, s) for w, s in zip(formed, per_word, strict=True)]
+    return MoveResult(not errors, errors, words, bingo, total, render(play, board), play, n)
 
 
 def apply_play(board: Board, play: Play) -> None:
