@@ -154,7 +154,7 @@ def parse_parts(coord: str, word: str, profile: LanguageProfile, board: Board | 
     return Play(tuple(tiles), horizontal, row, col, tuple(through))
 
 
-TileSpec = NewTile | tuple | Mapping
+TileSpec = tuple | Mapping
 
 
 def play_from_tiles(
@@ -165,9 +165,7 @@ def play_from_tiles(
     which it extends a word on the board (across when both or neither)."""
     tiles: list[NewTile] = []
     for i, spec in enumerate(specs):
-        if isinstance(spec, NewTile):
-            row, col, letter, blank = spec.row, spec.col, spec.letter, spec.blank
-        elif isinstance(spec, Mapping):
+        if isinstance(spec, Mapping):
             row, col = spec["row"], spec["col"]
             letter, blank = spec.get("letter") or "", bool(spec.get("blank", False))
         else:
