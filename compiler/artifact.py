@@ -54,17 +54,14 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-# A tiny node cache makes the file about 1 % smaller; lookups measured no slower.
-TRIE_OPTIONS = {"cache_size": marisa_trie.TINY_CACHE}
-
-
 def trie_image(keys: Iterable[bytes]) -> bytes:
     """The marisa-trie image of UTF-8 `keys`; the same set of keys always gives the same bytes.
 
     marisa sorts the keys itself, so their order does not matter (tested). A `BinaryTrie` of
     UTF-8 keys is byte for byte the `Trie` of the same words, without encoding them one by one.
     """
-    return marisa_trie.BinaryTrie(keys, **TRIE_OPTIONS).tobytes()
+    # A tiny node cache makes the file about 1 % smaller; lookups measured no slower.
+    return marisa_trie.BinaryTrie(keys, cache_size=marisa_trie.TINY_CACHE).tobytes()
 
 
 def manifest_json(manifest: dict[str, Any]) -> bytes:

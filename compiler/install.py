@@ -27,13 +27,6 @@ class Installed:
     manifest: Path
 
 
-def _previous_sha(manifest_path: Path) -> str | None:
-    try:
-        return artifact.read_manifest(manifest_path)["marisa"]["sha256"]
-    except LexiconError:
-        return None
-
-
 def _store_trie(folder: Path, sha: str, data: bytes) -> str:
     name = f"{sha}.marisa"
     target = folder / name
@@ -64,7 +57,10 @@ def install(builds: list[Path | str], into: Path | str) -> list[Installed]:
     for _, manifest, data in checked.values():
         sha = manifest["marisa"]["sha256"]
         target = folder / f"{manifest['id']}.json"
-        previous = _previous_sha(target)
+        try:
+            previous = artifact.read_manifest(target)["marisa"]["sha256"]
+        except LexiconError:  # none yet, or one that no longer reads
+            previous = None
         name = _store_trie(folder, sha, data)
         installed = {**manifest, "marisa": {**manifest["marisa"], "file": name}}
         atomic_write_bytes(target, manifest_json(installed))

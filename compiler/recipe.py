@@ -56,39 +56,28 @@ _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?")
 _KEY = re.compile(r"^\s*\"?([A-Za-z0-9_-]+)\"?\s*=")
 
 
-class _KeyLines:
-    """Where each key sits in the recipe text: top-level keys and each `[[source]]`'s keys."""
-
-    def __init__(self, text: str):
-        self.top: dict[str, int] = {}
-        self.sources: list[dict[str, int]] = []
-        table: str | None = None
-        for number, line in enumerate(text.splitlines(), start=1):
-            header = _TABLE.match(line)
-            if header:
-                table = header.group(1).strip('"')
-                self.top.setdefault(table, number)
-                if table == "source" and line.lstrip().startswith("[["):
-                    self.sources.append({"[[source]]": number})
-                continue
-            key = _KEY.match(line)
-            if not key:
-                continue
+def _key_lines(text: str) -> dict[tuple[int, str], int]:
+    """Where each key sits in the recipe text: (0, key) at the top level (the keys of
+    [filters_off] as `filters_off.<key>`), (n, key) in the n-th `[[source]]`, (n, "[[source]]")
+    its header."""
+    found: dict[tuple[int, str], int] = {}
+    table: str | None = None
+    source = 0  # the [[source]] being read, counted from 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if header := _TABLE.match(line):
+            table = header.group(1).strip('"')
+            found.setdefault((0, table), number)
+            if table == "source" and line.lstrip().startswith("[["):
+                source += 1
+                found[source, "[[source]]"] = number
+        elif key := _KEY.match(line):
             if table is None:
-                self.top.setdefault(key.group(1), number)
+                found.setdefault((0, key.group(1)), number)
             elif table == "filters_off":
-                self.top.setdefault(f"filters_off.{key.group(1)}", number)
-            elif table == "source" and self.sources:
-                self.sources[-1].setdefault(key.group(1), number)
-
-    def of(self, key: str | None, source: int | None = None) -> int | None:
-        """Line of `key` (top level, or in the `source`-th [[source]], counted from 1)."""
-        if source is None:
-            return self.top.get(key) if key else None
-        if not 1 <= source <= len(self.sources):
-            return None
-        lines = self.sources[source - 1]
-        return lines.get(key) if key and key in lines else lines["[[source]]"]
+                found.setdefault((0, f"filters_off.{key.group(1)}"), number)
+            elif table == "source" and source:
+                found.setdefault((source, key.group(1)), number)
+    return found
 
 
 def load_recipe(path: Path | str) -> Recipe:
@@ -108,10 +97,15 @@ def load_recipe(path: Path | str) -> Recipe:
         line = getattr(exc, "lineno", None)
         raise LexiconError(f"not valid TOML: {exc}", file=file, line=line) from exc
 
-    lines = _KeyLines(text)
+    lines = _key_lines(text)
 
-    def fail(msg: str, key: str | None = None, source: int | None = None) -> LexiconError:
-        return LexiconError(msg, file=file, line=lines.of(key, source))
+    def line_of(key: str | None, source: int = 0) -> int | None:
+        """Line of `key` (top level, or in the `source`-th [[source]], else at its header)."""
+        header = lines.get((source, "[[source]]")) if source else None
+        return lines.get((source, key), header) if key else header
+
+    def fail(msg: str, key: str | None = None, source: int = 0) -> LexiconError:
+        return LexiconError(msg, file=file, line=line_of(key, source))
 
     for key in data:
         if key not in _RECIPE_KEYS:
@@ -153,7 +147,7 @@ def load_recipe(path: Path | str) -> Recipe:
             known = ", ".join(ENCODINGS)
             raise fail(f"unknown encoding {enc!r} in {where}; known: {known}", "encoding", index)
         resolved = (path.parent / raw["path"]).resolve()
-        sources.append(Source(resolved, raw["path"], fmt, enc, lines.of("path", index)))
+        sources.append(Source(resolved, raw["path"], fmt, enc, line_of("path", index)))
     if sources[0].format == "delta":
         raise fail(
             "the first source cannot be a delta: there is nothing to apply it to", "format", 1
@@ -164,7 +158,7 @@ def load_recipe(path: Path | str) -> Recipe:
         stand_in=stand_in,
         description=data.get("description", ""),
         sources=tuple(sources),
-        language_line=lines.of("language"),
+        language_line=line_of("language"),
         filters_off=filters_off,
         in_force_from=in_force,
     )

@@ -29,8 +29,13 @@ class Decoded:
     size: int  # decompressed bytes
 
 
-def read_bytes(path: Path) -> tuple[bytes, str]:
-    """The file's content, decompressed by suffix, with the sha256 of the stored bytes."""
+def _line_of(raw: bytes, offset: int) -> int:
+    return raw.count(b"\n", 0, offset) + 1
+
+
+def decode(path: Path, encoding: str) -> Decoded:
+    """The file's content, decompressed by suffix, then decoded strictly; `auto` is UTF-8 (BOM
+    or not) when it decodes, else Latin-1. The sha256 is that of the stored bytes."""
     raw = read_file(path, "source file not found", "source file")
     digest = hashlib.sha256(raw).hexdigest()
     try:
@@ -40,16 +45,6 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
             raw = lzma.decompress(raw)
     except (OSError, lzma.LZMAError, EOFError) as exc:
         raise LexiconError(f"cannot decompress {path.suffix} file: {exc}", file=str(path)) from exc
-    return raw, digest
-
-
-def _line_of(raw: bytes, offset: int) -> int:
-    return raw.count(b"\n", 0, offset) + 1
-
-
-def decode(path: Path, encoding: str) -> Decoded:
-    """Decode strictly; `auto` is UTF-8 (BOM or not) when it decodes, else Latin-1."""
-    raw, digest = read_bytes(path)
     nul = raw.find(b"\x00")
     if nul >= 0:
         raise LexiconError(

@@ -143,14 +143,11 @@ def resolve_manifest(path: Path | str) -> Path:
 
 def read_manifest(manifest_path: Path) -> dict[str, Any]:
     file = str(manifest_path)
+    data = read_file(manifest_path, "manifest not found", "manifest")
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LexiconError("manifest not found", file=file) from None
+        manifest = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LexiconError(f"manifest is not valid JSON: {exc}", file=file) from exc
-    except OSError as exc:
-        raise LexiconError(f"cannot read manifest: {exc.strerror}", file=file) from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
         raise LexiconError(f"not a {FORMAT_NAME} manifest (field 'format')", file=file)
     if manifest.get("format_version") != FORMAT_VERSION:

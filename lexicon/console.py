@@ -29,29 +29,16 @@ def add_version(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def closed_pipe_safe(run: Callable[[], int]) -> int:
-    """Run a command; if the reader closed the pipe, stop writing and exit without a traceback.
-
-    Standard output is flushed here, inside the guard, and then pointed at /dev/null so that the
-    interpreter's own flush at exit does not raise again (the recipe in Python's signal docs).
-    """
-    try:
-        code = run()
-        sys.stdout.flush()
-        return code
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_CLOSED_PIPE
-
-
 def run_handler(
     args: argparse.Namespace,
     prog: str,
     bad_input: Callable[[Exception], str | None],
     interrupted: str | None = None,
 ) -> int:
-    """Run a parsed command (`args.handler`), its reader free to go (`closed_pipe_safe`).
+    """Run a parsed command (`args.handler`), its reader free to go: if the reader closed the
+    pipe, it stops writing and exits without a traceback. Standard output is flushed inside
+    that guard, and then pointed at /dev/null so that the interpreter's own flush at exit does
+    not raise again (the recipe in Python's signal docs).
 
     An error that `bad_input` words, or a file or folder named on the line that cannot be read
     or written, is the user's to fix: one line after `prog` on standard error, exit status 2,
@@ -62,7 +49,7 @@ def run_handler(
         try:
             return args.handler(args)
         except BrokenPipeError:
-            raise  # an OSError too, but not an error of ours: closed_pipe_safe ends quietly
+            raise  # an OSError too, but not an error of ours: ended quietly below
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             line = f"{where}{exc.strerror or exc}"
@@ -78,7 +65,14 @@ def run_handler(
         print(f"{prog}: {line}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    return closed_pipe_safe(run)
+    try:
+        code = run()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_CLOSED_PIPE
 
 
 def die_by_sigint() -> None:

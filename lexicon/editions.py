@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, TypeVar
 
 from lexicon.artifact import (
     IN_FORCE_FROM,
@@ -27,12 +27,7 @@ from lexicon.artifact import (
 ALWAYS = date.min  # the date of an edition that names none
 
 
-class Dated(Protocol):
-    @property
-    def in_force_from(self) -> date | None: ...
-
-
-E = TypeVar("E", bound=Dated)
+E = TypeVar("E", "Installed", Lexicon)  # an edition: a manifest read, or a build loaded
 
 
 class Installed(NamedTuple):
@@ -50,7 +45,7 @@ class Installed(NamedTuple):
         return cls(manifest, found["id"], in_force_date(found.get(IN_FORCE_FROM)))
 
 
-def since(lexicon: Dated) -> date:
+def since(lexicon: Installed | Lexicon) -> date:
     """The day `lexicon` is in force from (`ALWAYS` for a build without a date)."""
     return lexicon.in_force_from or ALWAYS
 

@@ -7,10 +7,10 @@ scoring touches a handful of squares per play and must stay in the microsecond r
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from adjudicator.engine.tiles import tile_letter
+from adjudicator.engine.tiles import per_profile, tile_letter
 from lexicon.languages import LanguageProfile
 from lexicon.limits import BOARD_SIZE as SIZE
 
@@ -80,8 +80,8 @@ class Cell:
 
 # Per profile (or None), the cell each board character stands for once it has been read: cells
 # are immutable, so boards share them. Errors are not kept, so this holds only characters that
-# are letters of the language. Profiles are not hashable: keyed by identity, kept alive.
-_known_squares: dict[int, tuple[LanguageProfile | None, dict[str, Cell]]] = {}
+# are letters of the language.
+_known_squares: Callable[[LanguageProfile | None], dict[str, Cell]] = per_profile(lambda _: {})
 
 
 def _read_square(ch: str, profile: LanguageProfile | None) -> Cell | str:
@@ -124,13 +124,6 @@ class Board:
         else:
             self.letters[cell.letter] = self.letters.get(cell.letter, 0) + 1
 
-    def _drop(self, cell: Cell) -> None:
-        self.count -= 1
-        if cell.blank:
-            self.blanks -= 1
-        else:
-            self.letters[cell.letter] -= 1
-
     def __getitem__(self, rc: tuple[int, int]) -> Cell | None:
         r, c = rc
         return self.cells[r * SIZE + c] if 0 <= r < SIZE and 0 <= c < SIZE else None
@@ -153,7 +146,11 @@ class Board:
         i = row * SIZE + col
         old = self.cells[i]
         if old is not None:
-            self._drop(old)
+            self.count -= 1
+            if old.blank:
+                self.blanks -= 1
+            else:
+                self.letters[old.letter] -= 1
         self.cells[i] = None
 
     def tiles(self) -> Iterator[tuple[int, int, Cell]]:
@@ -180,10 +177,7 @@ class Board:
             rows = rows.split()
         if len(rows) != SIZE:
             raise BoardError(f"a board needs {SIZE} rows, got {len(rows)}")
-        hit = _known_squares.get(id(profile))
-        if hit is None or hit[0] is not profile:
-            hit = _known_squares[id(profile)] = (profile, {})
-        known = hit[1]
+        known = _known_squares(profile)
         board = cls()
         cells = board.cells
         for r, text in enumerate(rows, start=1):

@@ -7,7 +7,7 @@ disclosed to whom (per-word or play-level verdicts) is the caller's business, no
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine.board import Board
@@ -63,7 +63,7 @@ class MoveResult:
     score: int
     notation: str | None
     play: Play
-    tiles_played: int = field(default=0)
+    tiles_played: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,19 +93,14 @@ def evaluate_move(
     elif not isinstance(play, Play):
         play = play_from_tiles(play, profile, board)
     errors = check_placement(board, play, profile, rack)
-    words: list[ScoredWord] = []
-    bingo = False
-    total = 0
-    notation: str | None = None
-    if not errors or not any(e.code in GEOMETRY_CODES for e in errors):  # no scan when legal
-        formed = formed_words(board, play)
-        score = score_play(formed, len(play.tiles), tileset(profile))
-        words = [ScoredWord(w, s) for w, s in zip(formed, score.words, strict=True)]
-        bingo, total = score.bingo, score.total
-        notation = render(play, board)
-    elif play.tiles:
-        notation = render_tiles(play.tiles)
-    return MoveResult(not errors, errors, words, bingo, total, notation, play, len(play.tiles))
+    n = len(play.tiles)
+    if errors and any(e.code in GEOMETRY_CODES for e in errors):  # no scan when legal
+        notation = render_tiles(play.tiles) if play.tiles else None
+        return MoveResult(False, errors, [], False, 0, notation, play, n)
+    formed = formed_words(board, play)
+    per_word, bingo, total = score_play(formed, n, tileset(profile))
+    words = [ScoredWord(w, s) for w, s in zip(formed, per_word, strict=True)]
+    return MoveResult(not errors, errors, words, bingo, total, render(play, board), play, n)
 
 
 def apply_play(board: Board, play: Play) -> None:

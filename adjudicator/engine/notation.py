@@ -154,7 +154,7 @@ def parse_parts(coord: str, word: str, profile: LanguageProfile, board: Board | 
     return Play(tuple(tiles), horizontal, row, col, tuple(through))
 
 
-TileSpec = NewTile | tuple | Mapping
+TileSpec = tuple | Mapping
 
 
 def play_from_tiles(
@@ -165,9 +165,7 @@ def play_from_tiles(
     which it extends a word on the board (across when both or neither)."""
     tiles: list[NewTile] = []
     for i, spec in enumerate(specs):
-        if isinstance(spec, NewTile):
-            row, col, letter, blank = spec.row, spec.col, spec.letter, spec.blank
-        elif isinstance(spec, Mapping):
+        if isinstance(spec, Mapping):
             row, col = spec["row"], spec["col"]
             letter, blank = spec.get("letter") or "", bool(spec.get("blank", False))
         else:
@@ -188,56 +186,39 @@ def play_from_tiles(
     tiles.sort(key=lambda t: (t.row, t.col))
     if not tiles:
         return Play((), True, 0, 0)
-    rows = {t.row for t in tiles}
-    cols = {t.col for t in tiles}
     first = tiles[0]
-    if len(tiles) == 1:
+    horizontal: bool | None
+    if len(tiles) == 1 and board is not None:
+        across = board[first.row, first.col - 1] or board[first.row, first.col + 1]
+        down = board[first.row - 1, first.col] or board[first.row + 1, first.col]
+        horizontal = bool(across) or not down
+    elif len({t.row for t in tiles}) == 1:  # one row (or one tile and no board): across
         horizontal = True
-        if board is not None:
-            across = board[first.row, first.col - 1] or board[first.row, first.col + 1]
-            down = board[first.row - 1, first.col] or board[first.row + 1, first.col]
-            horizontal = bool(across) or not down
-    elif len(rows) == 1:
-        horizontal = True
-    elif len(cols) == 1:
-        horizontal = False
     else:
-        horizontal = None
+        horizontal = False if len({t.col for t in tiles}) == 1 else None
     return Play(tuple(tiles), horizontal, first.row, first.col)
-
-
-def main_span(play: Play, board: Board) -> tuple[int, int, int] | None:
-    """(row, col, length) of the main line: the new tiles plus the board tiles touching them
-    along the play's direction. None when the play has no tiles or no direction."""
-    if not play.tiles or play.horizontal is None:
-        return None
-    dr, dc = (0, 1) if play.horizontal else (1, 0)
-    new = {(t.row, t.col) for t in play.tiles}
-    first, last = play.tiles[0], play.tiles[-1]
-    r, c = first.row, first.col
-    while board[r - dr, c - dc] is not None or (r - dr, c - dc) in new:
-        r, c = r - dr, c - dc
-    er, ec = last.row, last.col
-    while board[er + dr, ec + dc] is not None or (er + dr, ec + dc) in new:
-        er, ec = er + dr, ec + dc
-    return r, c, (er - r) + (ec - c) + 1
 
 
 def render(play: Play, board: Board) -> str:
     """Standard notation of a play on `board` (the board before the play): the whole main
-    line, new tiles as letters (lower-case = blank), board tiles as `.`."""
-    span = main_span(play, board)
-    if span is None:
+    line (the new tiles plus the board tiles touching them along the play's direction), new
+    tiles as letters (lower-case = blank), board tiles as `.`."""
+    if not play.tiles or play.horizontal is None:
         raise ValueError("only a play whose tiles lie in one line has a notation")
-    row, col, length = span
-    horizontal = bool(play.horizontal)
-    dr, dc = (0, 1) if horizontal else (1, 0)
+    dr, dc = (0, 1) if play.horizontal else (1, 0)
     new = {(t.row, t.col): t for t in play.tiles}
+    first, last = play.tiles[0], play.tiles[-1]
+    row, col = first.row, first.col
+    while board[row - dr, col - dc] is not None or (row - dr, col - dc) in new:
+        row, col = row - dr, col - dc
+    er, ec = last.row, last.col
+    while board[er + dr, ec + dc] is not None or (er + dr, ec + dc) in new:
+        er, ec = er + dr, ec + dc
     out = []
-    for k in range(length):
+    for k in range((er - row) + (ec - col) + 1):
         t = new.get((row + dr * k, col + dc * k))
         out.append("." if t is None else t.letter.lower() if t.blank else t.letter)
-    return f"{format_coordinate(row, col, horizontal)} {''.join(out)}"
+    return f"{format_coordinate(row, col, play.horizontal)} {''.join(out)}"
 
 
 def render_tiles(tiles: Sequence[NewTile]) -> str:

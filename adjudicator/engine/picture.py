@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from html import escape
 
 from adjudicator.engine.board import COLUMNS, LAYOUT, Board, Cell
-from adjudicator.engine.tiles import tileset
 from lexicon.languages import LanguageProfile
 from lexicon.limits import BOARD_SIZE as SIZE
 
@@ -132,12 +131,10 @@ def _svg(profile, tiles: Iterable[Placed], outlined, title, caption, shown, labe
         ' font-family="DejaVu Sans, Verdana, sans-serif" class="board">',
         f'<title id="board-title">{escape(title)}</title>',
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-        *_squares(labels),
-        *_coordinates(),
+        *_grid(labels),
     ]
-    values = tileset(profile)
-    for t in tiles:
-        out.append(_tile(t, values.value(t.cell.letter, t.cell.blank), outlined(t), shown))
+    for t in tiles:  # a blank shows no value
+        out.append(_tile(t, profile.value(t.cell.letter), outlined(t), shown))
     if caption:
         y = WIDTH + CAPTION // 2 + 6
         out.append(
@@ -152,7 +149,8 @@ def _at(index: int) -> int:
     return MARGIN + index * CELL
 
 
-def _squares(labels: Labels) -> list[str]:
+def _grid(labels: Labels) -> list[str]:
+    """The board without tiles: its squares, premiums, lines, column letters and row numbers."""
     side = SIZE * CELL
     out = [f'<rect x="{MARGIN}" y="{MARGIN}" width="{side}" height="{side}" fill="{PLAIN}"/>']
     for r, row in enumerate(LAYOUT):
@@ -169,11 +167,6 @@ def _squares(labels: Labels) -> list[str]:
             )
     lines = "".join(f"M{MARGIN} {_at(i)}h{side}M{_at(i)} {MARGIN}v{side}" for i in range(SIZE + 1))
     out.append(f'<path d="{lines}" stroke="{GRID}" stroke-width="2" fill="none"/>')
-    return out
-
-
-def _coordinates() -> list[str]:
-    out = []
     for i in range(SIZE):
         middle = _at(i) + CELL // 2
         out.append(

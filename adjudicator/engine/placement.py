@@ -17,47 +17,27 @@ from adjudicator.messages import Said
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
 
-# Error codes, stable for API clients; the order is the order of the checks.
-NO_TILES = "no-tiles"
-TOO_MANY_TILES = "too-many-tiles"
-OFF_BOARD = "off-board"
-DUPLICATE_SQUARE = "duplicate-square"
-OCCUPIED = "occupied"
-THROUGH_EMPTY = "through-empty"
-THROUGH_MISMATCH = "through-mismatch"
-BLANK_UNDESIGNATED = "blank-undesignated"
-UNKNOWN_LETTER = "unknown-letter"
-BLANK_ONLY_LETTER = "blank-only-letter"
-NOT_IN_LINE = "not-in-line"
-GAP = "gap"
-CENTRE_NOT_COVERED = "centre-not-covered"
-TOO_FEW_TILES = "too-few-tiles"
-NOT_TOUCHING = "not-touching"
-TOO_MANY_OF_LETTER = "too-many-of-letter"
-TOO_MANY_BLANKS = "too-many-blanks"
-BAD_RACK = "bad-rack"
-NOT_ON_RACK = "not-on-rack"
-
+# Error codes, stable for API clients, declared once: the order is the order of the checks.
 ERROR_CODES = (
-    NO_TILES,
-    TOO_MANY_TILES,
-    OFF_BOARD,
-    DUPLICATE_SQUARE,
-    OCCUPIED,
-    THROUGH_EMPTY,
-    THROUGH_MISMATCH,
-    BLANK_UNDESIGNATED,
-    UNKNOWN_LETTER,
-    BLANK_ONLY_LETTER,
-    NOT_IN_LINE,
-    GAP,
-    CENTRE_NOT_COVERED,
-    TOO_FEW_TILES,
-    NOT_TOUCHING,
-    TOO_MANY_OF_LETTER,
-    TOO_MANY_BLANKS,
-    BAD_RACK,
-    NOT_ON_RACK,
+    NO_TILES := "no-tiles",
+    TOO_MANY_TILES := "too-many-tiles",
+    OFF_BOARD := "off-board",
+    DUPLICATE_SQUARE := "duplicate-square",
+    OCCUPIED := "occupied",
+    THROUGH_EMPTY := "through-empty",
+    THROUGH_MISMATCH := "through-mismatch",
+    BLANK_UNDESIGNATED := "blank-undesignated",
+    UNKNOWN_LETTER := "unknown-letter",
+    BLANK_ONLY_LETTER := "blank-only-letter",
+    NOT_IN_LINE := "not-in-line",
+    GAP := "gap",
+    CENTRE_NOT_COVERED := "centre-not-covered",
+    TOO_FEW_TILES := "too-few-tiles",
+    NOT_TOUCHING := "not-touching",
+    TOO_MANY_OF_LETTER := "too-many-of-letter",
+    TOO_MANY_BLANKS := "too-many-blanks",
+    BAD_RACK := "bad-rack",
+    NOT_ON_RACK := "not-on-rack",
 )
 #: Errors after which the play's words cannot be read off the board.
 GEOMETRY_CODES = frozenset(
@@ -123,19 +103,17 @@ def check_placement(
     seen: set[tuple[int, int]] = set()
     placed_ok = True
     for t in tiles:
-        if not (0 <= t.row < SIZE and 0 <= t.col < SIZE):
-            name = square_name(t.row, t.col)
+        name = square_name(t.row, t.col)
+        if not on_board(t.row, t.col):
             add(_error(OFF_BOARD, name, letter=t.letter, square=name))
             placed_ok = False
             continue
         if (t.row, t.col) in seen:
-            name = square_name(t.row, t.col)
             add(_error(DUPLICATE_SQUARE, name, square=name))
             placed_ok = False
         seen.add((t.row, t.col))
         cell = cells[t.row * SIZE + t.col]
         if cell is not None:
-            name = square_name(t.row, t.col)
             add(_error(OCCUPIED, name, t.letter, square=name, held=cell.letter, letter=t.letter))
             placed_ok = False
     for th in play.through:
@@ -176,17 +154,12 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
 
 
 def _check_gaps(board: Board, play: Play, add) -> bool:
-    first = play.tiles[0]
-    if play.horizontal:
-        lo, hi = min(t.col for t in play.tiles), max(t.col for t in play.tiles)
-    else:
-        lo, hi = min(t.row for t in play.tiles), max(t.row for t in play.tiles)
+    first, across = play.tiles[0], play.horizontal
+    along = [t.col if across else t.row for t in play.tiles]
+    lo, hi = min(along), max(along)
     if hi - lo + 1 == len(play.tiles):
         return True  # distinct squares (else no gap check) in one line (Play) that fill lo..hi
-    if play.horizontal:
-        squares = [(first.row, c) for c in range(lo, hi + 1)]
-    else:
-        squares = [(r, first.col) for r in range(lo, hi + 1)]
+    squares = [(first.row, i) if across else (i, first.col) for i in range(lo, hi + 1)]
     new = {(t.row, t.col) for t in play.tiles}
     ok = True
     for r, c in squares:

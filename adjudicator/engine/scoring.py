@@ -4,7 +4,6 @@ under new tiles, word premiums multiply (×4, ×9), blanks 0, +50 for all seven 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from adjudicator.engine.board import LETTER_MULT, SIZE, WORD_MULT
 from adjudicator.engine.tiles import TileSet
@@ -31,16 +30,12 @@ def score_word(word: Word, ts: TileSet) -> int:
     return total * multiplier
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    words: tuple[int, ...]
-    bingo: bool
-    total: int
-
-
-def score_play(words: Sequence[Word], tiles_played: int, ts: TileSet) -> Score:
-    """Per-word scores (same order as `words`) and the turn's total, bingo bonus included."""
+def score_play(
+    words: Sequence[Word], tiles_played: int, ts: TileSet
+) -> tuple[list[int], bool, int]:
+    """Per-word scores (same order as `words`), whether it is a bingo, and the turn's total,
+    bingo bonus included."""
     # A list is built faster than a generator runs.
-    per_word = tuple([score_word(w, ts) for w in words])
+    per_word = [score_word(w, ts) for w in words]
     bingo = tiles_played == RACK_SIZE
-    return Score(per_word, bingo, sum(per_word) + (BINGO_BONUS if bingo else 0))
+    return per_word, bingo, sum(per_word) + (BINGO_BONUS if bingo else 0)

@@ -6,12 +6,16 @@ not go through the profile's methods square by square.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from lexicon.languages import LanguageProfile
 from lexicon.normalise import Normaliser
 
 BLANK = "?"
+P = TypeVar("P")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -23,17 +27,24 @@ class TileSet:
     blanks: int
     blank_only: frozenset[str]
 
-    def value(self, letter: str, blank: bool = False) -> int:
-        """Face value; a blank is 0 whatever it stands for, and so is a blank-only letter."""
-        return 0 if blank else self.values.get(letter, 0)
+
+def per_profile(build: Callable[[P], T]) -> Callable[[P], T]:
+    """`build(profile)`, made once per profile. Profiles hold dicts and are not hashable:
+    cached by identity, keeping the profile alive."""
+    made: dict[int, tuple[P, T]] = {}
+
+    def cached(profile: P) -> T:
+        hit = made.get(id(profile))
+        if hit is None or hit[0] is not profile:
+            hit = made[id(profile)] = (profile, build(profile))
+        return hit[1]
+
+    return cached
 
 
-# Profiles hold dicts and are not hashable: cache by identity, keeping the profile alive.
-_tilesets: dict[int, tuple[LanguageProfile, TileSet]] = {}
-_normalisers: dict[int, tuple[LanguageProfile, Normaliser]] = {}
-
-
-def _build(profile: LanguageProfile) -> TileSet:
+@per_profile
+def tileset(profile: LanguageProfile) -> TileSet:
+    """The (cached) tile set of a profile."""
     return TileSet(
         language=profile.code,
         alphabet=frozenset(profile.alphabet),
@@ -44,20 +55,8 @@ def _build(profile: LanguageProfile) -> TileSet:
     )
 
 
-def tileset(profile: LanguageProfile) -> TileSet:
-    """The (cached) tile set of a profile."""
-    hit = _tilesets.get(id(profile))
-    if hit is None or hit[0] is not profile:
-        hit = _tilesets[id(profile)] = (profile, _build(profile))
-    return hit[1]
-
-
-def normaliser_for(profile: LanguageProfile) -> Normaliser:
-    """One shared Normaliser per profile: all letter folding in the engine goes through it."""
-    hit = _normalisers.get(id(profile))
-    if hit is None or hit[0] is not profile:
-        hit = _normalisers[id(profile)] = (profile, Normaliser(profile))
-    return hit[1]
+# One shared Normaliser per profile: all letter folding in the engine goes through it.
+normaliser_for = per_profile(Normaliser)
 
 
 def tile_letter(profile: LanguageProfile, ch: str) -> str | None:

@@ -49,35 +49,25 @@ def _run(
 ) -> Word:
     """The maximal run of tiles (board or new) through (row, col) in one direction."""
     step = 1 if horizontal else SIZE
+    i = row * SIZE + col
     # Walk back to the start of the run, staying inside the row/column.
-    r, c = row, col
-    if horizontal:
-        while c > 0 and (cells[r * SIZE + c - 1] is not None or (r * SIZE + c - 1) in new):
-            c -= 1
-        end_limit = SIZE - c
-    else:
-        while r > 0 and (cells[(r - 1) * SIZE + c] is not None or ((r - 1) * SIZE + c) in new):
-            r -= 1
-        end_limit = SIZE - r
-    i = r * SIZE + c
-    letters: list[str] = []
-    fresh: list[bool] = []
-    blanks: list[bool] = []
-    for _ in range(end_limit):
+    before = col if horizontal else row  # squares before (row, col) in its line
+    while before and (cells[i - step] is not None or (i - step) in new):
+        i -= step
+        before -= 1
+    r, c = divmod(i, SIZE)
+    run: list[tuple[str, bool, bool]] = []  # letter, new this turn, blank
+    for _ in range(SIZE - (c if horizontal else r)):
         t = new.get(i)
         if t is not None:
-            letters.append(t[0])
-            fresh.append(True)
-            blanks.append(t[1])
+            run.append((t[0], True, t[1]))
+        elif (cell := cells[i]) is not None:
+            run.append((cell.letter, False, cell.blank))
         else:
-            cell = cells[i]
-            if cell is None:
-                break
-            letters.append(cell.letter)
-            fresh.append(False)
-            blanks.append(cell.blank)
+            break
         i += step
-    return Word(r, c, horizontal, "".join(letters), tuple(fresh), tuple(blanks), main)
+    letters, fresh, blanks = zip(*run, strict=True)  # never empty: (row, col) holds a new tile
+    return Word(r, c, horizontal, "".join(letters), fresh, blanks, main)
 
 
 def formed_words(board: Board, play: Play) -> list[Word]:
@@ -90,19 +80,16 @@ def formed_words(board: Board, play: Play) -> list[Word]:
     first = play.tiles[0]
     main = _run(cells, new, first.row, first.col, horizontal, True)
     words = [main] if len(main.letters) >= 2 else []
+    cross_step = SIZE if horizontal else 1  # from a square to its neighbour across the play
     for t in play.tiles:
         # Fast path: most new tiles have no perpendicular neighbour, hence no cross-word.
         # (Perpendicular neighbours are never new tiles: those all lie in the play's line.)
-        r, c = t.row, t.col
-        if horizontal:
-            before = r > 0 and cells[(r - 1) * SIZE + c] is not None
-            after = r < SIZE - 1 and cells[(r + 1) * SIZE + c] is not None
-        else:
-            before = c > 0 and cells[r * SIZE + c - 1] is not None
-            after = c < SIZE - 1 and cells[r * SIZE + c + 1] is not None
+        i, at = t.row * SIZE + t.col, t.row if horizontal else t.col
+        before = at > 0 and cells[i - cross_step] is not None
+        after = at < SIZE - 1 and cells[i + cross_step] is not None
         if not (before or after):
             continue
-        cross = _run(cells, new, r, c, not horizontal, not words)
+        cross = _run(cells, new, t.row, t.col, not horizontal, not words)
         if len(cross.letters) >= 2:
             words.append(cross)
     return words
