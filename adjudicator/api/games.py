@@ -20,6 +20,7 @@ from flask import Blueprint, after_this_request, current_app, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
+    DRAWS_SHAPE,
     DrawOrderRequest,
     FinalScoreRequest,
     Position,
@@ -255,12 +256,7 @@ def draw_order_route(ruleset_id: str):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
     nearest, winner, draws, blank = asked.nearest, asked.winner, asked.draws, asked.blank
     if draws is None and winner is None:
-        raise ApiError(
-            Problem.WRONG_SHAPE,
-            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-            " {player: tile}",
-            "draws",
-        )
+        raise ApiError(Problem.WRONG_SHAPE, DRAWS_SHAPE, "draws")
     draws = draws or []  # a given winner needs no tiles
     result = draw_order(ruleset, profile_for(ruleset), names, draws, nearest, winner, blank)
     return jsonify(result.to_dict())
