@@ -436,8 +436,7 @@ class MoveRequest(Labelled, Position):
 # --- games ------------------------------------------------------------------------------------
 
 Name = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
-TURN_TYPE_NAMES = tuple(TURN_TYPES)
-TurnType = Literal[TURN_TYPE_NAMES]  # type: ignore[valid-type]
+TurnType = Literal[tuple(TURN_TYPES)]  # type: ignore[valid-type]
 
 
 def _unknown_player(value: Any) -> ApiError:
