@@ -171,6 +171,22 @@ def exchange_allowed(ruleset_id: str):
     )
 
 
+# What final-score and draw-order may refuse of their body: its shape and size, then a player,
+# a letter or a tile count the game rules say cannot be (422).
+GAME_BODY = (
+    *JSON_BODY,
+    Problem.BODY_TOO_LARGE,
+    Problem.TOO_LONG,
+    *RULESET,
+    Problem.UNKNOWN_LETTER,
+    (Problem.TOO_MANY_TILES, 422),
+    Problem.UNKNOWN_PLAYER,
+    Problem.DUPLICATE_PLAYER,
+    Problem.PLAYER_COUNT,
+    Problem.INCONSISTENT_INPUT,
+)
+
+
 # --- final-score -----------------------------------------------------------------------------
 
 
@@ -182,20 +198,11 @@ def exchange_allowed(ruleset_id: str):
     "FinalScore",
     body=FinalScoreRequest,
     problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
+        *GAME_BODY,
         Problem.OUT_OF_RANGE,
-        Problem.TOO_LONG,
-        *RULESET,
         Problem.BAD_RACK,
-        Problem.UNKNOWN_LETTER,
-        (Problem.TOO_MANY_TILES, 422),
-        Problem.UNKNOWN_PLAYER,
-        Problem.DUPLICATE_PLAYER,
-        Problem.PLAYER_COUNT,
         Problem.UNKNOWN_ENDING,
         Problem.NO_OVERTIME,
-        Problem.INCONSISTENT_INPUT,
     ),
 )
 def final_score_route(ruleset_id: str):
@@ -227,18 +234,7 @@ def final_score_route(ruleset_id: str):
     "games",
     "DrawOrder",
     body=DrawOrderRequest,
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        Problem.TOO_LONG,
-        *RULESET,
-        Problem.UNKNOWN_LETTER,
-        (Problem.TOO_MANY_TILES, 422),
-        Problem.UNKNOWN_PLAYER,
-        Problem.PLAYER_COUNT,
-        Problem.DUPLICATE_PLAYER,
-        Problem.INCONSISTENT_INPUT,
-    ),
+    problems=GAME_BODY,
 )
 def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
