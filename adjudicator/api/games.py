@@ -30,7 +30,7 @@ from adjudicator.api.bodies import (
     parse,
 )
 from adjudicator.api.challenge import free_challenge
-from adjudicator.api.moves import read_position
+from adjudicator.api.moves import POSITION, read_position
 from adjudicator.api.ruling import counted_when_answered
 from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
@@ -375,9 +375,7 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
     problems=(
         *JSON_BODY,
         Problem.BODY_TOO_LARGE,
-        Problem.BAD_BOARD,
-        Problem.BAD_NOTATION,
-        Problem.ILLEGAL_EARLIER_PLAY,
+        *POSITION,
         *RECORD,
         *CREDENTIALS,
         Problem.CSRF_HEADER_MISSING,
