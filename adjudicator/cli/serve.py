@@ -156,9 +156,8 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
         reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
-        quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
-        quiet.propagate = False
-        quiet.addHandler(logging.NullHandler())
+        quiet = logging.getLogger("adjudicator.reload-check")
+        quiet.disabled = True  # its failures are printed by run_reload
         reg.load_all(quiet)
     finally:
         os.chdir(saved_cwd)
