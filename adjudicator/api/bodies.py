@@ -238,8 +238,7 @@ class Labelled(Body):
     )
 
     def labels(self) -> Labels:
-        given = self.model_fields_set
-        if not given.intersection(LABEL_FIELDS):
+        if not self.model_fields_set.intersection(LABEL_FIELDS):
             return NO_LABELS
         return Labels(**{name: getattr(self, name) for name in LABEL_FIELDS})
 
