@@ -48,9 +48,7 @@ def openapi_document() -> dict:
 def server_url() -> str:
     """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
     proxy the request's own host may be an internal name), else the URL this request came to."""
-    public = current_settings().public_url
-    base = str(public).rstrip("/") if public else request.host_url.rstrip("/")
-    return base + API_PREFIX
+    return (current_settings().public_url or request.host_url).rstrip("/") + API_PREFIX
 
 
 @bp.get("/healthz")
