@@ -258,6 +258,16 @@ def draw_order_route(ruleset_id: str):
     return jsonify(result.to_dict())
 
 
+# What games/verify and games/board may refuse of a record they are sent, and of who sends it.
+RECORD_BODY = (
+    *JSON_BODY,
+    Problem.BODY_TOO_LARGE,
+    *RECORD,
+    *CREDENTIALS,
+    Problem.CSRF_HEADER_MISSING,
+)
+
+
 # --- verify ----------------------------------------------------------------------------------
 
 
@@ -311,13 +321,7 @@ def check_game(
     "games",
     "GameReport",
     body=VerifyRequest,
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        *RECORD,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-    ),
+    problems=RECORD_BODY,
 )
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
@@ -372,15 +376,7 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
         headers={"Vary": {"type": "string"}},
     ),
     body="BoardRequest",  # a Position or a RecordPicture: one of two models
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        *POSITION,
-        *RECORD,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-        Problem.NOT_ACCEPTABLE,
-    ),
+    problems=(*RECORD_BODY, *POSITION, Problem.NOT_ACCEPTABLE),
 )
 def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
