@@ -9,7 +9,8 @@ in the views.
 `parse` validates the already parsed body (`requests.json_body` keeps the duplicate-key, depth and
 framing refusals in front) and turns pydantic's first error into the RFC 9457 problem the API has
 always given: the same status, `code` and `field` (`players[0].score`, `turns[3].type`). A field
-whose refusal is not the default for its kind says so beside its bound, with `refusing`.
+whose refusal is not the default for its kind says so beside its bound, with `worded` (one
+wording for some of pydantic's error types) or `refusing` (a refusal for each).
 
 All bodies live in this one module rather than beside each view because they share their parts
 (labels, points, names, a position, a record) across features: games/board reads a position as
