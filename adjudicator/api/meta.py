@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import cache
 from importlib import resources
@@ -122,6 +121,5 @@ def readyz():
 @bp.get("/openapi.json")
 @operation("openapi", "service", "OpenApiDocument")
 def openapi():
-    doc = copy.copy(openapi_document())
-    doc["servers"] = [{"url": server_url(), "description": "this service"}]
-    return cacheable(jsonify(doc))
+    servers = [{"url": server_url(), "description": "this service"}]
+    return cacheable(jsonify(openapi_document() | {"servers": servers}))
