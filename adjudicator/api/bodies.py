@@ -9,7 +9,8 @@ in the views.
 `parse` validates the already parsed body (`requests.json_body` keeps the duplicate-key, depth and
 framing refusals in front) and turns pydantic's first error into the RFC 9457 problem the API has
 always given: the same status, `code` and `field` (`players[0].score`, `turns[3].type`). A field
-whose refusal is not the default for its kind says so beside its bound, with `refusing`.
+whose refusal is not the default for its kind says so beside its bound, with `worded` (one
+wording for some of pydantic's error types) or `refusing` (a refusal for each).
 
 All bodies live in this one module rather than beside each view because they share their parts
 (labels, points, names, a position, a record) across features: games/board reads a position as
@@ -169,6 +170,11 @@ def each(refusal: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
     return dict.fromkeys(kinds, refusal)
 
 
+def worded(message: str, *kinds: str, within: bool = False, status: int = 400) -> WrapValidator:
+    """The field's one `wrong_shape` wording for pydantic's errors `kinds` (none: `TYPES`)."""
+    return refusing(each(shape(message, status), kinds or TYPES), within)
+
+
 class Body(BaseModel):
     """A JSON body: exactly these keys, each of exactly its JSON type (no "5" for 5)."""
 
@@ -233,15 +239,14 @@ class Labelled(Body):
     )
 
     def labels(self) -> Labels:
-        given = self.model_fields_set
-        if not given.intersection(LABEL_FIELDS):
+        if not self.model_fields_set.intersection(LABEL_FIELDS):
             return NO_LABELS
         return Labels(**{name: getattr(self, name) for name in LABEL_FIELDS})
 
 
 FreeChallenge = Annotated[
     bool,
-    refusing({"bool_type": shape("'free_challenge' must be true or false")}),
+    worded("'free_challenge' must be true or false", "bool_type"),
     Field(
         description="The free-challenge variant, where a failed challenge costs nothing (dk-home"
         " only: 004 Almindelige varianter); 422 under a ruleset without it"
@@ -431,8 +436,7 @@ class MoveRequest(Labelled, Position):
 # --- games ------------------------------------------------------------------------------------
 
 Name = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
-TURN_TYPE_NAMES = tuple(TURN_TYPES)
-TurnType = Literal[TURN_TYPE_NAMES]  # type: ignore[valid-type]
+TurnType = Literal[tuple(TURN_TYPES)]  # type: ignore[valid-type]
 
 
 def _unknown_player(value: Any) -> ApiError:
@@ -533,7 +537,7 @@ class Record(Body):
     free_challenge: FreeChallenge = False
     gcg: Annotated[
         str,
-        refusing({"string_type": shape("'gcg' must be the text of a GCG record")}),
+        worded("'gcg' must be the text of a GCG record", "string_type"),
         _not_blank("'gcg' must be the text of a GCG record"),
         Field(
             max_length=bounds.MAX_GCG_CHARS,
@@ -543,11 +547,9 @@ class Record(Body):
     ] = None  # type: ignore[assignment]
     players: Annotated[
         list[Name],
-        refusing(
-            each(
-                shape("'players' must be a list of names"),
-                ("list_type", "string_type", "string_too_short"),
-            ),
+        worded(
+            "'players' must be a list of names",
+            *("list_type", "string_type", "string_too_short"),
             within=True,
         ),
         Field(json_schema_extra={"minItems": 2, "maxItems": 4}),
@@ -609,9 +611,7 @@ class PlayerEnd(Body):
     score: Points = Field(description="Score before the end-of-game adjustment")
     rack: Annotated[
         str,
-        refusing(
-            {"string_type": shape("a rack must be a string of letters, '?' for a blank", 422)}
-        ),
+        worded("a rack must be a string of letters, '?' for a blank", "string_type", status=422),
     ] = Field("", max_length=bounds.MAX_RACK_CHARS, description="Tiles left, `?` for a blank")
     # The rules refuse a negative one (422): the bound here is the size either way.
     overtime_minutes: Annotated[
@@ -625,12 +625,12 @@ class FinalScoreRequest(Body):
     players: Annotated[
         list[PlayerEnd],
         Field(min_length=1, json_schema_extra={"minItems": 2, "maxItems": 4}),
-        refusing(each(shape("'players' must be a list of players"), ("list_type", "too_short"))),
+        worded("'players' must be a list of players", "list_type", "too_short"),
     ]
     # Which endings a ruleset allows is its own (a 422): here, a string.
     ending: Annotated[
         str,
-        refusing(each(shape("'ending' must be one of the ruleset's endings"))),
+        worded("'ending' must be one of the ruleset's endings"),
         WithJsonSchema({"enum": list(ENDINGS)}),
         Field(
             description="How the game ended; each ruleset allows some (GET /rulesets/{id} shows"
@@ -641,7 +641,7 @@ class FinalScoreRequest(Body):
         Annotated[
             str,
             Field(max_length=bounds.MAX_NAME_CHARS),
-            refusing({"string_type": shape("'went_out' must be a player's name")}),
+            worded("'went_out' must be a player's name", "string_type"),
         ]
         | None
     ) = Field(None, description="Name of the player who went out (ending `out`)")
@@ -651,10 +651,13 @@ class FinalScoreRequest(Body):
 
 
 _DRAW_NAME = f"'players' must be a list of names of at most {bounds.MAX_NAME_CHARS} characters"
+DRAWS_SHAPE = (
+    f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each {{player: tile}}"
+)
 DrawName = Annotated[str, Field(min_length=1, max_length=bounds.MAX_NAME_CHARS)]
 Draw = Annotated[
     dict[str, Any],
-    refusing({"dict_type": shape("a round maps each player to a tile")}),
+    worded("a round maps each player to a tile", "dict_type"),
     Field(
         description="Player → the tile drawn in this round: a letter of the set, `?` for a blank",
         json_schema_extra={
@@ -672,7 +675,7 @@ class DrawOrderRequest(Body):
 
     players: Annotated[
         list[Annotated[DrawName, _not_blank(_DRAW_NAME, "players")]],
-        refusing(each(shape(_DRAW_NAME), (*TYPES, "string_too_long")), within=True),
+        worded(_DRAW_NAME, *TYPES, "string_too_long", within=True),
         Field(
             description="2 players, or up to 4 under dk-home",
             json_schema_extra={"minItems": 2, "maxItems": 4},
@@ -681,28 +684,16 @@ class DrawOrderRequest(Body):
     draws: Annotated[
         list[Draw],
         Field(min_length=1, max_length=bounds.MAX_DRAW_ROUNDS),
-        refusing(
-            each(
-                shape(
-                    f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-                    " {player: tile}"
-                ),
-                ("list_type", "too_short", "too_long"),
-            )
-        ),
+        worded(DRAWS_SHAPE, "list_type", "too_short", "too_long"),
         Field(
             description="The tiles drawn, round by round; may be left out when a `winner` is given"
         ),
     ] = None  # type: ignore[assignment]
     nearest: Annotated[
         Literal[DRAW_NEAREST],  # type: ignore[valid-type]
-        refusing(
-            each(
-                shape(
-                    f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet"
-                    " that wins the draw"
-                )
-            )
+        worded(
+            f"'nearest' must be one of {', '.join(DRAW_NEAREST)}: the end of the alphabet that"
+            " wins the draw"
         ),
         Field(
             description="Which end of the alphabet wins the draw: `start` (nearest A) or `end`"
@@ -712,9 +703,7 @@ class DrawOrderRequest(Body):
     ] = None  # type: ignore[assignment]
     blank: Annotated[
         Literal[DRAW_BLANKS],  # type: ignore[valid-type]
-        refusing(
-            each(shape(f"'blank' must be one of {', '.join(DRAW_BLANKS)}: what a drawn blank does"))
-        ),
+        worded(f"'blank' must be one of {', '.join(DRAW_BLANKS)}: what a drawn blank does"),
         Field(
             description="What a drawn blank does: `not_counted` (drawn again) or `beats_all`."
             " dsf-2015 and ssf-1999, whose sources are silent on it (000 §3.3a names letters"
@@ -726,9 +715,7 @@ class DrawOrderRequest(Body):
     winner: Annotated[
         DrawName,
         _not_blank("'winner' must be one of the players' names"),
-        refusing(
-            each(shape("'winner' must be one of the players' names"), (*TYPES, "string_too_long"))
-        ),
+        worded("'winner' must be one of the players' names", *TYPES, "string_too_long"),
         Field(
             description="ssf-1999 only (002 names no draw method): the winner of a draw the"
             " players made their own way, one of `players`. `draws` may then be left out; given"
@@ -746,6 +733,6 @@ class UnlockRequest(Body):
     pin: Annotated[
         str,
         Field(min_length=1, max_length=bounds.MAX_PIN_CHARS),
-        refusing(each(shape(_PIN), (*TYPES, "string_too_long"))),
+        worded(_PIN, *TYPES, "string_too_long"),
         Field(description="The PIN set in `ADJUDICATOR_JUDGE_PIN`"),
     ]

@@ -20,6 +20,7 @@ from flask import Blueprint, after_this_request, current_app, jsonify, request
 
 from adjudicator import bounds, disclosure
 from adjudicator.api.bodies import (
+    DRAWS_SHAPE,
     DrawOrderRequest,
     FinalScoreRequest,
     Position,
@@ -29,7 +30,7 @@ from adjudicator.api.bodies import (
     parse,
 )
 from adjudicator.api.challenge import free_challenge
-from adjudicator.api.moves import read_position
+from adjudicator.api.moves import POSITION, read_position
 from adjudicator.api.ruling import counted_when_answered
 from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import lexicon_for, profile_for, ruleset_or_404
@@ -170,6 +171,22 @@ def exchange_allowed(ruleset_id: str):
     )
 
 
+# What final-score and draw-order may refuse of their body: its shape and size, then a player,
+# a letter or a tile count the game rules say cannot be (422).
+GAME_BODY = (
+    *JSON_BODY,
+    Problem.BODY_TOO_LARGE,
+    Problem.TOO_LONG,
+    *RULESET,
+    Problem.UNKNOWN_LETTER,
+    (Problem.TOO_MANY_TILES, 422),
+    Problem.UNKNOWN_PLAYER,
+    Problem.DUPLICATE_PLAYER,
+    Problem.PLAYER_COUNT,
+    Problem.INCONSISTENT_INPUT,
+)
+
+
 # --- final-score -----------------------------------------------------------------------------
 
 
@@ -181,20 +198,11 @@ def exchange_allowed(ruleset_id: str):
     "FinalScore",
     body=FinalScoreRequest,
     problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
+        *GAME_BODY,
         Problem.OUT_OF_RANGE,
-        Problem.TOO_LONG,
-        *RULESET,
         Problem.BAD_RACK,
-        Problem.UNKNOWN_LETTER,
-        (Problem.TOO_MANY_TILES, 422),
-        Problem.UNKNOWN_PLAYER,
-        Problem.DUPLICATE_PLAYER,
-        Problem.PLAYER_COUNT,
         Problem.UNKNOWN_ENDING,
         Problem.NO_OVERTIME,
-        Problem.INCONSISTENT_INPUT,
     ),
 )
 def final_score_route(ruleset_id: str):
@@ -226,18 +234,7 @@ def final_score_route(ruleset_id: str):
     "games",
     "DrawOrder",
     body=DrawOrderRequest,
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        Problem.TOO_LONG,
-        *RULESET,
-        Problem.UNKNOWN_LETTER,
-        (Problem.TOO_MANY_TILES, 422),
-        Problem.UNKNOWN_PLAYER,
-        Problem.PLAYER_COUNT,
-        Problem.DUPLICATE_PLAYER,
-        Problem.INCONSISTENT_INPUT,
-    ),
+    problems=GAME_BODY,
 )
 def draw_order_route(ruleset_id: str):
     """Who starts (or, under SSF, who chooses), from the tiles each player drew, or from the
@@ -255,15 +252,20 @@ def draw_order_route(ruleset_id: str):
         raise ApiError(Problem.DUPLICATE_PLAYER, "player names must differ", "players")
     nearest, winner, draws, blank = asked.nearest, asked.winner, asked.draws, asked.blank
     if draws is None and winner is None:
-        raise ApiError(
-            Problem.WRONG_SHAPE,
-            f"'draws' must be a list of 1 to {bounds.MAX_DRAW_ROUNDS} rounds, each"
-            " {player: tile}",
-            "draws",
-        )
+        raise ApiError(Problem.WRONG_SHAPE, DRAWS_SHAPE, "draws")
     draws = draws or []  # a given winner needs no tiles
     result = draw_order(ruleset, profile_for(ruleset), names, draws, nearest, winner, blank)
     return jsonify(result.to_dict())
+
+
+# What games/verify and games/board may refuse of a record they are sent, and of who sends it.
+RECORD_BODY = (
+    *JSON_BODY,
+    Problem.BODY_TOO_LARGE,
+    *RECORD,
+    *CREDENTIALS,
+    Problem.CSRF_HEADER_MISSING,
+)
 
 
 # --- verify ----------------------------------------------------------------------------------
@@ -319,13 +321,7 @@ def check_game(
     "games",
     "GameReport",
     body=VerifyRequest,
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        *RECORD,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-    ),
+    problems=RECORD_BODY,
 )
 def verify_game(ruleset_id: str):
     ruleset = ruleset_or_404(ruleset_id)
@@ -380,17 +376,7 @@ def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
         headers={"Vary": {"type": "string"}},
     ),
     body="BoardRequest",  # a Position or a RecordPicture: one of two models
-    problems=(
-        *JSON_BODY,
-        Problem.BODY_TOO_LARGE,
-        Problem.BAD_BOARD,
-        Problem.BAD_NOTATION,
-        Problem.ILLEGAL_EARLIER_PLAY,
-        *RECORD,
-        *CREDENTIALS,
-        Problem.CSRF_HEADER_MISSING,
-        Problem.NOT_ACCEPTABLE,
-    ),
+    problems=(*RECORD_BODY, *POSITION, Problem.NOT_ACCEPTABLE),
 )
 def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the

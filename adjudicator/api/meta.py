@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import cache
 from importlib import resources
@@ -48,9 +47,7 @@ def openapi_document() -> dict:
 def server_url() -> str:
     """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
     proxy the request's own host may be an internal name), else the URL this request came to."""
-    public = current_settings().public_url
-    base = str(public).rstrip("/") if public else request.host_url.rstrip("/")
-    return base + API_PREFIX
+    return (current_settings().public_url or request.host_url).rstrip("/") + API_PREFIX
 
 
 @bp.get("/healthz")
@@ -67,30 +64,23 @@ def readyz():
     given) and the workers are not dying over and over."""
     reg = registry()
     known = rulesets()
-    required = required_rulesets()
     view = {}
-    for ruleset_id in required:
+    for ruleset_id in required_rulesets():
         ruleset = known.get(ruleset_id)
         if ruleset is None:
-            reason = house_refusal(ruleset_id)
-            view[ruleset_id] = {"available": False, "reason": reason or "no such ruleset"}
+            reason = house_refusal(ruleset_id) or "no such ruleset"
+            view[ruleset_id] = {"available": False, "reason": reason}
             continue
         lexicon = edition_in_force(ruleset)  # the edition in force on the event's date
         reason = unavailable_reason(ruleset, lexicon)
-        entry: dict = {
+        view[ruleset_id] = {
             "available": reason is None,
             "lexicon": lexicon.id if lexicon else ruleset.lexicon,
+            **({"reason": reason} if reason else {"sha256": lexicon.identity()["sha256"]}),
         }
-        if reason is not None:
-            entry["reason"] = reason
-        else:
-            entry["sha256"] = lexicon.identity()["sha256"]
-        view[ruleset_id] = entry
     unavailable = sorted(r for r, v in view.items() if not v["available"])
     partial = current_settings().allow_partial
-    window, limit = CRASH_WINDOW_SECONDS, CRASH_LIMIT
-    crashes = abnormal_exits(current_settings().run_dir, window)
-    serving = len(unavailable) < len(view)
+    crashes = abnormal_exits(current_settings().run_dir, CRASH_WINDOW_SECONDS)
     store = current_store()
     store_problem = store.unreachable()
     writable = health.Writable(None, None)
@@ -102,12 +92,9 @@ def readyz():
             current_app.logger.warning(
                 "readyz: the store refuses rulings (%s): %s", writable.cause, writable.detail
             )
-    ready = (
-        (not unavailable or (partial and serving))
-        and crashes < limit
-        and store_problem is None
-        and writable.cause is None
-    )
+    recording = store_problem is None and writable.cause is None
+    serving = len(unavailable) < len(view)
+    ready = (not unavailable or (partial and serving)) and crashes < CRASH_LIMIT and recording
     body: Readiness = {
         "ready": ready,
         "partial_allowed": partial,
@@ -116,10 +103,14 @@ def readyz():
         "lexicons": sorted(reg.loaded),
         "on_disk": {i: reg.on_disk(lex) for i, lex in sorted(reg.loaded.items())},
         "failed": [{"file": name, "reason": why} for name, why in sorted(reg.failed.items())],
-        "workers": {"abnormal_exits": crashes, "window_seconds": window, "limit": limit},
+        "workers": {
+            "abnormal_exits": crashes,
+            "window_seconds": CRASH_WINDOW_SECONDS,
+            "limit": CRASH_LIMIT,
+        },
         "store": {
             "reachable": store_problem is None,
-            "writable": store_problem is None and writable.cause is None,
+            "writable": recording,
             "cause": writable.cause,
         },
         "last_reload": current_app.extensions.get("last_reload"),
@@ -130,6 +121,5 @@ def readyz():
 @bp.get("/openapi.json")
 @operation("openapi", "service", "OpenApiDocument")
 def openapi():
-    doc = copy.copy(openapi_document())
-    doc["servers"] = [{"url": server_url(), "description": "this service"}]
-    return cacheable(jsonify(doc))
+    servers = [{"url": server_url(), "description": "this service"}]
+    return cacheable(jsonify(openapi_document() | {"servers": servers}))

@@ -34,6 +34,14 @@ from adjudicator.web.errors import ApiError
 
 bp = Blueprint("moves", __name__, url_prefix=API_PREFIX)
 
+# What `read_position` refuses of a position (games/board reads one too).
+POSITION = (
+    Problem.BAD_BOARD,
+    Problem.BAD_NOTATION,
+    Problem.ILLEGAL_EARLIER_PLAY,
+    Problem.TOO_MANY_PLAYS,
+)
+
 
 def read_position(position: Position, profile) -> tuple[Board, Play | None]:
     """The position a request gives: `board` (15 rows) or `plays` (earlier plays in notation,
@@ -78,10 +86,7 @@ def _play(play: str | PlayTiles) -> str | list[tuple[int, int, str, bool]]:
         *RULING,
         *WORD_FORMS,
         Problem.OUT_OF_RANGE,
-        Problem.BAD_BOARD,
-        Problem.BAD_NOTATION,
-        Problem.ILLEGAL_EARLIER_PLAY,
-        Problem.TOO_MANY_PLAYS,
+        *POSITION,
         Problem.TOO_MANY_TILES,
         Problem.INCONSISTENT_INPUT,
     ),

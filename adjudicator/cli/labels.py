@@ -41,32 +41,19 @@ def add_labels(sub: argparse._SubParsersAction) -> None:
 def run_labels(args: argparse.Namespace) -> int:
     import sqlalchemy as sa
 
+    from adjudicator.audit.labels import FIELDS
     from adjudicator.store import labelforms
     from adjudicator.store.models import JuryWords, Ruling
 
-    names = dict(
-        zip(labelforms.COLUMNS, ("event", "round", "table", "game", "player"), strict=True)
-    )
-    with opened_store(args) as store:
-        with store.connection() as conn:
-            logged = conn.execute(
-                sa.select(*(Ruling.__table__.c[c] for c in labelforms.COLUMNS)).distinct()
-            ).all()
-            counted = conn.execute(
-                sa.select(*(JuryWords.__table__.c[c] for c in ("event", "game", "player")))
-            ).all()
-    in_log = {
-        (names[column], label)
-        for row in logged
-        for column, label in zip(labelforms.COLUMNS, row, strict=True)
-        if label
-    }
-    in_counts = [
-        (name, label)
-        for row in counted
-        for name, label in zip(("event", "game", "player"), row, strict=True)
-        if label
-    ]
+    with opened_store(args) as store, store.connection() as conn:
+        logged = conn.execute(
+            sa.select(*(Ruling.__table__.c[c] for c in labelforms.COLUMNS)).distinct()
+        ).all()
+        counts = sa.select(JuryWords.event, JuryWords.game, JuryWords.player)
+        counted = conn.execute(counts).mappings().all()
+    # (field, label) pairs: each label of the log once, every label of a count
+    in_log = {pair for row in logged for pair in zip(FIELDS, row, strict=True) if pair[1]}
+    in_counts = [pair for row in counted for pair in row.items() if pair[1]]
     found = [("log", c) for c in labelforms.collisions(sorted(in_log))]
     found += [("jury count", c) for c in labelforms.collisions(in_counts)]
     for where, collision in found:

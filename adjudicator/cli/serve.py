@@ -4,6 +4,7 @@ running instance would load, then switches it over."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -144,9 +145,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
     env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
-    saved_cwd = os.getcwd()
-    try:
-        os.chdir(cwd)  # its relative folders are its working directory's
+    with contextlib.chdir(cwd):  # its relative folders are its working directory's
         try:
             config = settings.read(env)  # the instance's settings, as its app read them
         except ConfigError as exc:
@@ -156,12 +155,9 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         except RulesetError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
         reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
-        quiet = logging.getLogger("adjudicator.reload-check")  # failures are printed below
-        quiet.propagate = False
-        quiet.addHandler(logging.NullHandler())
+        quiet = logging.getLogger("adjudicator.reload-check")
+        quiet.disabled = True  # its failures are printed by run_reload
         reg.load_all(quiet)
-    finally:
-        os.chdir(saved_cwd)
     return {i: lex.identity()["sha256"] for i, lex in reg.loaded.items()}, reg.failed
 
 
