@@ -34,7 +34,6 @@ from adjudicator import environment as _environment
 from adjudicator import rundir as _rundir
 from adjudicator import settings as _settings
 from adjudicator.process import gunicorn_worker as _worker
-from adjudicator.web import logs as _logs
 
 
 def _metrics_dir() -> str:
@@ -75,8 +74,8 @@ errorlog = _values.error_log
 loglevel = _values.log_level
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # ADJUDICATOR_LOG_FORMAT=json: one JSON object per line, access lines without the query string.
-if _logs.gunicorn_logger_class(_values.log_format):
-    logger_class = _logs.gunicorn_logger_class(_values.log_format)
+if _values.log_format == "json":
+    logger_class = "adjudicator.web.logs.JsonLogger"
 
 
 def pre_fork(server, worker):
