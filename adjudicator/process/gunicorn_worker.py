@@ -41,7 +41,6 @@ import ssl
 import threading
 from typing import Any
 
-import orjson
 from gunicorn import util
 from gunicorn.http import errors as http_errors
 from gunicorn.http import parser as http_parser
@@ -51,11 +50,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
-from adjudicator.web.errors import (
-    HTTP_CODES,
-    PROBLEM_MIMETYPE,
-    ApiError,
-)
+from adjudicator.web.errors import HTTP_CODES, ApiError
 
 
 def worker_class(threads: int) -> str:
@@ -237,17 +232,12 @@ def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:
 
 
 def problem_bytes(status: int, reason: str, problem: ApiError) -> bytes:
-    """The whole answer, in one write, framed as gunicorn frames its error pages."""
-    body = orjson.dumps(problem.to_dict())
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
-        "Connection: close\r\n"
-        f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
-        f"Content-Length: {len(body)}\r\n"
-        "Cache-Control: no-store\r\n"  # as on every problem the app sends
-        "\r\n"
-    )
-    return head.encode("latin-1") + body
+    """The whole answer, in one write, framed as gunicorn frames its error pages: the problem
+    as the app answers it (`ApiError.response`: its media type, `Cache-Control` and headers)."""
+    answer = problem.response()
+    head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in answer.headers.items())
+    return (head + "\r\n").encode("latin-1") + answer.get_data()
 
 
 REFUSAL_WARNING = "Invalid request from ip="  # how gunicorn's handle_error begins its warning
