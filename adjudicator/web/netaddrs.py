@@ -130,13 +130,22 @@ IPV6_DEVICE_PREFIX = 64
 def device_network(address: str) -> str | None:
     """The IPv6 /64 an address lies in, which one device can roam; None for anything else (an
     IPv4 address has no wider network a single device could roam)."""
+    parsed = _device_address(address)
+    if not isinstance(parsed, ipaddress.IPv6Address):
+        return None
+    return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+
+
+def _device_address(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a device is counted by: an IPv4 address written as IPv6 (`::ffff:a.b.c.d`)
+    is that IPv4 address, and a zone (`%eth0`) is dropped; None for what is no address."""
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
         return None
-    if not isinstance(parsed, ipaddress.IPv6Address) or parsed.ipv4_mapped is not None:
-        return None
-    return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+    if isinstance(parsed, ipaddress.IPv6Address):
+        return parsed.ipv4_mapped or ipaddress.IPv6Address(parsed.packed)
+    return parsed
 
 
 def configured_venue_bind() -> str:
@@ -174,12 +183,7 @@ def client_id() -> str:
     choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits the
     store's column whatever its length."""
     address = request.remote_addr or "unknown"
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
+    parsed = _device_address(address)
+    if parsed is None:
         return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
-    if isinstance(parsed, ipaddress.IPv6Address):
-        if parsed.ipv4_mapped is not None:
-            return f"ip:{parsed.ipv4_mapped}"
-        return f"ip:{ipaddress.IPv6Address(parsed.packed)}"
     return f"ip:{parsed}"
