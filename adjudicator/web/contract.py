@@ -150,28 +150,11 @@ CREDENTIALS = (
     Problem.BAD_AUTHORIZATION,
     Problem.OUT_OF_SCOPE,
 )
-# A challenged word that is no word form (`adjudicator.wordforms`).
-WORD_FORMS = (
-    Problem.WORD_COUNT,
-    Problem.WORD_NOT_STRING,
-    Problem.WORD_EMPTY,
-    Problem.WORD_HAS_SPACE,
-    Problem.WORD_HAS_CONTROL_CHARACTER,
-    Problem.WORD_HAS_DIGIT,
-    Problem.WORD_HAS_HYPHEN,
-    Problem.WORD_HAS_NON_LETTER,
-    Problem.WORD_HAS_FOREIGN_LETTER,
-    Problem.WORD_TOO_SHORT,
-    Problem.WORD_TOO_LONG,
-    Problem.WORD_INVALID_FORM,
-    Problem.TOO_LONG,
-)
-# The labels a query or a count is kept by (`Label`).
-LABELS = (
-    Problem.LABEL_LENGTH,
-    Problem.LABEL_DISALLOWED_CHARACTER,
-    Problem.LABEL_MIXED_SCRIPTS,
-)
+# A challenged word that is no word form (`adjudicator.wordforms`): the codes of the enum's
+# words section (`WORD_...`), and a text longer than its bound.
+WORD_FORMS = (*(p for p in Problem if p.name.startswith("WORD_")), Problem.TOO_LONG)
+# The labels a query or a count is kept by (`Label`): the `LABEL_...` codes.
+LABELS = tuple(p for p in Problem if p.name.startswith("LABEL_"))
 # A game record read and replayed (games/verify, games/board): its bounds, its rules, the time
 # a worker may spend on records, and where tournament mode keeps the count.
 RECORD = (
