@@ -136,10 +136,7 @@ def when_ready(server):
     machine's network addresses; a bind to loopback only is said to be unreachable."""
     from adjudicator.web.netaddrs import startup_lines
 
-    bound = []
-    for listener in server.LISTENERS:
-        address = listener.sock.getsockname()
-        if isinstance(address, tuple):  # not a unix socket
-            bound.append((address[0], address[1]))
+    addresses = [listener.sock.getsockname() for listener in server.LISTENERS]
+    bound = [address[:2] for address in addresses if isinstance(address, tuple)]  # not unix
     for line in startup_lines(bound):
         server.log.info(line)
