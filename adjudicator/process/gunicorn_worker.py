@@ -136,6 +136,15 @@ class HeldHeaderSocket:
     def __getattr__(self, name: str):
         return getattr(self._sock, name)
 
+    def __enter__(self) -> HeldHeaderSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
+        # gunicorn has already logged what it could.
+        with contextlib.suppress(OSError):
+            self.flush()
+
 
 class CaughtErrorPage:
     """Stands in for the client socket while gunicorn's `handle_error` runs: it keeps the page
@@ -283,14 +292,8 @@ class ProblemErrors:
 
 class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
     def handle_request(self, listener, req, client, addr):
-        held = HeldHeaderSocket(client)
-        try:
+        with HeldHeaderSocket(client) as held:
             return super().handle_request(listener, req, held, addr)
-        finally:
-            # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
-            # gunicorn has already logged what it could.
-            with contextlib.suppress(OSError):
-                held.flush()
 
 
 # What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
@@ -344,13 +347,11 @@ class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, ThreadWorker):
 
     def handle_request(self, req, conn):
         sock = conn.sock
-        held = HeldHeaderSocket(sock)
-        conn.sock = held
         _serving.req = req
-        try:
-            return super().handle_request(req, conn)
-        finally:
-            _serving.req = None
-            conn.sock = sock  # the poller watches the real socket between requests
-            with contextlib.suppress(OSError):
-                held.flush()
+        with HeldHeaderSocket(sock) as held:
+            conn.sock = held
+            try:
+                return super().handle_request(req, conn)
+            finally:
+                _serving.req = None
+                conn.sock = sock  # the poller watches the real socket between requests
