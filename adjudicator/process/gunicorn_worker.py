@@ -62,15 +62,16 @@ def worker_class(threads: int) -> str:
 # The signals that stop a worker: INT (a terminal's Ctrl-C reaches the whole process group),
 # QUIT (the master's quick stop), TERM (the master's graceful stop, systemd's stop).
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT, signal.SIGTERM})
-_holding = False  # in the master: stop signals blocked for the fork about to happen
+# In the master: the stop signals blocked for the fork about to happen. The child forgets them:
+# it releases them itself, once it can handle them (`StopSignalsHeld`).
+_held: set[signal.Signals] = set()
 
 
 def hold_stop_signals() -> None:
     """In the master, just before it forks a worker (gunicorn's `pre_fork`): block the stop
     signals, so the new worker inherits them blocked. The master lets them through again as soon
     as the fork returns (`_release_after_fork`); a signal meanwhile waits, it is not lost."""
-    global _holding
-    _holding = True
+    _held.update(STOP_SIGNALS)
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
@@ -81,19 +82,12 @@ def release_stop_signals() -> None:
 
 def _release_after_fork() -> None:
     """After a fork, in the parent: only a fork that `hold_stop_signals` prepared."""
-    global _holding
-    if _holding:
-        _holding = False
+    if _held:
+        _held.clear()
         release_stop_signals()
 
 
-def _forget_hold() -> None:
-    """After a fork, in the child: it releases the signals itself, once it can handle them."""
-    global _holding
-    _holding = False
-
-
-os.register_at_fork(after_in_parent=_release_after_fork, after_in_child=_forget_hold)
+os.register_at_fork(after_in_parent=_release_after_fork, after_in_child=_held.clear)
 
 
 class StopSignalsHeld:
