@@ -3,8 +3,8 @@ director's pairing code (`tablet_bases`, the one rule for every address a tablet
 
 A service bound to 0.0.0.0 (or ::) listens on every interface, but a tablet needs a concrete
 address; one bound to loopback only cannot be reached from the Wi-Fi at all, and the operator
-should hear that at once. Linux interface addresses are read with the SIOCGIFADDR ioctl (the
-standard library has no call for them); elsewhere, the address the default route would use.
+should hear that at once. The interfaces' addresses are read with psutil (the standard library
+has no call for them); where no real interface has one, the address the default route would use.
 """
 
 from __future__ import annotations
@@ -13,38 +13,28 @@ import contextlib
 import hashlib
 import ipaddress
 import socket
-import struct
-import sys
 from urllib.parse import urlsplit
 
+import psutil
 from flask import request
 
 from adjudicator.settings import current_settings
 
 # Interfaces no tablet reaches: loopback, containers, virtual bridges.
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
-_SIOCGIFADDR = 0x8915
 ANY = {"0.0.0.0", "::", ""}
 DEFAULT_PORT = 8000  # gunicorn's, for a bind address given without one
 
 
 def interface_addresses() -> list[str]:
     """This machine's IPv4 addresses on real interfaces, private (LAN) ones first."""
-    found: list[str] = []
-    if sys.platform.startswith("linux"):
-        import fcntl
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            for _, name in socket.if_nameindex():
-                if name.startswith(_VIRTUAL):
-                    continue
-                try:
-                    packed = fcntl.ioctl(
-                        s.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15])
-                    )
-                except OSError:
-                    continue  # an interface without an IPv4 address
-                found.append(socket.inet_ntoa(packed[20:24]))
+    found = [
+        address.address
+        for name, addresses in psutil.net_if_addrs().items()
+        if not name.startswith(_VIRTUAL)
+        for address in addresses
+        if address.family == socket.AF_INET
+    ]
     if not found:
         with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
