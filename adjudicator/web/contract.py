@@ -53,21 +53,34 @@ class Answer:
 
 @dataclass(frozen=True)
 class Operation:
-    """One route's contract. `query` is a tuple of `Query` or a pydantic model whose fields are
-    the parameters; `body` a request model (or a component's name); `answers` the non-problem
-    answers by status (200 at least); `problems` every problem code the route answers with.
+    """One route's contract, and the mark that declares it on its view (`@operation(...)`).
+    `ok` is its 200 answer (an answer's declaration or its name in `adjudicator.web.answers`),
+    `also` any other non-problem one; `answers` are both, by status, each name resolved.
+    `query` is a tuple of `Query` or a pydantic model whose fields are the parameters; `body` a
+    request model (or a component's name); `problems` every problem code the route answers with.
     `credentials`: a public route that still reads a credential when one comes (whoami).
     A problem is answered with its usual status; `(problem, status)` names another of its
     statuses (the game rules' refusals are 422 where a view's own check is 400)."""
 
     id: str
     tag: str
-    answers: Mapping[int, Answer]
+    ok: Answer | str | type | Schema
     problems: tuple[Problem | tuple[Problem, int], ...] = ()
     query: tuple[Query, ...] | type[BaseModel] = ()
     body: type[BaseModel] | str | None = None
     idempotent: bool = False
     credentials: bool = False
+    also: Mapping[int, Answer] = field(default_factory=dict)
+    answers: Mapping[int, Answer] = field(init=False)
+
+    def __post_init__(self) -> None:
+        answers = {status: _answer(given) for status, given in {200: self.ok, **self.also}.items()}
+        object.__setattr__(self, "answers", answers)
+        object.__setattr__(self, "problems", tuple(dict.fromkeys(self.problems)))
+
+    def __call__(self, view: V) -> V:
+        setattr(view, OPERATION, self)
+        return view
 
     def problem_statuses(self) -> dict[int, tuple[Problem, ...]]:
         """The problem codes by the status each is answered with, in status order."""
@@ -80,37 +93,7 @@ class Operation:
         return {status: tuple(by_status[status]) for status in sorted(by_status)}
 
 
-def operation(
-    id: str,
-    tag: str,
-    ok: Answer | str | type | Schema,
-    *,
-    problems: tuple[Problem | tuple[Problem, int], ...] = (),
-    query: tuple[Query, ...] | type[BaseModel] = (),
-    body: type[BaseModel] | str | None = None,
-    idempotent: bool = False,
-    credentials: bool = False,
-    also: Mapping[int, Answer] | None = None,
-) -> Callable[[V], V]:
-    """Declares a view's operation; `ok` is its 200 answer (an answer's declaration or its name
-    in `adjudicator.web.answers`), `also` any other non-problem one."""
-    answers = {status: _answer(given) for status, given in {200: ok, **(also or {})}.items()}
-    declared = Operation(
-        id=id,
-        tag=tag,
-        answers=answers,
-        problems=tuple(dict.fromkeys(problems)),
-        query=query,
-        body=body,
-        idempotent=idempotent,
-        credentials=credentials,
-    )
-
-    def mark(view: V) -> V:
-        setattr(view, OPERATION, declared)
-        return view
-
-    return mark
+operation = Operation  # as the views write it: `@operation(id, tag, ok, ...)`
 
 
 def _answer(given: Answer | str | type | Schema) -> Answer:
@@ -129,10 +112,10 @@ def operation_of(view: Callable) -> Operation | None:
 
 # --- what several routes share ------------------------------------------------------------------
 
-# A JSON body read by `requests.json_body` and checked by its model.
 # Any route under /rulesets/<ruleset_id>: no such ruleset, or a house variant in tournament
 # mode (004), as `catalogue.ruleset_or_404` refuses them.
 RULESET = (Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
+# A JSON body read by `requests.json_body` and checked by its model.
 JSON_BODY = (
     Problem.NOT_JSON,
     Problem.INVALID_JSON,
