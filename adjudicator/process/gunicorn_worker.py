@@ -104,18 +104,16 @@ class HeldHeaderSocket:
 
     def __init__(self, sock):
         self._sock = sock
-        self._held: bytes | None = None
-        self._started = False
+        self._held: bytes | None = None  # None until the first write; b"" once it has left
 
     def sendall(self, data: bytes) -> None:
-        if not self._started:
-            self._started = True
+        if self._held is None:
             self._held = bytes(data)
-            return
-        self.flush(data)
+        else:
+            self.flush(data)
 
     def flush(self, data: bytes = b"") -> None:
-        held, self._held = self._held or b"", None
+        held, self._held = self._held or b"", b""
         if held or data:
             self._sock.sendall(held + data)
 
