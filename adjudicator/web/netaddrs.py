@@ -148,8 +148,7 @@ def tablet_bases() -> tuple[list[str], str | None]:
     about (or None), for this request. `ADJUDICATOR_PUBLIC_URL` when the operator published one;
     else the address this visitor used, unless that is loopback (the director on the laptop
     itself), which no tablet can open: then this machine's network addresses for the bind."""
-    public = current_settings().public_url  # the operator's published address wins
-    if public:
+    if public := current_settings().public_url:  # the operator's published address wins
         return [str(public).rstrip("/") + "/"], None
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
