@@ -16,7 +16,7 @@ headers the code comes with.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -50,6 +50,15 @@ class Answer:
     media_type: str = JSON
     headers: Mapping[str, Schema] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """A name is resolved to its declaration (a name declared nowhere is an error)."""
+        if isinstance(self.schema, str):
+            if self.schema not in ANSWERS:
+                raise ValueError(
+                    f"no answer {self.schema!r} is declared in adjudicator.web.answers"
+                )
+            object.__setattr__(self, "schema", ANSWERS[self.schema])
+
 
 @dataclass(frozen=True)
 class Operation:
@@ -74,7 +83,8 @@ class Operation:
     answers: Mapping[int, Answer] = field(init=False)
 
     def __post_init__(self) -> None:
-        answers = {status: _answer(given) for status, given in {200: self.ok, **self.also}.items()}
+        given = {200: self.ok, **self.also}
+        answers = {s: a if isinstance(a, Answer) else Answer(a) for s, a in given.items()}
         object.__setattr__(self, "answers", answers)
         object.__setattr__(self, "problems", tuple(dict.fromkeys(self.problems)))
 
@@ -94,16 +104,6 @@ class Operation:
 
 
 operation = Operation  # as the views write it: `@operation(id, tag, ok, ...)`
-
-
-def _answer(given: Answer | str | type | Schema) -> Answer:
-    """An answer, a name resolved to its declaration (a name declared nowhere is an error)."""
-    answer = given if isinstance(given, Answer) else Answer(given)  # type: ignore[arg-type]
-    if isinstance(answer.schema, str):
-        if answer.schema not in ANSWERS:
-            raise ValueError(f"no answer {answer.schema!r} is declared in adjudicator.web.answers")
-        return replace(answer, schema=ANSWERS[answer.schema])
-    return answer
 
 
 def operation_of(view: Callable) -> Operation | None:
