@@ -17,7 +17,6 @@ from markupsafe import Markup, escape
 
 from adjudicator.messages import (
     COUNT,
-    PLACEHOLDER,
     catalogue,
     filled,
     form,
@@ -71,12 +70,8 @@ def fill(text: str | Plural, **values: object) -> str:
 def fill_markup(text: str | Plural, **values: object) -> Markup:
     """`fill` for a template: the text and plain values escaped, Markup values (a `<code>` the
     template built) kept, so markup never has to live in the i18n files."""
-    text = chosen(text, values)
-    return Markup(
-        PLACEHOLDER.sub(
-            lambda m: str(escape(values[m[1]])) if m[1] in values else m[0], str(escape(text))
-        )
-    )
+    escaped = {name: escape(value) for name, value in values.items()}
+    return Markup(filled(str(escape(chosen(text, values))), escaped))
 
 
 def say(key: str, **values: object) -> str:

@@ -29,23 +29,16 @@ def event_zone(name: str | None = None) -> tzinfo | None:
     return ZoneInfo(name) if name else None  # ZoneInfo keeps one instance per name
 
 
-def stored(at: datetime | str) -> datetime | None:
-    """A stored time (a naive UTC datetime, or the audit log's `YYYY-MM-DDTHH:MM:SS.ffffffZ`)
-    as an aware UTC datetime; None for a text that is no time (a row written around the
-    service)."""
+def local(at: datetime | str, zone: tzinfo | None) -> datetime | None:
+    """A stored time (a naive UTC datetime, or the audit log's `YYYY-MM-DDTHH:MM:SS.ffffffZ`) on
+    the event's clock: an aware datetime in `zone` (None: the machine's zone, its offset on that
+    date); None for a text that is no time (a row written around the service)."""
     if isinstance(at, str):
         try:
             at = datetime.fromisoformat(at.removesuffix("Z"))
         except ValueError:
             return None
-    return at.replace(tzinfo=UTC) if at.tzinfo is None else at
-
-
-def local(at: datetime | str, zone: tzinfo | None) -> datetime | None:
-    """`at` on the event's clock: an aware datetime in `zone` (None: the machine's zone, its
-    offset on that date)."""
-    when = stored(at)
-    return None if when is None else when.astimezone(zone)
+    return (at.replace(tzinfo=UTC) if at.tzinfo is None else at).astimezone(zone)
 
 
 def shown_time(at: datetime | str | None, lang: str) -> str:

@@ -34,7 +34,6 @@ from adjudicator import environment as _environment
 from adjudicator import rundir as _rundir
 from adjudicator import settings as _settings
 from adjudicator.process import gunicorn_worker as _worker
-from adjudicator.web import logs as _logs
 
 
 def _metrics_dir() -> str:
@@ -75,8 +74,8 @@ errorlog = _values.error_log
 loglevel = _values.log_level
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # ADJUDICATOR_LOG_FORMAT=json: one JSON object per line, access lines without the query string.
-if _logs.gunicorn_logger_class(_values.log_format):
-    logger_class = _logs.gunicorn_logger_class(_values.log_format)
+if _values.log_format == "json":
+    logger_class = "adjudicator.web.logs.JsonLogger"
 
 
 def pre_fork(server, worker):
@@ -137,10 +136,7 @@ def when_ready(server):
     machine's network addresses; a bind to loopback only is said to be unreachable."""
     from adjudicator.web.netaddrs import startup_lines
 
-    bound = []
-    for listener in server.LISTENERS:
-        address = listener.sock.getsockname()
-        if isinstance(address, tuple):  # not a unix socket
-            bound.append((address[0], address[1]))
+    addresses = [listener.sock.getsockname() for listener in server.LISTENERS]
+    bound = [address[:2] for address in addresses if isinstance(address, tuple)]  # not unix
     for line in startup_lines(bound):
         server.log.info(line)

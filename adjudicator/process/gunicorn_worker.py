@@ -41,7 +41,6 @@ import ssl
 import threading
 from typing import Any
 
-import orjson
 from gunicorn import util
 from gunicorn.http import errors as http_errors
 from gunicorn.http import parser as http_parser
@@ -51,11 +50,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 from adjudicator.problems import Problem
-from adjudicator.web.errors import (
-    HTTP_CODES,
-    PROBLEM_MIMETYPE,
-    ApiError,
-)
+from adjudicator.web.errors import HTTP_CODES, ApiError
 
 
 def worker_class(threads: int) -> str:
@@ -67,15 +62,16 @@ def worker_class(threads: int) -> str:
 # The signals that stop a worker: INT (a terminal's Ctrl-C reaches the whole process group),
 # QUIT (the master's quick stop), TERM (the master's graceful stop, systemd's stop).
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGQUIT, signal.SIGTERM})
-_holding = False  # in the master: stop signals blocked for the fork about to happen
+# In the master: the stop signals blocked for the fork about to happen. The child forgets them:
+# it releases them itself, once it can handle them (`StopSignalsHeld`).
+_held: set[signal.Signals] = set()
 
 
 def hold_stop_signals() -> None:
     """In the master, just before it forks a worker (gunicorn's `pre_fork`): block the stop
     signals, so the new worker inherits them blocked. The master lets them through again as soon
     as the fork returns (`_release_after_fork`); a signal meanwhile waits, it is not lost."""
-    global _holding
-    _holding = True
+    _held.update(STOP_SIGNALS)
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
@@ -86,19 +82,12 @@ def release_stop_signals() -> None:
 
 def _release_after_fork() -> None:
     """After a fork, in the parent: only a fork that `hold_stop_signals` prepared."""
-    global _holding
-    if _holding:
-        _holding = False
+    if _held:
+        _held.clear()
         release_stop_signals()
 
 
-def _forget_hold() -> None:
-    """After a fork, in the child: it releases the signals itself, once it can handle them."""
-    global _holding
-    _holding = False
-
-
-os.register_at_fork(after_in_parent=_release_after_fork, after_in_child=_forget_hold)
+os.register_at_fork(after_in_parent=_release_after_fork, after_in_child=_held.clear)
 
 
 class StopSignalsHeld:
@@ -115,18 +104,16 @@ class HeldHeaderSocket:
 
     def __init__(self, sock):
         self._sock = sock
-        self._held: bytes | None = None
-        self._started = False
+        self._held: bytes | None = None  # None until the first write; b"" once it has left
 
     def sendall(self, data: bytes) -> None:
-        if not self._started:
-            self._started = True
+        if self._held is None:
             self._held = bytes(data)
-            return
-        self.flush(data)
+        else:
+            self.flush(data)
 
     def flush(self, data: bytes = b"") -> None:
-        held, self._held = self._held or b"", None
+        held, self._held = self._held or b"", b""
         if held or data:
             self._sock.sendall(held + data)
 
@@ -140,6 +127,15 @@ class HeldHeaderSocket:
 
     def __getattr__(self, name: str):
         return getattr(self._sock, name)
+
+    def __enter__(self) -> HeldHeaderSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
+        # gunicorn has already logged what it could.
+        with contextlib.suppress(OSError):
+            self.flush()
 
 
 class CaughtErrorPage:
@@ -237,17 +233,12 @@ def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:
 
 
 def problem_bytes(status: int, reason: str, problem: ApiError) -> bytes:
-    """The whole answer, in one write, framed as gunicorn frames its error pages."""
-    body = orjson.dumps(problem.to_dict())
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
-        "Connection: close\r\n"
-        f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
-        f"Content-Length: {len(body)}\r\n"
-        "Cache-Control: no-store\r\n"  # as on every problem the app sends
-        "\r\n"
-    )
-    return head.encode("latin-1") + body
+    """The whole answer, in one write, framed as gunicorn frames its error pages: the problem
+    as the app answers it (`ApiError.response`: its media type, `Cache-Control` and headers)."""
+    answer = problem.response()
+    head = f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in answer.headers.items())
+    return (head + "\r\n").encode("latin-1") + answer.get_data()
 
 
 REFUSAL_WARNING = "Invalid request from ip="  # how gunicorn's handle_error begins its warning
@@ -293,14 +284,8 @@ class ProblemErrors:
 
 class OneWriteSyncWorker(StopSignalsHeld, ProblemErrors, SyncWorker):
     def handle_request(self, listener, req, client, addr):
-        held = HeldHeaderSocket(client)
-        try:
+        with HeldHeaderSocket(client) as held:
             return super().handle_request(listener, req, held, addr)
-        finally:
-            # A header-only answer (204, 304, HEAD) leaves here. An OSError: the client is gone;
-            # gunicorn has already logged what it could.
-            with contextlib.suppress(OSError):
-                held.flush()
 
 
 # What gunicorn drains of a body the app left unread before it reuses a connection; past it, it
@@ -354,13 +339,11 @@ class OneWriteThreadWorker(StopSignalsHeld, ProblemErrors, ThreadWorker):
 
     def handle_request(self, req, conn):
         sock = conn.sock
-        held = HeldHeaderSocket(sock)
-        conn.sock = held
         _serving.req = req
-        try:
-            return super().handle_request(req, conn)
-        finally:
-            _serving.req = None
-            conn.sock = sock  # the poller watches the real socket between requests
-            with contextlib.suppress(OSError):
-                held.flush()
+        with HeldHeaderSocket(sock) as held:
+            conn.sock = held
+            try:
+                return super().handle_request(req, conn)
+            finally:
+                _serving.req = None
+                conn.sock = sock  # the poller watches the real socket between requests

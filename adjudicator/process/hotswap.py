@@ -41,6 +41,6 @@ def reload_app(app: Flask) -> dict[str, Any]:
     report["failed"] = dict(sorted(reg.failed.items()))
     report["seconds"] = round(time.time() - started, 3)
     app.extensions["last_reload"] = report
-    if current_settings(app).run_dir:
-        rundir.write_last_reload(current_settings(app).run_dir, report)
+    if run_dir := current_settings(app).run_dir:
+        rundir.write_last_reload(run_dir, report)
     return report

@@ -25,15 +25,15 @@ class CpuBudget:
             raise ValueError("share must be in (0, 1] and window > 0")
         self.share, self.window = share, window
         self._spent: deque[tuple[float, float]] = deque()  # (when it ended, seconds held)
-        self._total = 0.0
         self._lock = threading.Lock()
 
     def retry_after(self) -> int:
         """0 when a request may start now, else the whole seconds to wait."""
         now = time.monotonic()
         with self._lock:
-            self._expire(now)
-            if self._total < self.share * self.window:
+            while self._spent and self._spent[0][0] <= now - self.window:
+                self._spent.popleft()
+            if sum(held for _, held in self._spent) < self.share * self.window:
                 return 0
             oldest = self._spent[0][0]
             return max(1, math.ceil(oldest + self.window - now))
@@ -41,8 +41,3 @@ class CpuBudget:
     def spend(self, seconds: float) -> None:
         with self._lock:
             self._spent.append((time.monotonic(), seconds))
-            self._total += seconds
-
-    def _expire(self, now: float) -> None:
-        while self._spent and self._spent[0][0] <= now - self.window:
-            self._total -= self._spent.popleft()[1]

@@ -16,7 +16,7 @@ headers the code comes with.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -50,24 +50,47 @@ class Answer:
     media_type: str = JSON
     headers: Mapping[str, Schema] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """A name is resolved to its declaration (a name declared nowhere is an error)."""
+        if isinstance(self.schema, str):
+            if self.schema not in ANSWERS:
+                raise ValueError(
+                    f"no answer {self.schema!r} is declared in adjudicator.web.answers"
+                )
+            object.__setattr__(self, "schema", ANSWERS[self.schema])
+
 
 @dataclass(frozen=True)
 class Operation:
-    """One route's contract. `query` is a tuple of `Query` or a pydantic model whose fields are
-    the parameters; `body` a request model (or a component's name); `answers` the non-problem
-    answers by status (200 at least); `problems` every problem code the route answers with.
+    """One route's contract, and the mark that declares it on its view (`@operation(...)`).
+    `ok` is its 200 answer (an answer's declaration or its name in `adjudicator.web.answers`),
+    `also` any other non-problem one; `answers` are both, by status, each name resolved.
+    `query` is a tuple of `Query` or a pydantic model whose fields are the parameters; `body` a
+    request model (or a component's name); `problems` every problem code the route answers with.
     `credentials`: a public route that still reads a credential when one comes (whoami).
     A problem is answered with its usual status; `(problem, status)` names another of its
     statuses (the game rules' refusals are 422 where a view's own check is 400)."""
 
     id: str
     tag: str
-    answers: Mapping[int, Answer]
+    ok: Answer | str | type | Schema
     problems: tuple[Problem | tuple[Problem, int], ...] = ()
     query: tuple[Query, ...] | type[BaseModel] = ()
     body: type[BaseModel] | str | None = None
     idempotent: bool = False
     credentials: bool = False
+    also: Mapping[int, Answer] = field(default_factory=dict)
+    answers: Mapping[int, Answer] = field(init=False)
+
+    def __post_init__(self) -> None:
+        given = {200: self.ok, **self.also}
+        answers = {s: a if isinstance(a, Answer) else Answer(a) for s, a in given.items()}
+        object.__setattr__(self, "answers", answers)
+        object.__setattr__(self, "problems", tuple(dict.fromkeys(self.problems)))
+
+    def __call__(self, view: V) -> V:
+        setattr(view, OPERATION, self)
+        return view
 
     def problem_statuses(self) -> dict[int, tuple[Problem, ...]]:
         """The problem codes by the status each is answered with, in status order."""
@@ -80,47 +103,7 @@ class Operation:
         return {status: tuple(by_status[status]) for status in sorted(by_status)}
 
 
-def operation(
-    id: str,
-    tag: str,
-    ok: Answer | str | type | Schema,
-    *,
-    problems: tuple[Problem | tuple[Problem, int], ...] = (),
-    query: tuple[Query, ...] | type[BaseModel] = (),
-    body: type[BaseModel] | str | None = None,
-    idempotent: bool = False,
-    credentials: bool = False,
-    also: Mapping[int, Answer] | None = None,
-) -> Callable[[V], V]:
-    """Declares a view's operation; `ok` is its 200 answer (an answer's declaration or its name
-    in `adjudicator.web.answers`), `also` any other non-problem one."""
-    answers = {status: _answer(given) for status, given in {200: ok, **(also or {})}.items()}
-    declared = Operation(
-        id=id,
-        tag=tag,
-        answers=answers,
-        problems=tuple(dict.fromkeys(problems)),
-        query=query,
-        body=body,
-        idempotent=idempotent,
-        credentials=credentials,
-    )
-
-    def mark(view: V) -> V:
-        setattr(view, OPERATION, declared)
-        return view
-
-    return mark
-
-
-def _answer(given: Answer | str | type | Schema) -> Answer:
-    """An answer, a name resolved to its declaration (a name declared nowhere is an error)."""
-    answer = given if isinstance(given, Answer) else Answer(given)  # type: ignore[arg-type]
-    if isinstance(answer.schema, str):
-        if answer.schema not in ANSWERS:
-            raise ValueError(f"no answer {answer.schema!r} is declared in adjudicator.web.answers")
-        return replace(answer, schema=ANSWERS[answer.schema])
-    return answer
+operation = Operation  # as the views write it: `@operation(id, tag, ok, ...)`
 
 
 def operation_of(view: Callable) -> Operation | None:
@@ -129,10 +112,10 @@ def operation_of(view: Callable) -> Operation | None:
 
 # --- what several routes share ------------------------------------------------------------------
 
-# A JSON body read by `requests.json_body` and checked by its model.
 # Any route under /rulesets/<ruleset_id>: no such ruleset, or a house variant in tournament
 # mode (004), as `catalogue.ruleset_or_404` refuses them.
 RULESET = (Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
+# A JSON body read by `requests.json_body` and checked by its model.
 JSON_BODY = (
     Problem.NOT_JSON,
     Problem.INVALID_JSON,
@@ -150,28 +133,11 @@ CREDENTIALS = (
     Problem.BAD_AUTHORIZATION,
     Problem.OUT_OF_SCOPE,
 )
-# A challenged word that is no word form (`adjudicator.wordforms`).
-WORD_FORMS = (
-    Problem.WORD_COUNT,
-    Problem.WORD_NOT_STRING,
-    Problem.WORD_EMPTY,
-    Problem.WORD_HAS_SPACE,
-    Problem.WORD_HAS_CONTROL_CHARACTER,
-    Problem.WORD_HAS_DIGIT,
-    Problem.WORD_HAS_HYPHEN,
-    Problem.WORD_HAS_NON_LETTER,
-    Problem.WORD_HAS_FOREIGN_LETTER,
-    Problem.WORD_TOO_SHORT,
-    Problem.WORD_TOO_LONG,
-    Problem.WORD_INVALID_FORM,
-    Problem.TOO_LONG,
-)
-# The labels a query or a count is kept by (`Label`).
-LABELS = (
-    Problem.LABEL_LENGTH,
-    Problem.LABEL_DISALLOWED_CHARACTER,
-    Problem.LABEL_MIXED_SCRIPTS,
-)
+# A challenged word that is no word form (`adjudicator.wordforms`): the codes of the enum's
+# words section (`WORD_...`), and a text longer than its bound.
+WORD_FORMS = (*(p for p in Problem if p.name.startswith("WORD_")), Problem.TOO_LONG)
+# The labels a query or a count is kept by (`Label`): the `LABEL_...` codes.
+LABELS = tuple(p for p in Problem if p.name.startswith("LABEL_"))
 # A game record read and replayed (games/verify, games/board): its bounds, its rules, the time
 # a worker may spend on records, and where tournament mode keeps the count.
 RECORD = (

@@ -29,15 +29,11 @@ def _add_cors_headers(response: Response) -> Response:
     origin = request.headers.get("Origin")
     if not origin:
         return response
-    if "*" in origins:
-        response.headers["Access-Control-Allow-Origin"] = "*"
-    elif origin in origins:
-        response.headers["Access-Control-Allow-Origin"] = origin
-    else:
+    if "*" not in origins and origin not in origins:
         return response
+    response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
-        methods = response.headers.get("Allow", "")
-        response.headers["Access-Control-Allow-Methods"] = methods
+        response.headers["Access-Control-Allow-Methods"] = response.headers.get("Allow", "")
         response.headers["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
         response.headers["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
     else:

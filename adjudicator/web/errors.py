@@ -30,8 +30,8 @@ from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # r
 from adjudicator.problems import DomainError, Problem
 
 PAGE_MIMETYPE = "text/html"
-ERROR_PAGES = "error_pages"  # app.extensions: blueprint name -> (API path prefix, renderer)
-UNROUTED = "unrouted"  # ... and (UNROUTED, path prefix) -> the same, for requests no route took
+# app.extensions: (blueprint names, path prefixes, API path prefix, renderer) per registration
+ERROR_PAGES = "error_pages"
 
 PageRenderer = Callable[["ApiError"], Response]
 
@@ -161,26 +161,18 @@ def error_pages(
     """Errors on these blueprints' pages (paths outside `api_prefix`) are rendered by `render`
     for a browser that prefers HTML, and so are those of a request no route took (a path or
     method nothing serves) under one of `paths` (`/director/`): a page there, not a document."""
-    pages = app.extensions.setdefault(ERROR_PAGES, {})
-    for name in blueprints:
-        pages[name] = (api_prefix, render)
-    for prefix in paths:
-        pages[UNROUTED, prefix] = (api_prefix, render)
+    registered = (frozenset(blueprints), tuple(paths), api_prefix, render)
+    app.extensions.setdefault(ERROR_PAGES, []).append(registered)
 
 
 def _page_renderer() -> PageRenderer | None:
     """The renderer for an error on one of the `error_pages`, whether or not this client wants
     the page; None elsewhere."""
-    pages = current_app.extensions.get(ERROR_PAGES, {})
-    found = pages.get(request.blueprint or "")
-    if found is None and request.url_rule is None:  # no route took it: by its path
-        found = next(
-            (v for k, v in pages.items() if isinstance(k, tuple) and request.path.startswith(k[1])),
-            None,
-        )
-    if found is None or request.path.startswith(found[0]):
-        return None
-    return found[1]
+    for blueprints, paths, api_prefix, render in current_app.extensions.get(ERROR_PAGES, ()):
+        unrouted = request.url_rule is None and request.path.startswith(paths)  # by its path
+        if request.blueprint in blueprints or unrouted:
+            return None if request.path.startswith(api_prefix) else render
+    return None
 
 
 def respond(exc: ApiError) -> Response:

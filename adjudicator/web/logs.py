@@ -60,18 +60,11 @@ class JsonLogger(Logger):
         self.access_log.info("request", extra={"fields": fields})
 
 
-def gunicorn_logger_class(fmt: str) -> str | None:
-    """For the gunicorn settings: the logger class to use for `fmt` (`ADJUDICATOR_LOG_FORMAT`),
-    None for gunicorn's own."""
-    return "adjudicator.web.logs.JsonLogger" if fmt == "json" else None
-
-
 def init_app(app: Flask) -> None:
     """The app's own log lines (start-up, unexpected errors) in the same format."""
     if current_settings(app).log_format == "json":
         app.logger.removeHandler(default_handler)
-        if not any(getattr(h, "adjudicator_json", False) for h in app.logger.handlers):
+        if not any(isinstance(h.formatter, JsonFormatter) for h in app.logger.handlers):
             handler = logging.StreamHandler(sys.stderr)
             handler.setFormatter(JsonFormatter())
-            handler.adjudicator_json = True
             app.logger.addHandler(handler)

@@ -148,8 +148,7 @@ def _client_allowed() -> bool:
 def metrics_view() -> Response:
     if not _client_allowed():
         raise ApiError(Problem.METRICS_FORBIDDEN, "/metrics answers only the operators' networks")
-    response = Response(_exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
-    response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+    response = Response(_exposition(), content_type=CONTENT_TYPE_LATEST)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -3,8 +3,8 @@ director's pairing code (`tablet_bases`, the one rule for every address a tablet
 
 A service bound to 0.0.0.0 (or ::) listens on every interface, but a tablet needs a concrete
 address; one bound to loopback only cannot be reached from the Wi-Fi at all, and the operator
-should hear that at once. Linux interface addresses are read with the SIOCGIFADDR ioctl (the
-standard library has no call for them); elsewhere, the address the default route would use.
+should hear that at once. The interfaces' addresses are read with psutil (the standard library
+has no call for them); where no real interface has one, the address the default route would use.
 """
 
 from __future__ import annotations
@@ -13,38 +13,28 @@ import contextlib
 import hashlib
 import ipaddress
 import socket
-import struct
-import sys
 from urllib.parse import urlsplit
 
+import psutil
 from flask import request
 
 from adjudicator.settings import current_settings
 
 # Interfaces no tablet reaches: loopback, containers, virtual bridges.
 _VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "cni", "flannel", "tun", "tap")
-_SIOCGIFADDR = 0x8915
 ANY = {"0.0.0.0", "::", ""}
 DEFAULT_PORT = 8000  # gunicorn's, for a bind address given without one
 
 
 def interface_addresses() -> list[str]:
     """This machine's IPv4 addresses on real interfaces, private (LAN) ones first."""
-    found: list[str] = []
-    if sys.platform.startswith("linux"):
-        import fcntl
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            for _, name in socket.if_nameindex():
-                if name.startswith(_VIRTUAL):
-                    continue
-                try:
-                    packed = fcntl.ioctl(
-                        s.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15])
-                    )
-                except OSError:
-                    continue  # an interface without an IPv4 address
-                found.append(socket.inet_ntoa(packed[20:24]))
+    found = [
+        address.address
+        for name, addresses in psutil.net_if_addrs().items()
+        if not name.startswith(_VIRTUAL)
+        for address in addresses
+        if address.family == socket.AF_INET
+    ]
     if not found:
         with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks a route
@@ -130,13 +120,22 @@ IPV6_DEVICE_PREFIX = 64
 def device_network(address: str) -> str | None:
     """The IPv6 /64 an address lies in, which one device can roam; None for anything else (an
     IPv4 address has no wider network a single device could roam)."""
+    parsed = _device_address(address)
+    if not isinstance(parsed, ipaddress.IPv6Address):
+        return None
+    return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+
+
+def _device_address(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a device is counted by: an IPv4 address written as IPv6 (`::ffff:a.b.c.d`)
+    is that IPv4 address, and a zone (`%eth0`) is dropped; None for what is no address."""
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:
         return None
-    if not isinstance(parsed, ipaddress.IPv6Address) or parsed.ipv4_mapped is not None:
-        return None
-    return str(ipaddress.ip_network((parsed.packed, IPV6_DEVICE_PREFIX), strict=False))
+    if isinstance(parsed, ipaddress.IPv6Address):
+        return parsed.ipv4_mapped or ipaddress.IPv6Address(parsed.packed)
+    return parsed
 
 
 def configured_venue_bind() -> str:
@@ -149,8 +148,7 @@ def tablet_bases() -> tuple[list[str], str | None]:
     about (or None), for this request. `ADJUDICATOR_PUBLIC_URL` when the operator published one;
     else the address this visitor used, unless that is loopback (the director on the laptop
     itself), which no tablet can open: then this machine's network addresses for the bind."""
-    public = current_settings().public_url  # the operator's published address wins
-    if public:
+    if public := current_settings().public_url:  # the operator's published address wins
         return [str(public).rstrip("/") + "/"], None
     own = request.host_url
     if not is_loopback(urlsplit(own).hostname or ""):
@@ -174,12 +172,7 @@ def client_id() -> str:
     choose it, through X-Forwarded-For) is counted under a digest of it, so that it fits the
     store's column whatever its length."""
     address = request.remote_addr or "unknown"
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
+    parsed = _device_address(address)
+    if parsed is None:
         return "other:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()
-    if isinstance(parsed, ipaddress.IPv6Address):
-        if parsed.ipv4_mapped is not None:
-            return f"ip:{parsed.ipv4_mapped}"
-        return f"ip:{ipaddress.IPv6Address(parsed.packed)}"
     return f"ip:{parsed}"

@@ -177,24 +177,13 @@ def _refuse_duplicate_keys(raw: bytes, keys: int) -> None:
     """
     if raw.count(b":") <= keys:
         return
-    try:
-        json.loads(raw, object_pairs_hook=_unique_pairs)
-    except _DuplicateKey as exc:
-        raise ApiError(
-            Problem.DUPLICATE_KEY, f"the key {exc.key!r} appears twice", exc.key
-        ) from None
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
+    json.loads(raw, object_pairs_hook=_unique_pairs)
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _DuplicateKey(key)
+            raise ApiError(Problem.DUPLICATE_KEY, f"the key {key!r} appears twice", key)
         out[key] = value
     return out
