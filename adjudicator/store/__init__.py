@@ -163,12 +163,10 @@ class Store:
                 # The driver's own transaction handling is off: BEGIN is ours (below), so that a
                 # writer can take the lock at BEGIN rather than fail upgrading it later.
                 dbapi_connection.isolation_level = None
-                cursor = dbapi_connection.cursor()
-                cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-                cursor.execute("PRAGMA journal_mode = WAL")
-                cursor.execute(f"PRAGMA synchronous = {synchronous}")
-                cursor.execute("PRAGMA foreign_keys = ON")
-                cursor.close()
+                dbapi_connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+                dbapi_connection.execute("PRAGMA journal_mode = WAL")
+                dbapi_connection.execute(f"PRAGMA synchronous = {synchronous}")
+                dbapi_connection.execute("PRAGMA foreign_keys = ON")
                 record.info["synchronous"] = synchronous
 
             @event.listens_for(engine, "begin")
