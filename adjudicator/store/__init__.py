@@ -35,7 +35,7 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import get_args
@@ -124,19 +124,19 @@ class Store:
         self.sqlite_synchronous = sqlite_synchronous
         self._engine: Engine | None = None
         self._lock = threading.Lock()
-        self._turn = _WriteTurn(self._turn_path())
+        self._turn = self._new_turn()
         _stores.add(self)
 
     @property
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
-    def _turn_path(self) -> str | None:
-        """SQLite's writers take turns on this file's lock (see `_WriteTurn`)."""
+    def _new_turn(self) -> AbstractContextManager[None]:
+        """SQLite's writers take turns on a file's lock beside the database (see `_WriteTurn`)."""
         database = self.url.database if self.is_sqlite else None
         if not database or database == ":memory:" or database.startswith("file:"):
-            return None
-        return database + ".write-turn"
+            return nullcontext()
+        return _WriteTurn(database + ".write-turn")
 
     @property
     def engine(self) -> Engine:
@@ -205,7 +205,7 @@ class Store:
             self._engine.dispose(close=False)
             self._engine = None
         self._lock = threading.Lock()
-        self._turn = _WriteTurn(self._turn.path)
+        self._turn = self._new_turn()
 
     def dispose(self) -> None:
         if self._engine is not None:
@@ -227,7 +227,7 @@ class Store:
             return describe_error(exc)
         return None
 
-    def write_turn(self) -> _WriteTurn:
+    def write_turn(self) -> AbstractContextManager[None]:
         """The turn `connection(write=True)` takes, for a caller holding its own connection:
         enter it before BEGIN, leave it after COMMIT."""
         return self._turn
@@ -287,15 +287,13 @@ class _WriteTurn:
     Re-entrant: a write inside a write in one thread reaches SQLite as before.
     """
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str):
         self.path = path
         self._threads = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
 
     def __enter__(self) -> None:
-        if self.path is None:
-            return
         self._threads.acquire()
         self._depth += 1
         if self._depth == 1:
@@ -309,8 +307,6 @@ class _WriteTurn:
                 raise
 
     def __exit__(self, *exc: object) -> None:
-        if self.path is None:
-            return
         self._depth -= 1
         if self._depth == 0 and self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
