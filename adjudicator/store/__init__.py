@@ -201,15 +201,13 @@ class Store:
     def _forget_engine(self) -> None:
         """In a forked child: the parent's pooled connections are the parent's; drop them
         without closing (closing would end the parent's sessions) and start afresh."""
-        if self._engine is not None:
-            self._engine.dispose(close=False)
-            self._engine = None
+        self.dispose(close=False)
         self._lock = threading.Lock()
         self._turn = self._new_turn()
 
-    def dispose(self) -> None:
+    def dispose(self, close: bool = True) -> None:
         if self._engine is not None:
-            self._engine.dispose()
+            self._engine.dispose(close=close)
             self._engine = None
 
     def outages(self) -> tuple[type[Exception], ...]:
@@ -242,11 +240,9 @@ class Store:
         engine = self.engine
         if not durable:
             engine = engine.execution_options(store_durable=False)
-        if not write:
-            with engine.begin() as conn:
-                yield conn
-            return
-        with self._turn, engine.execution_options(store_write=True).begin() as conn:
+        if write:
+            engine = engine.execution_options(store_write=True)
+        with self._turn if write else nullcontext(), engine.begin() as conn:
             yield conn
 
     @contextmanager
