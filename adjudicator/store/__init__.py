@@ -161,13 +161,12 @@ class Store:
             @event.listens_for(engine, "connect")
             def _sqlite_connect(dbapi_connection, record) -> None:
                 # The driver's own transaction handling is off: BEGIN is ours (below), so that a
-                # writer can take the lock at BEGIN rather than fail upgrading it later.
+                # writer can take the lock at BEGIN rather than fail upgrading it later. Its
+                # `synchronous` is set there too, before its first transaction.
                 dbapi_connection.isolation_level = None
                 dbapi_connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
                 dbapi_connection.execute("PRAGMA journal_mode = WAL")
-                dbapi_connection.execute(f"PRAGMA synchronous = {synchronous}")
                 dbapi_connection.execute("PRAGMA foreign_keys = ON")
-                record.info["synchronous"] = synchronous
 
             @event.listens_for(engine, "begin")
             def _sqlite_begin(conn: Connection) -> None:
