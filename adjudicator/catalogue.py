@@ -57,12 +57,11 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
 def event_day() -> date:
     """The event's date: today on its clock (its time zone, `TIME_ZONE`), read once per
     request, at its start; outside a request, now."""
-    if has_request_context():
-        day = g.get("event_day")
-        if day is None:
-            day = g.event_day = _today()
-        return day
-    return _today()
+    if not has_request_context():
+        return _today()
+    if "event_day" not in g:
+        g.event_day = _today()
+    return g.event_day
 
 
 def _today() -> date:

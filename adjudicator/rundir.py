@@ -40,10 +40,9 @@ def record_abnormal(run_dir: str, pid: int, how: str) -> None:
 
 def record_exit(run_dir: str, pid: int) -> None:
     """In the master, as it reaps a worker: no clean mark means the worker died abnormally."""
-    mark = _clean_mark(run_dir, pid)
-    if mark.exists():
-        mark.unlink(missing_ok=True)
-    else:
+    try:
+        _clean_mark(run_dir, pid).unlink()
+    except FileNotFoundError:
         record_abnormal(run_dir, pid, "died")
 
 

@@ -370,10 +370,8 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
                 lexicon_map = _load_lexicon_map(path)
             else:
                 files.append(path)
-    rulesets: dict[str, Ruleset] = {}
-    for path in files:
-        ruleset = load_ruleset_file(path)
-        rulesets[ruleset.id] = ruleset  # the config directory comes last and wins
+    # The config directory's files come last, so one of theirs replaces a bundled one.
+    rulesets = {ruleset.id: ruleset for ruleset in map(load_ruleset_file, files)}
     for ruleset_id, lexicon_ids in lexicon_map.items():
         if ruleset_id not in rulesets:
             raise RulesetError(

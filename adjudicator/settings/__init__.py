@@ -218,9 +218,8 @@ def _setting(default: Any, why: str, shown: str | None = None, **rules: Any) -> 
     """A field: its default (a callable is called when read), why it exists (the settings
     reference's meaning), and its default as the reference shows it where it is computed."""
     extra = {"shown": shown} if shown is not None else None
-    if callable(default):
-        return Field(default_factory=default, description=why, json_schema_extra=extra, **rules)
-    return Field(default, description=why, json_schema_extra=extra, **rules)
+    given = {"default_factory": default} if callable(default) else {"default": default}
+    return Field(**given, description=why, json_schema_extra=extra, **rules)
 
 
 # --- the declaration ---------------------------------------------------------------------

@@ -35,7 +35,7 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import get_args
@@ -124,19 +124,19 @@ class Store:
         self.sqlite_synchronous = sqlite_synchronous
         self._engine: Engine | None = None
         self._lock = threading.Lock()
-        self._turn = _WriteTurn(self._turn_path())
+        self._turn = self._new_turn()
         _stores.add(self)
 
     @property
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
-    def _turn_path(self) -> str | None:
-        """SQLite's writers take turns on this file's lock (see `_WriteTurn`)."""
+    def _new_turn(self) -> AbstractContextManager[None]:
+        """SQLite's writers take turns on a file's lock beside the database (see `_WriteTurn`)."""
         database = self.url.database if self.is_sqlite else None
         if not database or database == ":memory:" or database.startswith("file:"):
-            return None
-        return database + ".write-turn"
+            return nullcontext()
+        return _WriteTurn(database + ".write-turn")
 
     @property
     def engine(self) -> Engine:
@@ -161,15 +161,12 @@ class Store:
             @event.listens_for(engine, "connect")
             def _sqlite_connect(dbapi_connection, record) -> None:
                 # The driver's own transaction handling is off: BEGIN is ours (below), so that a
-                # writer can take the lock at BEGIN rather than fail upgrading it later.
+                # writer can take the lock at BEGIN rather than fail upgrading it later. Its
+                # `synchronous` is set there too, before its first transaction.
                 dbapi_connection.isolation_level = None
-                cursor = dbapi_connection.cursor()
-                cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-                cursor.execute("PRAGMA journal_mode = WAL")
-                cursor.execute(f"PRAGMA synchronous = {synchronous}")
-                cursor.execute("PRAGMA foreign_keys = ON")
-                cursor.close()
-                record.info["synchronous"] = synchronous
+                dbapi_connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+                dbapi_connection.execute("PRAGMA journal_mode = WAL")
+                dbapi_connection.execute("PRAGMA foreign_keys = ON")
 
             @event.listens_for(engine, "begin")
             def _sqlite_begin(conn: Connection) -> None:
@@ -203,15 +200,13 @@ class Store:
     def _forget_engine(self) -> None:
         """In a forked child: the parent's pooled connections are the parent's; drop them
         without closing (closing would end the parent's sessions) and start afresh."""
-        if self._engine is not None:
-            self._engine.dispose(close=False)
-            self._engine = None
+        self.dispose(close=False)
         self._lock = threading.Lock()
-        self._turn = _WriteTurn(self._turn.path)
+        self._turn = self._new_turn()
 
-    def dispose(self) -> None:
+    def dispose(self, close: bool = True) -> None:
         if self._engine is not None:
-            self._engine.dispose()
+            self._engine.dispose(close=close)
             self._engine = None
 
     def outages(self) -> tuple[type[Exception], ...]:
@@ -229,7 +224,7 @@ class Store:
             return describe_error(exc)
         return None
 
-    def write_turn(self) -> _WriteTurn:
+    def write_turn(self) -> AbstractContextManager[None]:
         """The turn `connection(write=True)` takes, for a caller holding its own connection:
         enter it before BEGIN, leave it after COMMIT."""
         return self._turn
@@ -244,11 +239,9 @@ class Store:
         engine = self.engine
         if not durable:
             engine = engine.execution_options(store_durable=False)
-        if not write:
-            with engine.begin() as conn:
-                yield conn
-            return
-        with self._turn, engine.execution_options(store_write=True).begin() as conn:
+        if write:
+            engine = engine.execution_options(store_write=True)
+        with self._turn if write else nullcontext(), engine.begin() as conn:
             yield conn
 
     @contextmanager
@@ -289,15 +282,13 @@ class _WriteTurn:
     Re-entrant: a write inside a write in one thread reaches SQLite as before.
     """
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str):
         self.path = path
         self._threads = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
 
     def __enter__(self) -> None:
-        if self.path is None:
-            return
         self._threads.acquire()
         self._depth += 1
         if self._depth == 1:
@@ -311,8 +302,6 @@ class _WriteTurn:
                 raise
 
     def __exit__(self, *exc: object) -> None:
-        if self.path is None:
-            return
         self._depth -= 1
         if self._depth == 0 and self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)

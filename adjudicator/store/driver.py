@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
@@ -119,19 +120,13 @@ def cursor(conn: Connection) -> Any:
 
 def one(conn: Connection, sql: str, params: Sequence[Any] = ()) -> tuple | None:
     """The first row `sql` gives, run on the driver's cursor in `conn`'s transaction."""
-    found = cursor(conn)
-    try:
+    with closing(cursor(conn)) as found:
         found.execute(sql, params)
         return found.fetchone()
-    finally:
-        found.close()
 
 
 def change(conn: Connection, sql: str, params: Sequence[Any]) -> int:
     """Rows changed by `sql`, run as `one` runs it."""
-    found = cursor(conn)
-    try:
+    with closing(cursor(conn)) as found:
         found.execute(sql, params)
         return found.rowcount
-    finally:
-        found.close()

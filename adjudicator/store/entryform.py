@@ -44,10 +44,8 @@ def timestamp(value: datetime) -> str:
 
 
 def canonical(row: Mapping[str, Any]) -> bytes:
-    content = {name: row[name] for name in HASHED if name not in LATER}
-    for name in LATER:  # in the hashed form only with a value (the module's docstring)
-        if row.get(name) is not None:
-            content[name] = row[name]
+    # A LATER column is in the hashed form only with a value (the module's docstring).
+    content = {name: row[name] for name in HASHED if name not in LATER or row.get(name) is not None}
     content["created_at"] = timestamp(row["created_at"])
     return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
 
