@@ -8,6 +8,7 @@ from typing import Any
 
 from adjudicator.engine.notation import Play
 from adjudicator.engine.placement import PlacementError
+from adjudicator.messages import Said
 
 
 @dataclass
@@ -38,6 +39,16 @@ class Turn:
     notes: list[str] = field(default_factory=list)  # what the rules made of the line
     play: Play | None = field(default=None, repr=False)  # the play put on the board, if any
     text: str = field(default="", repr=False)  # the line as written, for the text report
+
+    # A remark is a sentence of the catalogue (`Said`), so that a page says it in its language.
+    def deviate(self, key: str, **values: object) -> None:
+        self.deviations.append(Said(key, **values))
+
+    def note(self, key: str, **values: object) -> None:
+        self.notes.append(Said(key, **values))
+
+    def inform(self, key: str, **values: object) -> None:
+        self.info.append(Said(key, **values))
 
     @property
     def ok(self) -> bool:

@@ -122,9 +122,7 @@ class Walk:
         self.check_rack(ev, p, turn)
         self.bonus_line = False
         if ev.kind == PASS and self._no_challenge_of_going_out(p):
-            turn.notes.append(
-                Said("record_pass_after_out", out=s.players[s.went_out or 0], player=ev.player)
-            )
+            turn.note("record_pass_after_out", out=s.players[s.went_out or 0], player=ev.player)
         else:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
@@ -164,19 +162,15 @@ class Walk:
             )
             if note.seconds_used is not None:
                 spent = time_left(rules, note.seconds_used) or spent
-            turn.notes.append(
-                Said(
-                    "restart_note",
-                    reason=verdict.reason,
-                    voided=voided,
-                    spent=spent,
-                    source=verdict.source,
-                )
+            turn.note(
+                "restart_note",
+                reason=verdict.reason,
+                voided=voided,
+                spent=spent,
+                source=verdict.source,
             )
         else:
-            turn.deviations.append(
-                Said("restart_deviation", reason=verdict.reason, source=verdict.source)
-            )
+            turn.deviate("restart_deviation", reason=verdict.reason, source=verdict.source)
         fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
         fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
         fresh.challenges = s.challenges  # rulings made before it stay on record
@@ -220,7 +214,7 @@ class Walk:
         ):
             # Old records (WSC 2001) write a withdrawal as +0 and revert the total.
             turn.score_ok = turn.total_ok = True
-            turn.info.append(Said("record_old_withdrawal"))
+            turn.inform("record_old_withdrawal")
         turn.computed_total = self.state.tally(p, turn.computed_score, ev.total)
 
     # --- what every turn is checked for --------------------------------------------------
@@ -230,36 +224,28 @@ class Walk:
         so a player it skips was found stuck even where the bag alone does not show it."""
         s = self.state
         if s.ended:
-            turn.deviations.append(
-                Said("record_turn_after_end", how=end_rules.describe(self.rules, s.ended))
-            )
+            turn.deviate("record_turn_after_end", how=end_rules.describe(self.rules, s.ended))
         elif p in s.stuck:
-            turn.deviations.append(
-                Said("record_stuck", player=s.players[p], source=self.rules.end.source)
-            )
+            turn.deviate("record_stuck", player=s.players[p], source=self.rules.end.source)
         elif s.to_move is not None and p != s.to_move:
             skipped = s.skipped(p)
             if s.sit_out(skipped, jury):
                 names = functools.reduce(
                     lambda a, b: Said("record_both", a=a, b=b), (s.players[q] for q in skipped)
                 )
-                turn.notes.append(
-                    Said(
-                        "record_sit_out",
-                        names=names,
-                        player=s.players[p],
-                        source=self.rules.end.source,
-                    )
+                turn.note(
+                    "record_sit_out",
+                    names=names,
+                    player=s.players[p],
+                    source=self.rules.end.source,
                 )
             else:
-                turn.deviations.append(
-                    Said("record_not_your_turn", player=s.players[p], due=s.players[s.to_move])
-                )
+                turn.deviate("record_not_your_turn", player=s.players[p], due=s.players[s.to_move])
 
     def note_end(self, turn: Turn) -> None:
         s = self.state
         if s.ended and s.ended != "out":
-            turn.notes.append(Said("record_game_over", how=end_rules.describe(self.rules, s.ended)))
+            turn.note("record_game_over", how=end_rules.describe(self.rules, s.ended))
 
     def check_rack(self, ev: Event, p: int, turn: Turn) -> None:
         """A rack shown on the line must fit the tile set with the board, and hold no more
@@ -276,7 +262,7 @@ class Walk:
                 [(Said("rack_owner_board"), self.state.board), (Said("rack_owner_rack"), tiles)],
             )
         except RackError as exc:
-            turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
+            turn.deviate("record_rack_error", rack=ev.rack, reason=exc.message)
             return
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
@@ -284,17 +270,15 @@ class Walk:
             # What the ruleset prescribes, in its own words where it gives the language.
             over = self.rules.overdraw
             rule = {"rule": Texts(over.text)} if over.text else {}
-            turn.deviations.append(
-                Said(
-                    "record_overdrawn" if rule else "record_overdrawn_without_rule",
-                    rack=ev.rack,
-                    n=sum(tiles.values()),
-                    player=ev.player,
-                    expected=expected,
-                    bag=self.state.bag,
-                    source=over.source,
-                    **rule,
-                )
+            turn.deviate(
+                "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                rack=ev.rack,
+                n=sum(tiles.values()),
+                player=ev.player,
+                expected=expected,
+                bag=self.state.bag,
+                source=over.source,
+                **rule,
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:
@@ -331,7 +315,7 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
     s = w.state
     if not result.words:  # the engine reports the placement; nothing reached the board
-        turn.notes.append(Said("record_cannot_place"))
+        turn.note("record_cannot_place")
         s.play_nothing(p)
         return
     apply_play(w.board, play)
@@ -339,9 +323,9 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
     s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
-        turn.notes.append(Said("record_went_out", player=ev.player))
+        turn.note("record_went_out", player=ev.player)
     elif s.pending_out == p:
-        turn.notes.append(Said("record_pending_out", player=ev.player, source=w.rules.end.source))
+        turn.note("record_pending_out", player=ev.player, source=w.rules.end.source)
 
 
 def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
@@ -349,11 +333,9 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     after_play = prev is not None and prev.kind == PLAY and prev.player != ev.player
     verdict = end_rules.pass_allowed(w.rules)
     if not verdict.allowed:
-        turn.deviations.append(
-            Said("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
-        )
+        turn.deviate("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
     if after_play and outcome(w.rules, True).challenger_loses_turn:
-        turn.notes.append(Said("record_pass_after_play"))
+        turn.note("record_pass_after_play")
     w.state.after_turn(p, PASS)
     w.note_end(turn)
 
@@ -364,11 +346,9 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         _check_exchanged(ev.tiles, ev.rack, w.profile, turn)
     verdict = s.may_exchange(p)
     if not verdict.allowed:
-        turn.deviations.append(
-            Said("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
-        )
+        turn.deviate("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
     elif ev.count is not None and ev.count > s.bag:
-        turn.deviations.append(Said("record_swapped_too_many", n=ev.count, bag=s.bag))
+        turn.deviate("record_swapped_too_many", n=ev.count, bag=s.bag)
     s.after_turn(p, EXCHANGE)
     w.note_end(turn)
 
@@ -377,14 +357,14 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     record = s.last_event_play
     if record is None or record.player != p or record.play is None:
-        turn.deviations.append(Said("record_withdrawn_alone"))
+        turn.deviate("record_withdrawn_alone")
         return
     for t in record.play.tiles:
         w.board.remove(t.row, t.col)
     turn.computed_score = -record.score
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
-        turn.deviations.append(Said("record_not_taken_back", **lines.ruled(w.rules, ruling)))
+        turn.deviate("record_not_taken_back", **lines.ruled(w.rules, ruling))
     s.withdraw(record)
     s.note_challenge(
         {
