@@ -25,8 +25,8 @@ from adjudicator.game import ending as end_rules
 from adjudicator.game import overtime
 from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
-from adjudicator.game.model import GameState, unseen_tiles
-from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
+from adjudicator.game.model import GameState
+from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value, tile_set
 from adjudicator.game.rules import Rules
 from adjudicator.game.turn import Turn
 from adjudicator.messages import Said
@@ -172,7 +172,7 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
             value=value,
             factor=f"{expected // value:+d}",
         )
-    unseen = unseen_tiles(s, profile)
+    unseen = tile_set(profile) - s.board  # with the bag empty, exactly the tiles on the racks
     if went_out and factor and tiles != unseen and s.bag == 0:
         turn.deviate("record_tiles_left", unseen=rack_text(unseen), tiles=rack_text(tiles))
     if ending != "out" and ev.rack is not None:

@@ -28,7 +28,6 @@ from adjudicator.game.challenge import outcome
 from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.final import PlayerResult, end_factor, rack_adjustments, winners
 from adjudicator.game.kinds import EXCHANGE, PASS, PLAY, WITHDRAWN
-from adjudicator.game.racks import BLANK
 from adjudicator.game.rules import Rules, Verdict
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
@@ -327,15 +326,3 @@ class GameState:
             for i, (name, total) in enumerate(zip(self.players, self.recorded, strict=True))
         ]
         return results, winners(self.rules, results)
-
-
-def tile_key(letter: str, blank: bool) -> str:
-    return BLANK if blank else letter
-
-
-def unseen_tiles(state: GameState, profile: LanguageProfile) -> Counter[str]:
-    """The tile set minus the board: with the bag empty, exactly the tiles on the racks."""
-    left: Counter[str] = Counter({k: t.count for k, t in profile.tiles.items()})
-    left[BLANK] = profile.blanks
-    left.subtract(state.board)
-    return +left

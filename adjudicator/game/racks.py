@@ -56,12 +56,11 @@ def parse_rack(
     return tiles
 
 
-def tile_count(profile: LanguageProfile, tile: str) -> int:
-    """How many of `tile` the set has (blanks under `?`)."""
-    if tile == BLANK:
-        return profile.blanks
-    t = profile.tiles.get(tile)
-    return t.count if t else 0
+def tile_set(profile: LanguageProfile) -> Counter[str]:
+    """The set's tiles, blanks under `?`: what racks and board together can hold."""
+    tiles = Counter({letter: t.count for letter, t in profile.tiles.items()})
+    tiles[BLANK] = profile.blanks
+    return tiles
 
 
 def rack_value(profile: LanguageProfile, tiles: Mapping[str, int]) -> int:
@@ -83,12 +82,12 @@ def check_within_set(
     seen: Counter[str] = Counter()
     owners: dict[str, list[str]] = {}
     for name, tiles in racks:
-        for tile, n in tiles.items():
-            seen[tile] += n
+        seen.update(tiles)
+        for tile in tiles:
             owners.setdefault(tile, []).append(name)
+    have = tile_set(profile)
     for tile, n in seen.items():
-        have = tile_count(profile, tile)
-        if n > have:
+        if n > have[tile]:
             names = functools.reduce(lambda a, b: Said("record_both", a=a, b=b), owners[tile])
             raise RackError(
                 Said(
@@ -98,7 +97,7 @@ def check_within_set(
                     n=n,
                     what=Said("rack_blank_word") if tile == BLANK else tile,
                     language=language(profile.code),
-                    have=have,
+                    have=have[tile],
                 ),
                 owners[tile][-1],
                 Problem.TOO_MANY_TILES,

@@ -33,8 +33,8 @@ from adjudicator.game.kinds import (
     TURNS,
     WITHDRAWN,
 )
-from adjudicator.game.model import GameState, tile_key
-from adjudicator.game.racks import RackError, check_within_set, parse_rack
+from adjudicator.game.model import GameState
+from adjudicator.game.racks import BLANK, RackError, check_within_set, parse_rack
 from adjudicator.game.restart import (
     RestartNote,
     is_restart_note,
@@ -320,7 +320,7 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         return
     apply_play(w.board, play)
     turn.play = play
-    tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
+    tiles = Counter(BLANK if t.blank else t.letter for t in play.tiles)
     s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
         turn.note("record_went_out", player=ev.player)
