@@ -20,7 +20,6 @@ _EPSILON = 1e-9
 
 @dataclass(frozen=True)
 class Overtime:
-    minutes: float
     started_minutes: int
     points: int  # ≤ 0
     lost_on_time: bool
@@ -42,7 +41,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
         )
     clock = rules.clock
     if minutes == 0:
-        return Overtime(0, 0, 0, False)
+        return Overtime(0, 0, False)
     if not clock.penalty_per_started_minute and not clock.loss_after_minutes:
         what = (
             f"a game lasts {clock.minutes} minutes in all and ends when the time is up"
@@ -56,7 +55,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
         )
     started = started_minutes(minutes)
     lost = is_lost(rules, minutes)
-    return Overtime(minutes, started, -clock.penalty_per_started_minute * started, lost)
+    return Overtime(started, -clock.penalty_per_started_minute * started, lost)
 
 
 def is_lost(rules: Rules, minutes: float) -> bool:
@@ -87,4 +86,4 @@ def from_penalty(rules: Rules, points: int) -> Overtime | None:
         return None
     started = -points // per
     certain = is_lost(rules, started - 1 + 1e-6)
-    return Overtime(started, started, points, certain, not certain and is_lost(rules, started))
+    return Overtime(started, points, certain, not certain and is_lost(rules, started))

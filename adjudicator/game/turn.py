@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.engine.notation import Play
 from adjudicator.engine.placement import PlacementError
 from adjudicator.messages import Said
 
@@ -37,7 +36,6 @@ class Turn:
     # kept with its code so that a page can say it in its own language.
     placement: list[PlacementError] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the rules made of the line
-    play: Play | None = field(default=None, repr=False)  # the play put on the board, if any
     text: str = field(default="", repr=False)  # the line as written, for the text report
 
     # A remark is a sentence of the catalogue (`Said`), so that a page says it in its language.

@@ -319,7 +319,6 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         s.play_nothing(p)
         return
     apply_play(w.board, play)
-    turn.play = play
     tiles = Counter(BLANK if t.blank else t.letter for t in play.tiles)
     s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
