@@ -27,8 +27,8 @@ from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
 from adjudicator.game.model import GameState
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value, tile_set
+from adjudicator.game.report import Turn
 from adjudicator.game.rules import Rules
-from adjudicator.game.turn import Turn
 from adjudicator.messages import Said
 from lexicon.limits import RACK_SIZE
 

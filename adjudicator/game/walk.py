@@ -4,8 +4,8 @@ For each play the engine answers placement and score (`evaluate_move`); everythi
 game's rule functions (`exchange`, `ending`, `challenge`, `overtime`, `final`), applied by
 the `GameState` (`model`), which alone changes the game: the walk checks each line, writes what
 it found in the `Turn` and calls the state's methods. The lines that are not moves (challenges,
-time penalties, end-of-game racks) are read in `lines`; the report is put together in `result`.
-A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
+time penalties, end-of-game racks) are read in `lines`; `Walk.report` puts the report
+(`report`) together. A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from adjudicator.game.kinds import (
 )
 from adjudicator.game.model import GameState
 from adjudicator.game.racks import BLANK, RackError, check_within_set, parse_rack
+from adjudicator.game.report import GameReport, Turn
 from adjudicator.game.restart import (
     RestartNote,
     is_restart_note,
@@ -42,9 +43,7 @@ from adjudicator.game.restart import (
     restart_verdict,
     time_left,
 )
-from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
-from adjudicator.game.turn import Turn
 from adjudicator.messages import Said, Texts
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
@@ -63,7 +62,7 @@ def walk(
     variant where a failed challenge costs nothing (004 Almindelige varianter). `boards`, when
     given (empty), gets the empty board and then the board after each turn, so boards[k] is the
     board after report.turns[k - 1]: the positions a picture of the game shows."""
-    return build_report(Walk(record, rules, profile, lexicon, free_challenge, boards).run())
+    return Walk(record, rules, profile, lexicon, free_challenge, boards).run().report()
 
 
 def positions(
@@ -111,6 +110,35 @@ class Walk:
         for ev in self.record.events:
             self.event(ev)
         return self
+
+    def report(self) -> GameReport:
+        s, r = self.state, self.rules
+        at_end = [
+            Said("record_end_line_missing", player=name)
+            for i, name in enumerate(s.players)
+            if s.ended and s.end_line_due(i)
+        ]
+        results, best = s.results()
+        return GameReport(
+            r.id,
+            self.record.file,
+            self.profile.code,
+            self.lexicon.id if self.lexicon else None,
+            list(s.players),
+            self.turns,
+            list(s.recorded),
+            list(s.computed),
+            self.board,
+            s.ended,
+            end_rules.describe(r, s.ended) if s.ended else None,
+            s.players[s.went_out] if s.went_out is not None else None,
+            {x.name: x.final_score for x in results},
+            best,
+            [s.players[i] for i in sorted(s.lost_on_time)],
+            s.challenges,
+            at_end,
+            self.restarts,
+        )
 
     def event(self, ev: Event) -> None:
         s = self.state
