@@ -221,15 +221,8 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
 
 def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
     """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
-    its rules give, and their source."""
-    return {
-        "ruleset": rules.id,
-        "consequence": consequence(ruling),
-        "source": rules.challenge.source,
-    }
-
-
-def consequence(ruling: Outcome) -> Said:
-    """What a ruling does, in the words the rulings page gives it (`consequence_<kind>`)."""
+    its rules give (in the words the rulings page gives it, `consequence_<kind>`), and their
+    source."""
     points = abs(ruling.player_points) or abs(ruling.challenger_points)
-    return Said(f"consequence_{ruling.kind}", points=points)
+    said = Said(f"consequence_{ruling.kind}", points=points)
+    return {"ruleset": rules.id, "consequence": said, "source": rules.challenge.source}
