@@ -14,9 +14,8 @@ from adjudicator.messages import Said
 
 
 def pass_allowed(rules: Rules) -> Verdict:
-    if rules.pass_.allowed:
-        return Verdict(True, "pass_allowed", Said("pass_allowed"), rules.pass_.source)
-    return Verdict(False, "pass_not_allowed", Said("pass_not_allowed"), rules.pass_.source)
+    code = "pass_allowed" if rules.pass_.allowed else "pass_not_allowed"
+    return Verdict(rules.pass_.allowed, code, Said(code), rules.pass_.source)
 
 
 def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:
