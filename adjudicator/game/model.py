@@ -154,12 +154,10 @@ class GameState:
     def withdraw(self, record: PlayRecord) -> None:
         """The play comes off the board; everything it changed is put back (000 §4.6e). The
         withdrawal is the play's own turn, not another one."""
-        p = record.player
-        turns = self.turns_taken[p]
         self.plays.remove(record)
         self.restore(record.before)
-        self.turns_taken[p] = turns - 1  # after_turn counts the turn again, as withdrawn
-        self.after_turn(p, WITHDRAWN)
+        self.turns_taken[record.player] -= 1  # after_turn counts the turn again, as withdrawn
+        self.after_turn(record.player, WITHDRAWN)
 
     def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
         """Counters, whose turn, and the end of the game, after a turn of `kind` (scoring

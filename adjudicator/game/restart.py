@@ -97,11 +97,10 @@ def _turns_said(kinds: list[str]) -> Said:
 def time_left(rules: Rules, seconds_used: int) -> Said | None:
     """What the clock account says after a restart (003: "gaat in mindering op de maximale
     speeltijd"): the time used stays used. None where the ruleset has no game clock."""
-    total = rules.clock.minutes * 60
-    if not total:
-        return None
-    left = max(0, total - seconds_used)
     minutes = rules.clock.minutes
+    if not minutes:
+        return None
+    left = max(0, minutes * 60 - seconds_used)
     return Said("restart_time_left", used=_mmss(seconds_used), minutes=minutes, left=_mmss(left))
 
 
