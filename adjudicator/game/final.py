@@ -101,19 +101,6 @@ def final_score(
             Problem.UNKNOWN_ENDING,
         )
     out_index = _went_out(players, ending, went_out)
-    results = [
-        PlayerResult(
-            p.name,
-            p.score,
-            rack_text(p.rack),
-            rack_value(profile, p.rack),
-            [],
-            p.score,
-            False,
-            "loss",
-        )
-        for p in players
-    ]
     if ending == "point_target":
         if point_target is not None and max(p.score for p in players) < point_target:
             raise GameInputError(
@@ -121,8 +108,19 @@ def final_score(
                 "point_target",
             )
     adjustments = rack_adjustments(rules, profile, ending, [p.rack for p in players], out_index)
-    for r, adj in zip(results, adjustments, strict=True):
-        r.adjustments.extend(adj)
+    results = [
+        PlayerResult(
+            p.name,
+            p.score,
+            rack_text(p.rack),
+            rack_value(profile, p.rack),
+            adj,
+            p.score,
+            False,
+            "loss",
+        )
+        for p, adj in zip(players, adjustments, strict=True)
+    ]
     for i, (p, r) in enumerate(zip(players, results, strict=True)):
         ot = overtime.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
         if ot.points:
@@ -136,14 +134,13 @@ def final_score(
                 )
             )
         r.lost_on_time = ot.lost_on_time
+        r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     if ending == "overtime" and not any(r.lost_on_time for r in results):
         raise GameInputError(
             f"the ending 'overtime' needs a player {overtime.loss_limit(rules)} over, and nobody is"
             f" ({rules.end.source}, {rules.clock.source})",
             "ending",
         )
-    for r in results:
-        r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     best = winners(rules, results)
     return FinalScore(
         rules.id,
