@@ -84,25 +84,17 @@ class GcgOutOfBounds(GcgError):
     """A record larger than the service reads, or a number beyond its bounds (`bounds`)."""
 
 
-class UnsupportedLanguage(GcgError):
-    def __init__(self, language: str, why: str, file: str | None, line: int | None):
-        name = LANGUAGE_NAMES.get(language, language)
-        super().__init__(
-            f"the record is in {name} ({language}; {why}), a language without a tile set "
-            "here; supported: Danish (da), English (en), Dutch (nl), Swedish (sv)",
-            file,
-            line,
-        )
-        self.language = language
-
-
 class LanguageMismatch(GcgError):
-    """A record in another supported language than the ruleset's: `language` is the record's,
-    so a caller can name the rulesets that would read it."""
+    """A record in another language than the ruleset's: `language` is the record's, so a
+    caller can name the rulesets that would read it (none, for `UnsupportedLanguage`)."""
 
     def __init__(self, message: str, language: str, file: str | None, line: int | None):
         super().__init__(message, file, line)
         self.language = language
+
+
+class UnsupportedLanguage(LanguageMismatch):
+    """A record in a language without a tile set here."""
 
 
 @dataclass
@@ -367,11 +359,18 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     if lang is None:
         return expected
     line, why = language_line(record, lang)
+    name = LANGUAGE_NAMES.get(lang, lang)
     if lang not in available:
-        raise UnsupportedLanguage(lang, why, record.file, line)
+        raise UnsupportedLanguage(
+            f"the record is in {name} ({lang}; {why}), a language without a tile set here;"
+            " supported: Danish (da), English (en), Dutch (nl), Swedish (sv)",
+            lang,
+            record.file,
+            line,
+        )
     if lang != expected:
         raise LanguageMismatch(
-            f"the record is in {LANGUAGE_NAMES.get(lang, lang)} ({why}) but the ruleset's "
+            f"the record is in {name} ({why}) but the ruleset's "
             f"language is {LANGUAGE_NAMES.get(expected, expected)}",
             lang,
             record.file,
