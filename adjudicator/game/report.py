@@ -28,8 +28,8 @@ class Turn:
     move: str
     recorded_score: int
     recorded_total: int
-    bag: int  # tiles in the bag after the line
-    scoreless_in_a_row: int
+    bag: int = 0  # tiles in the bag after the line
+    scoreless_in_a_row: int = 0  # … and scoreless turns in a row then
     computed_score: int = 0
     computed_total: int = 0
     score_ok: bool = True

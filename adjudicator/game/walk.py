@@ -143,10 +143,7 @@ class Walk:
     def event(self, ev: Event) -> None:
         s = self.state
         p = s.players.index(ev.player)
-        turn = Turn(
-            ev.line, ev.player, ev.kind, move_text(ev), ev.score, ev.total, s.bag, s.scoreless
-        )
-        turn.text = ev.text
+        turn = Turn(ev.line, ev.player, ev.kind, move_text(ev), ev.score, ev.total, text=ev.text)
         self.check_rack(ev, p, turn)
         self.bonus_line = False
         if ev.kind == PASS and self._no_challenge_of_going_out(p):
