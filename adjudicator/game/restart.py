@@ -94,14 +94,19 @@ def _turns_said(kinds: list[str]) -> Said:
     return reduce(lambda a, b: Said("restart_list", a=a, b=b), named)
 
 
-def time_left(rules: Rules, seconds_used: int) -> Said | None:
+def time_left(rules: Rules, seconds_used: int | None) -> Said:
     """What the clock account says after a restart (003: "gaat in mindering op de maximale
-    speeltijd"): the time used stays used. None where the ruleset has no game clock."""
-    minutes = rules.clock.minutes
-    if not minutes:
-        return None
-    left = max(0, minutes * 60 - seconds_used)
-    return Said("restart_time_left", used=_mmss(seconds_used), minutes=minutes, left=_mmss(left))
+    speeltijd"): the time used stays used. With the time used unknown (`seconds_used` None),
+    or no game clock, it says only that the time counts on, or is not given back."""
+    clock = rules.clock
+    if seconds_used is not None and clock.minutes:
+        left = max(0, clock.minutes * 60 - seconds_used)
+        return Said(
+            "restart_time_left", used=_mmss(seconds_used), minutes=clock.minutes, left=_mmss(left)
+        )
+    if clock.shared and clock.minutes:
+        return Said("restart_time_counts", minutes=clock.minutes)
+    return Said("restart_time_not_given_back")
 
 
 def _mmss(seconds: int) -> str:

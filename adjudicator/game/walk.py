@@ -179,14 +179,7 @@ class Walk:
         verdict = restart_verdict(rules, self.first_player, self.first_turns, not s.board, note)
         voided = len(self.turns) - self.started_at
         if verdict.allowed:
-            clock = rules.clock
-            spent = (
-                Said("restart_time_counts", minutes=clock.minutes)
-                if clock.shared and clock.minutes
-                else Said("restart_time_not_given_back")
-            )
-            if note.seconds_used is not None:
-                spent = time_left(rules, note.seconds_used) or spent
+            spent = time_left(rules, note.seconds_used)
             turn.note(
                 "restart_note",
                 reason=verdict.reason,
