@@ -26,11 +26,6 @@ class Overtime:
     maybe_lost: bool = False  # read off a penalty: the last started minute may reach the limit
 
 
-def started_minutes(minutes: float) -> int:
-    """2:00 over is 2 started minutes; 2:01 over is 3."""
-    return max(0, math.ceil(minutes - _EPSILON))
-
-
 def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime:
     """What `minutes` of overtime cost one player under these rules."""
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or math.isnan(minutes):
@@ -53,7 +48,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             field,
             Problem.NO_OVERTIME,
         )
-    started = started_minutes(minutes)
+    started = math.ceil(minutes - _EPSILON)  # 2:00 over is 2 started minutes; 2:01 over is 3
     lost = is_lost(rules, minutes)
     return Overtime(started, -clock.penalty_per_started_minute * started, lost)
 
