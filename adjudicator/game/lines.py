@@ -138,12 +138,10 @@ def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
         turn.deviate("record_time_penalty_wrong", per=per, score=ev.signed, source=rule.source)
         return
     turn.note("record_minutes_over", n=over.started_minutes)
-    limit = rule.loss_after_minutes
     if over.lost_on_time:
-        limit_said = overtime.loss_limit(rules)
-        turn.note("record_lost_on_time", limit=limit_said, source=rule.source)
+        turn.note("record_lost_on_time", limit=overtime.loss_limit(rules), source=rule.source)
     elif over.maybe_lost:
-        turn.note("record_maybe_lost_on_time", limit=limit, source=rule.source)
+        turn.note("record_maybe_lost_on_time", limit=rule.loss_after_minutes, source=rule.source)
 
 
 def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:

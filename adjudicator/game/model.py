@@ -282,7 +282,7 @@ class GameState:
         else:  # not overtime while nobody has run out of it
             hidden = [e for e in ("time_up", "blocked") if e in r.endings()]
         if hidden:
-            self.ended = hidden[0] if len(hidden) == 1 else "time_up"
+            self.ended = hidden[0]  # the time up, where the rules have both
         return hidden
 
     def went_out_is(self, p: int) -> bool:
