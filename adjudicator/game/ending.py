@@ -63,7 +63,5 @@ ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "poin
 
 def describe(rules: Rules, ending: str) -> str:
     """One line on how the game ended, for reports (`Said`: English, or a page's language)."""
-    if ending not in ENDINGS:
-        return ending
     counts = {"scoreless": rules.end.scoreless_turns, "passes": rules.end.passes_in_a_row_each}
     return Said(f"ending_{ending}", n=counts.get(ending, 0))
