@@ -157,7 +157,6 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     except RackError as exc:
         turn.deviate("record_end_rack_error", rack=ev.tiles, reason=exc.message)
         return
-    ending = s.ended or ""
     went_out = s.went_out_is(p)
     expected = s.end_rack_points(p, tiles)
     value = rack_value(profile, tiles)
@@ -173,7 +172,7 @@ def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     unseen = tile_set(profile) - s.board  # with the bag empty, exactly the tiles on the racks
     if went_out and factor and tiles != unseen and s.bag == 0:
         turn.deviate("record_tiles_left", unseen=rack_text(unseen), tiles=rack_text(tiles))
-    if ending != "out" and ev.rack is not None:
+    if s.ended != "out" and ev.rack is not None:
         try:  # read as the walk reads any rack shown: one the set cannot hold is a deviation
             shown = parse_rack(profile, ev.rack)
         except RackError as exc:
