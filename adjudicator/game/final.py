@@ -108,23 +108,11 @@ def final_score(
                 "point_target",
             )
     adjustments = rack_adjustments(rules, profile, ending, [p.rack for p in players], out_index)
-    results = [
-        PlayerResult(
-            p.name,
-            p.score,
-            rack_text(p.rack),
-            rack_value(profile, p.rack),
-            adj,
-            p.score,
-            False,
-            "loss",
-        )
-        for p, adj in zip(players, adjustments, strict=True)
-    ]
-    for i, (p, r) in enumerate(zip(players, results, strict=True)):
+    results: list[PlayerResult] = []
+    for i, (p, adj) in enumerate(zip(players, adjustments, strict=True)):
         ot = overtime.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
         if ot.points:
-            r.adjustments.append(
+            adj.append(
                 Adjustment(
                     "overtime",
                     ot.points,
@@ -133,8 +121,11 @@ def final_score(
                     rules.clock.source,
                 )
             )
-        r.lost_on_time = ot.lost_on_time
-        r.final_score = r.score_before + sum(a.points for a in r.adjustments)
+        final = p.score + sum(a.points for a in adj)
+        rack, value = rack_text(p.rack), rack_value(profile, p.rack)
+        results.append(
+            PlayerResult(p.name, p.score, rack, value, adj, final, ot.lost_on_time, "loss")
+        )
     if ending == "overtime" and not any(r.lost_on_time for r in results):
         raise GameInputError(
             f"the ending 'overtime' needs a player {overtime.loss_limit(rules)} over, and nobody is"
