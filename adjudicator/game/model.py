@@ -223,11 +223,8 @@ class GameState:
         put nothing down, and the letters may not be used again even where a later play makes
         room ("ook al zou dit ... mogelijk zijn geworden"). Whether the letters fit, the record
         shows."""
-        if end_rules.pass_allowed(self.rules).allowed:
-            return False
-        if jury:
-            return True
-        return not self.may_exchange(q).allowed
+        no_pass = not end_rules.pass_allowed(self.rules).allowed
+        return no_pass and (jury or not self.may_exchange(q).allowed)
 
     def may_exchange(self, p: int) -> Verdict:
         """May p exchange now (docs/rules.md §7): the bag, and under SBNL p's own turns. A
