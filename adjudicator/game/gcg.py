@@ -194,7 +194,6 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     record = GameRecord(file, encoding, [], {}, [])
     players: dict[int, Player] = {}
     last_note: list[str] | None = None
-    pending_notes: list[str] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -206,7 +205,8 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
             keyword = keyword.strip().lower()
             rest = rest.strip()
             if keyword == "note":
-                target = record.events[-1].notes if record.events else pending_notes
+                # A note before the first move belongs to no move: read, and left out.
+                target = record.events[-1].notes if record.events else []
                 target.append(rest)
                 last_note = target
                 continue
