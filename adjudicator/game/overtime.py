@@ -49,8 +49,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             Problem.NO_OVERTIME,
         )
     started = math.ceil(minutes - _EPSILON)  # 2:00 over is 2 started minutes; 2:01 over is 3
-    lost = is_lost(rules, minutes)
-    return Overtime(started, -clock.penalty_per_started_minute * started, lost)
+    return Overtime(started, -clock.penalty_per_started_minute * started, is_lost(rules, minutes))
 
 
 def is_lost(rules: Rules, minutes: float) -> bool:

@@ -179,12 +179,11 @@ class Walk:
         verdict = restart_verdict(rules, self.first_player, self.first_turns, not s.board, note)
         voided = len(self.turns) - self.started_at
         if verdict.allowed:
-            spent = time_left(rules, note.seconds_used)
             turn.note(
                 "restart_note",
                 reason=verdict.reason,
                 voided=voided,
-                spent=spent,
+                spent=time_left(rules, note.seconds_used),
                 source=verdict.source,
             )
         else:
