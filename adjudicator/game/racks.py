@@ -22,9 +22,6 @@ from lexicon.limits import RACK_SIZE
 class RackError(GameInputError):
     """Rack text that cannot be true under the tile set; `field` says which input is at fault."""
 
-    def __init__(self, message: str, field: str | None = None, code: Problem = Problem.BAD_RACK):
-        super().__init__(message, field, code)
-
 
 def parse_rack(
     profile: LanguageProfile, text: str, field: str | None = None, most: int = RACK_SIZE
@@ -42,7 +39,8 @@ def parse_rack(
             Problem.UNKNOWN_LETTER,
         )
     if counts.get(BLANK) and profile.blanks == 0:
-        raise RackError(Said("rack_no_blanks", language=language(profile.code)), field)
+        said = Said("rack_no_blanks", language=language(profile.code))
+        raise RackError(said, field, Problem.BAD_RACK)
     for key in counts:
         if key in profile.blank_only:
             raise RackError(
@@ -52,7 +50,7 @@ def parse_rack(
             )
     tiles = Counter(counts)
     if sum(tiles.values()) > most:
-        raise RackError(Said("rack_too_many", most=most, n=len(text)), field)
+        raise RackError(Said("rack_too_many", most=most, n=len(text)), field, Problem.BAD_RACK)
     return tiles
 
 
