@@ -236,15 +236,12 @@ def print_scores(report: GameReport, end: str = "\n\n") -> None:
 def print_rules(report: GameReport) -> None:
     """The rules part of `adjudicator replay`."""
     print(f"  rules ({report.ruleset}):")
-    count = 0
     for turn in report.turns:
         for d in turn.rule_deviations:
-            count += 1
             print(f"{turn.line:>5}  {turn.player[:12]:<12} {turn.text[:40]:<40} ! {d}")
     for d in report.deviations_at_end:
-        count += 1
         print(f"{'end':>5}  ! {d}")
-    if not count:
+    if not report.rule_deviations:
         print("       every exchange, pass, challenge, withdrawal and end line follows the rules")
     for restart in report.restarts:  # allowed or not, the board and scores start again there
         print(
