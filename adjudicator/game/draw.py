@@ -197,5 +197,4 @@ def _tile(profile: LanguageProfile, text: Any, where: str) -> str:
     if not isinstance(text, str) or len(text.strip()) != 1:
         raise GameInputError("a draw is one tile: a letter, or '?' for a blank", where,
                              Problem.WRONG_SHAPE)  # fmt: skip
-    tiles = parse_rack(profile, text, where)
-    return next(iter(tiles))
+    return next(iter(parse_rack(profile, text, where)))  # its one tile

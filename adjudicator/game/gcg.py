@@ -282,8 +282,7 @@ def _parse_move(line: str, number: int, file: str) -> Event:
     if not move:
         raise GcgError("the move is missing before the score", file, number)
     last, rack = move[-1], move[:-1]
-    paren = _PAREN.fullmatch(last)
-    if paren:
+    if paren := _PAREN.fullmatch(last):
         ev.kind = _PAREN_KINDS.get(paren[1].lower(), END_RACK)
         if ev.kind == END_RACK:
             ev.tiles = paren[1]

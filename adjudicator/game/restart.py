@@ -40,8 +40,7 @@ def read_note(notes: list[str]) -> RestartNote | None:
     """The restart a line's notes state, or None. `restart` must open the note, so a note that
     merely mentions the word (`#note Jan wanted a restart`) is not one."""
     for note in notes:
-        match = _RESTART.match(note)
-        if match:
+        if match := _RESTART.match(note):
             jury = _JURY.search(match["rest"])
             name = jury["name"].strip() if jury else ""
             clock = _CLOCK.search(match["rest"])

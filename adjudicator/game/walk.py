@@ -158,8 +158,7 @@ class Walk:
         self._tally(ev, p, turn)
         self.turns.append(turn)
         self.previous = ev
-        restart = read_note(ev.notes)
-        if restart is not None:
+        if (restart := read_note(ev.notes)) is not None:
             self.restart(ev, turn, restart)
         if self.boards is not None:
             self.boards.append(self.board.copy())
