@@ -53,9 +53,8 @@ def passes_end(rules: Rules, passes_in_a_row: int, players: int) -> bool:
 def out_ends_game(rules: Rules, turns_taken: list[int]) -> bool:
     """A player has gone out with the bag empty. SBNL ends only once both have had the same
     number of turns (003): if the starting player goes out, the other plays once more."""
-    if not rules.end.out_with_empty_bag:
-        return False
-    return not rules.end.equal_turns or len(set(turns_taken)) == 1
+    end = rules.end
+    return end.out_with_empty_bag and (not end.equal_turns or len(set(turns_taken)) == 1)
 
 
 ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")

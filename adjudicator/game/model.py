@@ -287,10 +287,9 @@ class GameState:
 
     def read_end_rack(self, p: int) -> bool:
         """p's end-of-game line is read; False when it is p's second."""
-        if p in self.end_racks:
-            return False
+        first = p not in self.end_racks
         self.end_racks.add(p)
-        return True
+        return first
 
     def end_rack_points(self, p: int, tiles: Counter[str]) -> int:
         """What p's end-of-game line listing `tiles` must score (000 §5.1a, 002, 003, 004): the
