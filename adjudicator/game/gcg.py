@@ -18,6 +18,7 @@ Quirks handled (all seen in real records):
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,7 +27,6 @@ from pathlib import Path
 from adjudicator import bounds
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 
-UTF8_BOM = b"\xef\xbb\xbf"
 # The names a `#character-encoding` line may give, by the codec each stands for.
 _ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
     ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
@@ -145,9 +145,8 @@ def lexicon_language(name: str) -> str | None:
 
 def _decode(data: bytes, file: str) -> tuple[str, str]:
     """Bytes → text, honouring BOM and `#character-encoding`; errors name the line."""
-    bom = data.startswith(UTF8_BOM)
-    if bom:
-        data = data[len(UTF8_BOM) :]
+    bom = data.startswith(codecs.BOM_UTF8)
+    data = data.removeprefix(codecs.BOM_UTF8)
     encoding = "utf-8" if bom else "latin-1"
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if raw.startswith(b"#character-encoding"):
