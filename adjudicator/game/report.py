@@ -132,7 +132,7 @@ class GameReport:
 
     @property
     def scores_ok(self) -> bool:
-        return all(t.ok for t in self.turns) and self.recorded_totals == self.computed_totals
+        return not self.score_disagreements
 
     @property
     def score_disagreements(self) -> int:
