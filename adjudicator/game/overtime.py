@@ -66,9 +66,8 @@ def is_lost(rules: Rules, minutes: float) -> bool:
 def loss_limit(rules: Rules) -> str:
     """The overtime that loses, in words: "more than 5 minutes" (DSF) or "at least 15 minutes"
     (SSF), so that every message says the limit as `is_lost` applies it."""
-    clock = rules.clock
-    key = "overtime_more_than" if clock.loss_when == "more_than" else "overtime_at_least"
-    return Said(key, n=clock.loss_after_minutes)
+    clock = rules.clock  # `loss_when` names the sentence: overtime_more_than, overtime_at_least
+    return Said(f"overtime_{clock.loss_when}", n=clock.loss_after_minutes)
 
 
 def from_penalty(rules: Rules, points: int) -> Overtime | None:
