@@ -339,15 +339,8 @@ def _evidence(record: GameRecord) -> Iterator[tuple[str, int | None, str]]:
     for ev in record.events:
         letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
         for lang, marks in LANGUAGE_LETTERS.items():
-            found = sorted({ch for ch in letters if ch in marks})
-            if found:
+            if found := sorted({ch for ch in letters if ch in marks}):
                 yield lang, ev.line, f"letters {', '.join(found)}"
-
-
-def language_line(record: GameRecord, language: str) -> tuple[int | None, str]:
-    """The line that gave the record's language away, and how."""
-    found = ((line, how) for lang, line, how in _evidence(record) if lang == language)
-    return next(found, (None, "unknown"))
 
 
 def resolve_language(record: GameRecord, expected: str, available: list[str]) -> str:
@@ -356,7 +349,9 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     lang = record.language
     if lang is None:
         return expected
-    line, why = language_line(record, lang)
+    # The line that gave the record's language away, and how.
+    found = ((line, how) for code, line, how in _evidence(record) if code == lang)
+    line, why = next(found, (None, "unknown"))
     name = LANGUAGE_NAMES.get(lang, lang)
     if lang not in available:
         raise UnsupportedLanguage(
