@@ -15,5 +15,5 @@ Pure Python, no web framework. Every rule is a function of the ruleset's data (t
 - `model`: the game state a record is walked through, and the one code that changes it (a
   turn, its counters, the end of the game, the results);
 - `walk`: the one walk over a record (board and state together), `lines` for its non-move
-  lines, `turn` and `result` for what it reports, `report` for the text report.
+  lines, `report` for what it reports (each turn, the game, the text report).
 """

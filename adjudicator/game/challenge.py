@@ -29,20 +29,17 @@ def outcome(
     """`words`: how many words were challenged; `turn_score`: what the play scored;
     `free_challenge`: the home variant where a failed challenge costs nothing (004)."""
     rule = rules.challenge
-    kind = (rule.valid if valid else rule.invalid).kind
-    points = (rule.valid if valid else rule.invalid).points
-    src = rule.source
-    if kind == "challenger_loses_turn":
-        if free_challenge and rule.free_challenge_option:
-            return Outcome("none", 0, 0, False, False, src)
-        return Outcome(kind, 0, 0, False, True, src)
-    if kind == "challenger_penalty":
-        return Outcome(kind, 0, -points, False, False, src)
-    if kind == "player_bonus_per_word":
-        return Outcome(kind, points * words, 0, False, False, src)
-    if kind == "play_withdrawn":
-        return Outcome(kind, -turn_score, 0, True, False, src)
-    if kind == "turn_score_plus_penalty":
+    consequence = rule.valid if valid else rule.invalid
+    kind, points = consequence.kind, consequence.points
+    if kind == "challenger_loses_turn" and free_challenge and rule.free_challenge_option:
+        kind = "none"
+    # Each kind's player points, challenger points, withdrawn, challenger loses the turn.
+    effects = {
+        "challenger_loses_turn": (0, 0, False, True),
+        "challenger_penalty": (0, -points, False, False),
+        "player_bonus_per_word": (points * words, 0, False, False),
+        "play_withdrawn": (-turn_score, 0, True, False),
         # 003 "Strafpuntenregel": the letters stay ("definitief geplaatst"); the points go.
-        return Outcome(kind, -(turn_score + points), 0, False, False, src)
-    return Outcome("none", 0, 0, False, False, src)
+        "turn_score_plus_penalty": (-(turn_score + points), 0, False, False),
+    }
+    return Outcome(kind, *effects.get(kind, (0, 0, False, False)), rule.source)

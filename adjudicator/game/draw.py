@@ -163,13 +163,8 @@ def _settle(
             )
         tiles = {p: _tile(profile, t, f"{where}.{p}") for p, t in drawn.items()}
         check_within_set(profile, [(f"{where}.{p}", Counter([t])) for p, t in tiles.items()])
-        again = []
-        for p, t in tiles.items():
-            if t == BLANK and blank == "not_counted":
-                again.append(p)
-                standing.pop(p, None)
-            else:
-                standing[p] = -1 if t == BLANK else order[t]
+        again = [p for p, t in tiles.items() if t == BLANK and blank == "not_counted"]
+        standing |= {p: -1 if t == BLANK else order[t] for p, t in tiles.items() if p not in again}
         entry: dict[str, Any] = {"draws": dict(drawn)}
         if again:
             due = again
@@ -197,5 +192,4 @@ def _tile(profile: LanguageProfile, text: Any, where: str) -> str:
     if not isinstance(text, str) or len(text.strip()) != 1:
         raise GameInputError("a draw is one tile: a letter, or '?' for a blank", where,
                              Problem.WRONG_SHAPE)  # fmt: skip
-    tiles = parse_rack(profile, text, where)
-    return next(iter(tiles))
+    return next(iter(parse_rack(profile, text, where)))  # its one tile

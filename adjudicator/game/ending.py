@@ -14,9 +14,8 @@ from adjudicator.messages import Said
 
 
 def pass_allowed(rules: Rules) -> Verdict:
-    if rules.pass_.allowed:
-        return Verdict(True, "pass_allowed", Said("pass_allowed"), rules.pass_.source)
-    return Verdict(False, "pass_not_allowed", Said("pass_not_allowed"), rules.pass_.source)
+    code = "pass_allowed" if rules.pass_.allowed else "pass_not_allowed"
+    return Verdict(rules.pass_.allowed, code, Said(code), rules.pass_.source)
 
 
 def is_scoreless(rules: Rules, kind: str, score: int | None = None) -> bool:
@@ -54,9 +53,8 @@ def passes_end(rules: Rules, passes_in_a_row: int, players: int) -> bool:
 def out_ends_game(rules: Rules, turns_taken: list[int]) -> bool:
     """A player has gone out with the bag empty. SBNL ends only once both have had the same
     number of turns (003): if the starting player goes out, the other plays once more."""
-    if not rules.end.out_with_empty_bag:
-        return False
-    return not rules.end.equal_turns or len(set(turns_taken)) == 1
+    end = rules.end
+    return end.out_with_empty_bag and (not end.equal_turns or len(set(turns_taken)) == 1)
 
 
 ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
@@ -64,7 +62,5 @@ ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "poin
 
 def describe(rules: Rules, ending: str) -> str:
     """One line on how the game ended, for reports (`Said`: English, or a page's language)."""
-    if ending not in ENDINGS:
-        return ending
     counts = {"scoreless": rules.end.scoreless_turns, "passes": rules.end.passes_in_a_row_each}
     return Said(f"ending_{ending}", n=counts.get(ending, 0))

@@ -39,12 +39,8 @@ def exchange_allowed(
         if not 1 <= count <= RACK_SIZE:
             raise GameInputError(f"exchange 1 to {RACK_SIZE} tiles, not {count}", "count")
         if count > bag:
-            return Verdict(
-                False,
-                "bag_too_small",
-                Said("exchange_count_over_bag", n=count, bag=bag),
-                rule.source,
-            )
+            said = Said("exchange_count_over_bag", n=count, bag=bag)
+            return Verdict(False, "bag_too_small", said, rule.source)
     if turn is not None and turn < 1:
         raise GameInputError("turns are counted from 1", "turn", Problem.OUT_OF_RANGE)
     # Checked whether or not this turn needs it: an impossible history is never ignored.
@@ -75,20 +71,10 @@ def exchange_allowed(
         and turn <= rule.opening_turns
         and _opening_run(rules, turn, previous_placed, exchanges_in_a_row)
     ):
-        return Verdict(
-            True,
-            "opening_turns",
-            Said("exchange_opening", n=rule.opening_turns, turn=turn),
-            rule.source,
-        )
-    if bag < rule.min_bag:
-        return Verdict(
-            False,
-            "bag_too_small",
-            Said("exchange_bag_count", bag=bag, min=rule.min_bag),
-            rule.source,
-        )
-    if rule.later_requires_previous_placement:
+        said = Said("exchange_opening", n=rule.opening_turns, turn=turn)
+        return Verdict(True, "opening_turns", said, rule.source)
+    enough = bag >= rule.min_bag  # too few tiles answers before the previous turn is asked
+    if enough and rule.later_requires_previous_placement:
         if previous_placed is None:
             raise GameInputError(
                 f"after turn {rule.opening_turns}, {rules.id} asks whether the"
@@ -96,18 +82,11 @@ def exchange_allowed(
                 "previous",
             )
         if not previous_placed:
-            return Verdict(
-                False,
-                "previous_turn_placed_nothing",
-                Said("exchange_after_placement"),
-                rule.source,
-            )
-    return Verdict(
-        True,
-        "bag_has_enough",
-        Said("exchange_bag_count", bag=bag, min=rule.min_bag),
-        rule.source,
-    )
+            said = Said("exchange_after_placement")
+            return Verdict(False, "previous_turn_placed_nothing", said, rule.source)
+    code = "bag_has_enough" if enough else "bag_too_small"
+    said = Said("exchange_bag_count", bag=bag, min=rule.min_bag)
+    return Verdict(enough, code, said, rule.source)
 
 
 def _opening_run(

@@ -101,19 +101,6 @@ def final_score(
             Problem.UNKNOWN_ENDING,
         )
     out_index = _went_out(players, ending, went_out)
-    results = [
-        PlayerResult(
-            p.name,
-            p.score,
-            rack_text(p.rack),
-            rack_value(profile, p.rack),
-            [],
-            p.score,
-            False,
-            "loss",
-        )
-        for p in players
-    ]
     if ending == "point_target":
         if point_target is not None and max(p.score for p in players) < point_target:
             raise GameInputError(
@@ -121,12 +108,11 @@ def final_score(
                 "point_target",
             )
     adjustments = rack_adjustments(rules, profile, ending, [p.rack for p in players], out_index)
-    for r, adj in zip(results, adjustments, strict=True):
-        r.adjustments.extend(adj)
-    for i, (p, r) in enumerate(zip(players, results, strict=True)):
+    results: list[PlayerResult] = []
+    for i, (p, adj) in enumerate(zip(players, adjustments, strict=True)):
         ot = overtime.overtime(rules, p.overtime_minutes, f"players[{i}].overtime_minutes")
         if ot.points:
-            r.adjustments.append(
+            adj.append(
                 Adjustment(
                     "overtime",
                     ot.points,
@@ -135,15 +121,17 @@ def final_score(
                     rules.clock.source,
                 )
             )
-        r.lost_on_time = ot.lost_on_time
+        final = p.score + sum(a.points for a in adj)
+        rack, value = rack_text(p.rack), rack_value(profile, p.rack)
+        results.append(
+            PlayerResult(p.name, p.score, rack, value, adj, final, ot.lost_on_time, "loss")
+        )
     if ending == "overtime" and not any(r.lost_on_time for r in results):
         raise GameInputError(
             f"the ending 'overtime' needs a player {overtime.loss_limit(rules)} over, and nobody is"
             f" ({rules.end.source}, {rules.clock.source})",
             "ending",
         )
-    for r in results:
-        r.final_score = r.score_before + sum(a.points for a in r.adjustments)
     best = winners(rules, results)
     return FinalScore(
         rules.id,

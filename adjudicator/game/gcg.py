@@ -18,6 +18,7 @@ Quirks handled (all seen in real records):
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,7 +27,6 @@ from pathlib import Path
 from adjudicator import bounds
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 
-UTF8_BOM = b"\xef\xbb\xbf"
 # The names a `#character-encoding` line may give, by the codec each stands for.
 _ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
     ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
@@ -84,25 +84,17 @@ class GcgOutOfBounds(GcgError):
     """A record larger than the service reads, or a number beyond its bounds (`bounds`)."""
 
 
-class UnsupportedLanguage(GcgError):
-    def __init__(self, language: str, why: str, file: str | None, line: int | None):
-        name = LANGUAGE_NAMES.get(language, language)
-        super().__init__(
-            f"the record is in {name} ({language}; {why}), a language without a tile set "
-            "here; supported: Danish (da), English (en), Dutch (nl), Swedish (sv)",
-            file,
-            line,
-        )
-        self.language = language
-
-
 class LanguageMismatch(GcgError):
-    """A record in another supported language than the ruleset's: `language` is the record's,
-    so a caller can name the rulesets that would read it."""
+    """A record in another language than the ruleset's: `language` is the record's, so a
+    caller can name the rulesets that would read it (none, for `UnsupportedLanguage`)."""
 
     def __init__(self, message: str, language: str, file: str | None, line: int | None):
         super().__init__(message, file, line)
         self.language = language
+
+
+class UnsupportedLanguage(LanguageMismatch):
+    """A record in a language without a tile set here."""
 
 
 @dataclass
@@ -153,9 +145,8 @@ def lexicon_language(name: str) -> str | None:
 
 def _decode(data: bytes, file: str) -> tuple[str, str]:
     """Bytes → text, honouring BOM and `#character-encoding`; errors name the line."""
-    bom = data.startswith(UTF8_BOM)
-    if bom:
-        data = data[len(UTF8_BOM) :]
+    bom = data.startswith(codecs.BOM_UTF8)
+    data = data.removeprefix(codecs.BOM_UTF8)
     encoding = "utf-8" if bom else "latin-1"
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if raw.startswith(b"#character-encoding"):
@@ -202,7 +193,6 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     record = GameRecord(file, encoding, [], {}, [])
     players: dict[int, Player] = {}
     last_note: list[str] | None = None
-    pending_notes: list[str] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -214,7 +204,8 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
             keyword = keyword.strip().lower()
             rest = rest.strip()
             if keyword == "note":
-                target = record.events[-1].notes if record.events else pending_notes
+                # A note before the first move belongs to no move: read, and left out.
+                target = record.events[-1].notes if record.events else []
                 target.append(rest)
                 last_note = target
                 continue
@@ -290,8 +281,7 @@ def _parse_move(line: str, number: int, file: str) -> Event:
     if not move:
         raise GcgError("the move is missing before the score", file, number)
     last, rack = move[-1], move[:-1]
-    paren = _PAREN.fullmatch(last)
-    if paren:
+    if paren := _PAREN.fullmatch(last):
         ev.kind = _PAREN_KINDS.get(paren[1].lower(), END_RACK)
         if ev.kind == END_RACK:
             ev.tiles = paren[1]
@@ -349,15 +339,8 @@ def _evidence(record: GameRecord) -> Iterator[tuple[str, int | None, str]]:
     for ev in record.events:
         letters = "".join(x for x in (ev.rack, ev.word, ev.tiles) if x).upper()
         for lang, marks in LANGUAGE_LETTERS.items():
-            found = sorted({ch for ch in letters if ch in marks})
-            if found:
+            if found := sorted({ch for ch in letters if ch in marks}):
                 yield lang, ev.line, f"letters {', '.join(found)}"
-
-
-def language_line(record: GameRecord, language: str) -> tuple[int | None, str]:
-    """The line that gave the record's language away, and how."""
-    found = ((line, how) for lang, line, how in _evidence(record) if lang == language)
-    return next(found, (None, "unknown"))
 
 
 def resolve_language(record: GameRecord, expected: str, available: list[str]) -> str:
@@ -366,12 +349,21 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     lang = record.language
     if lang is None:
         return expected
-    line, why = language_line(record, lang)
+    # The line that gave the record's language away, and how.
+    found = ((line, how) for code, line, how in _evidence(record) if code == lang)
+    line, why = next(found, (None, "unknown"))
+    name = LANGUAGE_NAMES.get(lang, lang)
     if lang not in available:
-        raise UnsupportedLanguage(lang, why, record.file, line)
+        raise UnsupportedLanguage(
+            f"the record is in {name} ({lang}; {why}), a language without a tile set here;"
+            " supported: Danish (da), English (en), Dutch (nl), Swedish (sv)",
+            lang,
+            record.file,
+            line,
+        )
     if lang != expected:
         raise LanguageMismatch(
-            f"the record is in {LANGUAGE_NAMES.get(lang, lang)} ({why}) but the ruleset's "
+            f"the record is in {name} ({why}) but the ruleset's "
             f"language is {LANGUAGE_NAMES.get(expected, expected)}",
             lang,
             record.file,

@@ -25,10 +25,10 @@ from adjudicator.game import ending as end_rules
 from adjudicator.game import overtime
 from adjudicator.game.challenge import Outcome, outcome
 from adjudicator.game.gcg import Event
-from adjudicator.game.model import GameState, unseen_tiles
-from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value
+from adjudicator.game.model import GameState
+from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value, tile_set
+from adjudicator.game.report import Turn
 from adjudicator.game.rules import Rules
-from adjudicator.game.turn import Turn
 from adjudicator.messages import Said
 from lexicon.limits import RACK_SIZE
 
@@ -40,7 +40,7 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
     rules = s.rules
     src, rid = rules.challenge.source, rules.id
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
+    turn.inform(f"record_{ev.kind}_points_as_recorded", score=ev.signed)
     last = s.last_event_play
     entry: dict[str, Any] = {"line": ev.line, "points": ev.score}
     jury = outcome(rules, False)
@@ -51,25 +51,21 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         match = s.jury_penalty(p, ev.score)
         penalty = jury.player_points and -jury.player_points
         if match is None:
-            turn.deviations.append(
-                Said(
-                    "record_jury_penalty_mismatch",
-                    score=ev.signed,
-                    penalty=penalty,
-                    player=ev.player,
-                    needed=-ev.score - penalty,
-                    source=src,
-                )
+            turn.deviate(
+                "record_jury_penalty_mismatch",
+                score=ev.signed,
+                penalty=penalty,
+                player=ev.player,
+                needed=-ev.score - penalty,
+                source=src,
             )
         else:
-            turn.notes.append(
-                Said(
-                    "record_jury_wrong_word",
-                    line=match.line,
-                    score=match.score,
-                    penalty=penalty,
-                    source=src,
-                )
+            turn.note(
+                "record_jury_wrong_word",
+                line=match.line,
+                score=match.score,
+                penalty=penalty,
+                source=src,
             )
     elif last is not None and last.player == p and ev.score > 0:
         # a valid play challenged earns its player a bonus
@@ -79,31 +75,25 @@ def challenge(s: GameState, ev: Event, p: int, turn: Turn, lose_turn: Callable[[
         per_word = outcome(rules, True, 1)
         bonuses = [outcome(rules, True, k).player_points for k in range(1, last.words + 1)]
         if per_word.player_points <= 0:
-            turn.deviations.append(
-                Said("record_bonus_not_in_rules", score=ev.signed, **ruled(rules, per_word))
-            )
+            turn.deviate("record_bonus_not_in_rules", score=ev.signed, **ruled(rules, per_word))
         elif last.bonus + ev.score not in bonuses:
-            turn.deviations.append(
-                Said(
-                    "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
-                    per=per_word.player_points,
-                    words=last.words,
-                    score=ev.signed,
-                    bonus=f"{last.bonus:+d}",
-                    source=src,
-                )
+            turn.deviate(
+                "record_bonus_wrong_after" if last.bonus else "record_bonus_wrong",
+                per=per_word.player_points,
+                words=last.words,
+                score=ev.signed,
+                bonus=f"{last.bonus:+d}",
+                source=src,
             )
         else:
             s.challenge_bonus(last, ev.score)
             bonus_line = True
-            turn.notes.append(Said("record_words_found_valid", n=bonuses.index(ev.score) + 1))
+            turn.note("record_words_found_valid", n=bonuses.index(ev.score) + 1)
     elif last is not None and last.player != p and ev.score <= 0:
         _failed_challenge(s, ev, turn, entry, lose_turn)
     else:
         entry |= {"player": ev.player, "valid": None, "consequence": "unknown"}
-        turn.deviations.append(
-            Said("record_challenge_fits_no_rule", score=ev.signed, ruleset=rid, source=src)
-        )
+        turn.deviate("record_challenge_fits_no_rule", score=ev.signed, ruleset=rid, source=src)
     s.note_challenge(entry)
     return bonus_line
 
@@ -121,114 +111,95 @@ def _failed_challenge(
     if ev.score < 0:
         entry["consequence"] = "challenger_penalty"
         if ruling.challenger_points != ev.score:
-            turn.deviations.append(
-                Said("record_failed_challenge_score", score=ev.signed, **ruled(rules, ruling))
-            )
+            turn.deviate("record_failed_challenge_score", score=ev.signed, **ruled(rules, ruling))
         return
     if ruling.kind == "none" and s.free_challenge:
         entry["consequence"] = "none"
-        turn.notes.append(Said("record_free_challenge", player=ev.player, source=src))
+        turn.note("record_free_challenge", player=ev.player, source=src)
         return
     entry["consequence"] = "challenger_loses_turn"
     if not ruling.challenger_loses_turn:
-        turn.deviations.append(Said("record_failed_challenge_turn", **ruled(rules, ruling)))
+        turn.deviate("record_failed_challenge_turn", **ruled(rules, ruling))
     lose_turn()
-    turn.notes.append(Said("record_challenged_lost_turn", player=ev.player))
+    turn.note("record_challenged_lost_turn", player=ev.player)
 
 
 def time_penalty(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     rules = s.rules
     rule = rules.clock
     turn.computed_score = ev.score
-    turn.info.append(Said(f"record_{ev.kind}_points_as_recorded", score=ev.signed))
+    turn.inform(f"record_{ev.kind}_points_as_recorded", score=ev.signed)
     per = rule.penalty_per_started_minute
     if not per:
-        turn.deviations.append(Said("record_no_time_penalty", ruleset=rules.id, source=rule.source))
+        turn.deviate("record_no_time_penalty", ruleset=rules.id, source=rule.source)
         return
     over = s.time_penalty(p, ev.score)
     if over is None:
-        turn.deviations.append(
-            Said("record_time_penalty_wrong", per=per, score=ev.signed, source=rule.source)
-        )
+        turn.deviate("record_time_penalty_wrong", per=per, score=ev.signed, source=rule.source)
         return
-    turn.notes.append(Said("record_minutes_over", n=over.started_minutes))
-    limit = rule.loss_after_minutes
+    turn.note("record_minutes_over", n=over.started_minutes)
     if over.lost_on_time:
-        limit_said = overtime.loss_limit(rules)
-        turn.notes.append(Said("record_lost_on_time", limit=limit_said, source=rule.source))
+        turn.note("record_lost_on_time", limit=overtime.loss_limit(rules), source=rule.source)
     elif over.maybe_lost:
-        turn.notes.append(Said("record_maybe_lost_on_time", limit=limit, source=rule.source))
+        turn.note("record_maybe_lost_on_time", limit=rule.loss_after_minutes, source=rule.source)
 
 
 def end_rack(s: GameState, ev: Event, p: int, turn: Turn) -> None:
     r, profile = s.rules, s.profile
     if not s.ended and not _hidden_ending(s, turn):
-        turn.deviations.append(Said("record_end_line_not_over", n=s.bag))
+        turn.deviate("record_end_line_not_over", n=s.bag)
         return
     if not s.read_end_rack(p):
-        turn.deviations.append(Said("record_second_end_line", player=ev.player))
+        turn.deviate("record_second_end_line", player=ev.player)
         return
     try:  # the one who went out may list the tiles of several racks
         tiles = parse_rack(profile, ev.tiles or "", most=RACK_SIZE * (len(s.players) - 1))
     except RackError as exc:
-        turn.deviations.append(Said("record_end_rack_error", rack=ev.tiles, reason=exc.message))
+        turn.deviate("record_end_rack_error", rack=ev.tiles, reason=exc.message)
         return
-    ending = s.ended or ""
     went_out = s.went_out_is(p)
     expected = s.end_rack_points(p, tiles)
     value = rack_value(profile, tiles)
     factor = s.end_factor(p)
     turn.computed_score = expected
     if ev.score == expected and value:
-        turn.info.append(
-            Said(
-                "record_rack_worth",
-                rack=ev.tiles or "",
-                value=value,
-                factor=f"{expected // value:+d}",
-            )
+        turn.inform(
+            "record_rack_worth",
+            rack=ev.tiles or "",
+            value=value,
+            factor=f"{expected // value:+d}",
         )
-    unseen = unseen_tiles(s, profile)
+    unseen = tile_set(profile) - s.board  # with the bag empty, exactly the tiles on the racks
     if went_out and factor and tiles != unseen and s.bag == 0:
-        turn.deviations.append(
-            Said("record_tiles_left", unseen=rack_text(unseen), tiles=rack_text(tiles))
-        )
-    if ending != "out" and ev.rack is not None:
+        turn.deviate("record_tiles_left", unseen=rack_text(unseen), tiles=rack_text(tiles))
+    if s.ended != "out" and ev.rack is not None:
         try:  # read as the walk reads any rack shown: one the set cannot hold is a deviation
             shown = parse_rack(profile, ev.rack)
         except RackError as exc:
-            turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
+            turn.deviate("record_rack_error", rack=ev.rack, reason=exc.message)
         else:
             if rack_text(shown) != rack_text(tiles):
-                turn.deviations.append(
-                    Said("record_holds_not", player=ev.player, rack=ev.rack, tiles=ev.tiles)
-                )
+                turn.deviate("record_holds_not", player=ev.player, rack=ev.rack, tiles=ev.tiles)
     if not factor:
-        turn.deviations.append(
-            Said("record_no_end_line", player=ev.player, ruleset=r.id, source=r.final.source)
-        )
+        turn.deviate("record_no_end_line", player=ev.player, ruleset=r.id, source=r.final.source)
     elif ev.score != expected:
-        turn.deviations.append(
-            Said(
-                "record_gains_wrong" if went_out else "record_loses_wrong",
-                player=ev.player,
-                factor=factor,
-                tiles=rack_text(tiles),
-                value=value,
-                expected=f"{expected:+d}",
-                score=ev.signed,
-                source=r.final.source,
-            )
+        turn.deviate(
+            "record_gains_wrong" if went_out else "record_loses_wrong",
+            player=ev.player,
+            factor=factor,
+            tiles=rack_text(tiles),
+            value=value,
+            expected=f"{expected:+d}",
+            score=ev.signed,
+            source=r.final.source,
         )
     else:
-        turn.notes.append(
-            Said(
-                "record_gains" if went_out else "record_loses",
-                player=ev.player,
-                factor=factor,
-                value=value,
-                source=r.final.source,
-            )
+        turn.note(
+            "record_gains" if went_out else "record_loses",
+            player=ev.player,
+            factor=factor,
+            value=value,
+            source=r.final.source,
         )
 
 
@@ -241,21 +212,14 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
     r = s.rules
     how = [end_rules.describe(r, e) for e in hidden]
     either = functools.reduce(lambda a, b: Said("record_either", a=a, b=b), how)
-    turn.notes.append(Said("record_hidden_ending", how=either, source=r.end.source))
+    turn.note("record_hidden_ending", how=either, source=r.end.source)
     return True
 
 
 def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
     """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
-    its rules give, and their source."""
-    return {
-        "ruleset": rules.id,
-        "consequence": consequence(ruling),
-        "source": rules.challenge.source,
-    }
-
-
-def consequence(ruling: Outcome) -> Said:
-    """What a ruling does, in the words the rulings page gives it (`consequence_<kind>`)."""
+    its rules give (in the words the rulings page gives it, `consequence_<kind>`), and their
+    source."""
     points = abs(ruling.player_points) or abs(ruling.challenger_points)
-    return Said(f"consequence_{ruling.kind}", points=points)
+    said = Said(f"consequence_{ruling.kind}", points=points)
+    return {"ruleset": rules.id, "consequence": said, "source": rules.challenge.source}

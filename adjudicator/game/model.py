@@ -28,7 +28,6 @@ from adjudicator.game.challenge import outcome
 from adjudicator.game.exchange import exchange_allowed
 from adjudicator.game.final import PlayerResult, end_factor, rack_adjustments, winners
 from adjudicator.game.kinds import EXCHANGE, PASS, PLAY, WITHDRAWN
-from adjudicator.game.racks import BLANK
 from adjudicator.game.rules import Rules, Verdict
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
@@ -155,12 +154,10 @@ class GameState:
     def withdraw(self, record: PlayRecord) -> None:
         """The play comes off the board; everything it changed is put back (000 §4.6e). The
         withdrawal is the play's own turn, not another one."""
-        p = record.player
-        turns = self.turns_taken[p]
         self.plays.remove(record)
         self.restore(record.before)
-        self.turns_taken[p] = turns - 1  # after_turn counts the turn again, as withdrawn
-        self.after_turn(p, WITHDRAWN)
+        self.turns_taken[record.player] -= 1  # after_turn counts the turn again, as withdrawn
+        self.after_turn(record.player, WITHDRAWN)
 
     def after_turn(self, p: int, kind: str, score: int | None = None) -> None:
         """Counters, whose turn, and the end of the game, after a turn of `kind` (scoring
@@ -226,11 +223,8 @@ class GameState:
         put nothing down, and the letters may not be used again even where a later play makes
         room ("ook al zou dit ... mogelijk zijn geworden"). Whether the letters fit, the record
         shows."""
-        if end_rules.pass_allowed(self.rules).allowed:
-            return False
-        if jury:
-            return True
-        return not self.may_exchange(q).allowed
+        no_pass = not end_rules.pass_allowed(self.rules).allowed
+        return no_pass and (jury or not self.may_exchange(q).allowed)
 
     def may_exchange(self, p: int) -> Verdict:
         """May p exchange now (docs/rules.md §7): the bag, and under SBNL p's own turns. A
@@ -285,7 +279,7 @@ class GameState:
         else:  # not overtime while nobody has run out of it
             hidden = [e for e in ("time_up", "blocked") if e in r.endings()]
         if hidden:
-            self.ended = hidden[0] if len(hidden) == 1 else "time_up"
+            self.ended = hidden[0]  # the time up, where the rules have both
         return hidden
 
     def went_out_is(self, p: int) -> bool:
@@ -293,10 +287,9 @@ class GameState:
 
     def read_end_rack(self, p: int) -> bool:
         """p's end-of-game line is read; False when it is p's second."""
-        if p in self.end_racks:
-            return False
+        first = p not in self.end_racks
         self.end_racks.add(p)
-        return True
+        return first
 
     def end_rack_points(self, p: int, tiles: Counter[str]) -> int:
         """What p's end-of-game line listing `tiles` must score (000 §5.1a, 002, 003, 004): the
@@ -327,15 +320,3 @@ class GameState:
             for i, (name, total) in enumerate(zip(self.players, self.recorded, strict=True))
         ]
         return results, winners(self.rules, results)
-
-
-def tile_key(letter: str, blank: bool) -> str:
-    return BLANK if blank else letter
-
-
-def unseen_tiles(state: GameState, profile: LanguageProfile) -> Counter[str]:
-    """The tile set minus the board: with the bag empty, exactly the tiles on the racks."""
-    left: Counter[str] = Counter({k: t.count for k, t in profile.tiles.items()})
-    left[BLANK] = profile.blanks
-    left.subtract(state.board)
-    return +left

@@ -20,16 +20,10 @@ _EPSILON = 1e-9
 
 @dataclass(frozen=True)
 class Overtime:
-    minutes: float
     started_minutes: int
     points: int  # ≤ 0
     lost_on_time: bool
     maybe_lost: bool = False  # read off a penalty: the last started minute may reach the limit
-
-
-def started_minutes(minutes: float) -> int:
-    """2:00 over is 2 started minutes; 2:01 over is 3."""
-    return max(0, math.ceil(minutes - _EPSILON))
 
 
 def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime:
@@ -42,7 +36,7 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
         )
     clock = rules.clock
     if minutes == 0:
-        return Overtime(0, 0, 0, False)
+        return Overtime(0, 0, False)
     if not clock.penalty_per_started_minute and not clock.loss_after_minutes:
         what = (
             f"a game lasts {clock.minutes} minutes in all and ends when the time is up"
@@ -54,9 +48,8 @@ def overtime(rules: Rules, minutes: float, field: str | None = None) -> Overtime
             field,
             Problem.NO_OVERTIME,
         )
-    started = started_minutes(minutes)
-    lost = is_lost(rules, minutes)
-    return Overtime(minutes, started, -clock.penalty_per_started_minute * started, lost)
+    started = math.ceil(minutes - _EPSILON)  # 2:00 over is 2 started minutes; 2:01 over is 3
+    return Overtime(started, -clock.penalty_per_started_minute * started, is_lost(rules, minutes))
 
 
 def is_lost(rules: Rules, minutes: float) -> bool:
@@ -73,9 +66,8 @@ def is_lost(rules: Rules, minutes: float) -> bool:
 def loss_limit(rules: Rules) -> str:
     """The overtime that loses, in words: "more than 5 minutes" (DSF) or "at least 15 minutes"
     (SSF), so that every message says the limit as `is_lost` applies it."""
-    clock = rules.clock
-    key = "overtime_more_than" if clock.loss_when == "more_than" else "overtime_at_least"
-    return Said(key, n=clock.loss_after_minutes)
+    clock = rules.clock  # `loss_when` names the sentence: overtime_more_than, overtime_at_least
+    return Said(f"overtime_{clock.loss_when}", n=clock.loss_after_minutes)
 
 
 def from_penalty(rules: Rules, points: int) -> Overtime | None:
@@ -87,4 +79,4 @@ def from_penalty(rules: Rules, points: int) -> Overtime | None:
         return None
     started = -points // per
     certain = is_lost(rules, started - 1 + 1e-6)
-    return Overtime(started, started, points, certain, not certain and is_lost(rules, started))
+    return Overtime(started, points, certain, not certain and is_lost(rules, started))

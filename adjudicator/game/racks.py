@@ -22,9 +22,6 @@ from lexicon.limits import RACK_SIZE
 class RackError(GameInputError):
     """Rack text that cannot be true under the tile set; `field` says which input is at fault."""
 
-    def __init__(self, message: str, field: str | None = None, code: Problem = Problem.BAD_RACK):
-        super().__init__(message, field, code)
-
 
 def parse_rack(
     profile: LanguageProfile, text: str, field: str | None = None, most: int = RACK_SIZE
@@ -42,7 +39,8 @@ def parse_rack(
             Problem.UNKNOWN_LETTER,
         )
     if counts.get(BLANK) and profile.blanks == 0:
-        raise RackError(Said("rack_no_blanks", language=language(profile.code)), field)
+        said = Said("rack_no_blanks", language=language(profile.code))
+        raise RackError(said, field, Problem.BAD_RACK)
     for key in counts:
         if key in profile.blank_only:
             raise RackError(
@@ -52,16 +50,15 @@ def parse_rack(
             )
     tiles = Counter(counts)
     if sum(tiles.values()) > most:
-        raise RackError(Said("rack_too_many", most=most, n=len(text)), field)
+        raise RackError(Said("rack_too_many", most=most, n=len(text)), field, Problem.BAD_RACK)
     return tiles
 
 
-def tile_count(profile: LanguageProfile, tile: str) -> int:
-    """How many of `tile` the set has (blanks under `?`)."""
-    if tile == BLANK:
-        return profile.blanks
-    t = profile.tiles.get(tile)
-    return t.count if t else 0
+def tile_set(profile: LanguageProfile) -> Counter[str]:
+    """The set's tiles, blanks under `?`: what racks and board together can hold."""
+    tiles = Counter({letter: t.count for letter, t in profile.tiles.items()})
+    tiles[BLANK] = profile.blanks
+    return tiles
 
 
 def rack_value(profile: LanguageProfile, tiles: Mapping[str, int]) -> int:
@@ -83,12 +80,12 @@ def check_within_set(
     seen: Counter[str] = Counter()
     owners: dict[str, list[str]] = {}
     for name, tiles in racks:
-        for tile, n in tiles.items():
-            seen[tile] += n
+        seen.update(tiles)
+        for tile in tiles:
             owners.setdefault(tile, []).append(name)
+    have = tile_set(profile)
     for tile, n in seen.items():
-        have = tile_count(profile, tile)
-        if n > have:
+        if n > have[tile]:
             names = functools.reduce(lambda a, b: Said("record_both", a=a, b=b), owners[tile])
             raise RackError(
                 Said(
@@ -98,7 +95,7 @@ def check_within_set(
                     n=n,
                     what=Said("rack_blank_word") if tile == BLANK else tile,
                     language=language(profile.code),
-                    have=have,
+                    have=have[tile],
                 ),
                 owners[tile][-1],
                 Problem.TOO_MANY_TILES,

@@ -40,8 +40,7 @@ def read_note(notes: list[str]) -> RestartNote | None:
     """The restart a line's notes state, or None. `restart` must open the note, so a note that
     merely mentions the word (`#note Jan wanted a restart`) is not one."""
     for note in notes:
-        match = _RESTART.match(note)
-        if match:
+        if match := _RESTART.match(note):
             jury = _JURY.search(match["rest"])
             name = jury["name"].strip() if jury else ""
             clock = _CLOCK.search(match["rest"])
@@ -94,15 +93,19 @@ def _turns_said(kinds: list[str]) -> Said:
     return reduce(lambda a, b: Said("restart_list", a=a, b=b), named)
 
 
-def time_left(rules: Rules, seconds_used: int) -> Said | None:
+def time_left(rules: Rules, seconds_used: int | None) -> Said:
     """What the clock account says after a restart (003: "gaat in mindering op de maximale
-    speeltijd"): the time used stays used. None where the ruleset has no game clock."""
-    total = rules.clock.minutes * 60
-    if not total:
-        return None
-    left = max(0, total - seconds_used)
-    minutes = rules.clock.minutes
-    return Said("restart_time_left", used=_mmss(seconds_used), minutes=minutes, left=_mmss(left))
+    speeltijd"): the time used stays used. With the time used unknown (`seconds_used` None),
+    or no game clock, it says only that the time counts on, or is not given back."""
+    clock = rules.clock
+    if seconds_used is not None and clock.minutes:
+        left = max(0, clock.minutes * 60 - seconds_used)
+        return Said(
+            "restart_time_left", used=_mmss(seconds_used), minutes=clock.minutes, left=_mmss(left)
+        )
+    if clock.shared and clock.minutes:
+        return Said("restart_time_counts", minutes=clock.minutes)
+    return Said("restart_time_not_given_back")
 
 
 def _mmss(seconds: int) -> str:

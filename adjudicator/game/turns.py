@@ -37,8 +37,7 @@ def read_turns(names: list[str], turns: Sequence[Any]) -> GameRecord:
         if turn.type is None:
             raise RecordError(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, f"{field}.type")
         kind = TURN_TYPES[turn.type]
-        score = turn.score
-        total = totals[player] + score if turn.total is None else turn.total
+        total = totals[player] + turn.score if turn.total is None else turn.total
         if abs(total) > bounds.MAX_POINTS:
             raise RecordError(
                 Problem.OUT_OF_RANGE, f"the running total passes {bounds.MAX_POINTS}", field
@@ -50,7 +49,7 @@ def read_turns(names: list[str], turns: Sequence[Any]) -> GameRecord:
             i + 1,
             f"{player}: {turn.type} {turn.move or ''}".strip(),
             rack=turn.rack or None,
-            score=score,
+            score=turn.score,
             total=total,
         )
         if kind == PLAY:

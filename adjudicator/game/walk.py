@@ -4,8 +4,8 @@ For each play the engine answers placement and score (`evaluate_move`); everythi
 game's rule functions (`exchange`, `ending`, `challenge`, `overtime`, `final`), applied by
 the `GameState` (`model`), which alone changes the game: the walk checks each line, writes what
 it found in the `Turn` and calls the state's methods. The lines that are not moves (challenges,
-time penalties, end-of-game racks) are read in `lines`; the report is put together in `result`.
-A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
+time penalties, end-of-game racks) are read in `lines`; `Walk.report` puts the report
+(`report`) together. A score disagreement (the engine) and a rule deviation (the ruleset) stay apart in each `Turn`.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from adjudicator.game.kinds import (
     TURNS,
     WITHDRAWN,
 )
-from adjudicator.game.model import GameState, tile_key
-from adjudicator.game.racks import RackError, check_within_set, parse_rack
+from adjudicator.game.model import GameState
+from adjudicator.game.racks import BLANK, RackError, check_within_set, parse_rack
+from adjudicator.game.report import GameReport, Turn
 from adjudicator.game.restart import (
     RestartNote,
     is_restart_note,
@@ -42,9 +43,7 @@ from adjudicator.game.restart import (
     restart_verdict,
     time_left,
 )
-from adjudicator.game.result import GameReport, build_report
 from adjudicator.game.rules import Rules
-from adjudicator.game.turn import Turn
 from adjudicator.messages import Said, Texts
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
@@ -63,7 +62,7 @@ def walk(
     variant where a failed challenge costs nothing (004 Almindelige varianter). `boards`, when
     given (empty), gets the empty board and then the board after each turn, so boards[k] is the
     board after report.turns[k - 1]: the positions a picture of the game shows."""
-    return build_report(Walk(record, rules, profile, lexicon, free_challenge, boards).run())
+    return Walk(record, rules, profile, lexicon, free_challenge, boards).run().report()
 
 
 def positions(
@@ -112,19 +111,43 @@ class Walk:
             self.event(ev)
         return self
 
+    def report(self) -> GameReport:
+        s, r = self.state, self.rules
+        at_end = [
+            Said("record_end_line_missing", player=name)
+            for i, name in enumerate(s.players)
+            if s.ended and s.end_line_due(i)
+        ]
+        results, best = s.results()
+        return GameReport(
+            r.id,
+            self.record.file,
+            self.profile.code,
+            self.lexicon.id if self.lexicon else None,
+            list(s.players),
+            self.turns,
+            list(s.recorded),
+            list(s.computed),
+            self.board,
+            s.ended,
+            end_rules.describe(r, s.ended) if s.ended else None,
+            s.players[s.went_out] if s.went_out is not None else None,
+            {x.name: x.final_score for x in results},
+            best,
+            [s.players[i] for i in sorted(s.lost_on_time)],
+            s.challenges,
+            at_end,
+            self.restarts,
+        )
+
     def event(self, ev: Event) -> None:
         s = self.state
         p = s.players.index(ev.player)
-        turn = Turn(
-            ev.line, ev.player, ev.kind, move_text(ev), ev.score, ev.total, s.bag, s.scoreless
-        )
-        turn.text = ev.text
+        turn = Turn(ev.line, ev.player, ev.kind, move_text(ev), ev.score, ev.total, text=ev.text)
         self.check_rack(ev, p, turn)
         self.bonus_line = False
         if ev.kind == PASS and self._no_challenge_of_going_out(p):
-            turn.notes.append(
-                Said("record_pass_after_out", out=s.players[s.went_out or 0], player=ev.player)
-            )
+            turn.note("record_pass_after_out", out=s.players[s.went_out or 0], player=ev.player)
         else:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
@@ -135,8 +158,7 @@ class Walk:
         self._tally(ev, p, turn)
         self.turns.append(turn)
         self.previous = ev
-        restart = read_note(ev.notes)
-        if restart is not None:
+        if (restart := read_note(ev.notes)) is not None:
             self.restart(ev, turn, restart)
         if self.boards is not None:
             self.boards.append(self.board.copy())
@@ -156,27 +178,15 @@ class Walk:
         verdict = restart_verdict(rules, self.first_player, self.first_turns, not s.board, note)
         voided = len(self.turns) - self.started_at
         if verdict.allowed:
-            clock = rules.clock
-            spent = (
-                Said("restart_time_counts", minutes=clock.minutes)
-                if clock.shared and clock.minutes
-                else Said("restart_time_not_given_back")
-            )
-            if note.seconds_used is not None:
-                spent = time_left(rules, note.seconds_used) or spent
-            turn.notes.append(
-                Said(
-                    "restart_note",
-                    reason=verdict.reason,
-                    voided=voided,
-                    spent=spent,
-                    source=verdict.source,
-                )
+            turn.note(
+                "restart_note",
+                reason=verdict.reason,
+                voided=voided,
+                spent=time_left(rules, note.seconds_used),
+                source=verdict.source,
             )
         else:
-            turn.deviations.append(
-                Said("restart_deviation", reason=verdict.reason, source=verdict.source)
-            )
+            turn.deviate("restart_deviation", reason=verdict.reason, source=verdict.source)
         fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
         fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
         fresh.challenges = s.challenges  # rulings made before it stay on record
@@ -220,7 +230,7 @@ class Walk:
         ):
             # Old records (WSC 2001) write a withdrawal as +0 and revert the total.
             turn.score_ok = turn.total_ok = True
-            turn.info.append(Said("record_old_withdrawal"))
+            turn.inform("record_old_withdrawal")
         turn.computed_total = self.state.tally(p, turn.computed_score, ev.total)
 
     # --- what every turn is checked for --------------------------------------------------
@@ -230,36 +240,28 @@ class Walk:
         so a player it skips was found stuck even where the bag alone does not show it."""
         s = self.state
         if s.ended:
-            turn.deviations.append(
-                Said("record_turn_after_end", how=end_rules.describe(self.rules, s.ended))
-            )
+            turn.deviate("record_turn_after_end", how=end_rules.describe(self.rules, s.ended))
         elif p in s.stuck:
-            turn.deviations.append(
-                Said("record_stuck", player=s.players[p], source=self.rules.end.source)
-            )
+            turn.deviate("record_stuck", player=s.players[p], source=self.rules.end.source)
         elif s.to_move is not None and p != s.to_move:
             skipped = s.skipped(p)
             if s.sit_out(skipped, jury):
                 names = functools.reduce(
                     lambda a, b: Said("record_both", a=a, b=b), (s.players[q] for q in skipped)
                 )
-                turn.notes.append(
-                    Said(
-                        "record_sit_out",
-                        names=names,
-                        player=s.players[p],
-                        source=self.rules.end.source,
-                    )
+                turn.note(
+                    "record_sit_out",
+                    names=names,
+                    player=s.players[p],
+                    source=self.rules.end.source,
                 )
             else:
-                turn.deviations.append(
-                    Said("record_not_your_turn", player=s.players[p], due=s.players[s.to_move])
-                )
+                turn.deviate("record_not_your_turn", player=s.players[p], due=s.players[s.to_move])
 
     def note_end(self, turn: Turn) -> None:
         s = self.state
         if s.ended and s.ended != "out":
-            turn.notes.append(Said("record_game_over", how=end_rules.describe(self.rules, s.ended)))
+            turn.note("record_game_over", how=end_rules.describe(self.rules, s.ended))
 
     def check_rack(self, ev: Event, p: int, turn: Turn) -> None:
         """A rack shown on the line must fit the tile set with the board, and hold no more
@@ -276,7 +278,7 @@ class Walk:
                 [(Said("rack_owner_board"), self.state.board), (Said("rack_owner_rack"), tiles)],
             )
         except RackError as exc:
-            turn.deviations.append(Said("record_rack_error", rack=ev.rack, reason=exc.message))
+            turn.deviate("record_rack_error", rack=ev.rack, reason=exc.message)
             return
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
@@ -284,17 +286,15 @@ class Walk:
             # What the ruleset prescribes, in its own words where it gives the language.
             over = self.rules.overdraw
             rule = {"rule": Texts(over.text)} if over.text else {}
-            turn.deviations.append(
-                Said(
-                    "record_overdrawn" if rule else "record_overdrawn_without_rule",
-                    rack=ev.rack,
-                    n=sum(tiles.values()),
-                    player=ev.player,
-                    expected=expected,
-                    bag=self.state.bag,
-                    source=over.source,
-                    **rule,
-                )
+            turn.deviate(
+                "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                rack=ev.rack,
+                n=sum(tiles.values()),
+                player=ev.player,
+                expected=expected,
+                bag=self.state.bag,
+                source=over.source,
+                **rule,
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:
@@ -331,17 +331,16 @@ def _play(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         turn.not_in_lexicon = [v.word for v in verdicts if not v.valid]
     s = w.state
     if not result.words:  # the engine reports the placement; nothing reached the board
-        turn.notes.append(Said("record_cannot_place"))
+        turn.note("record_cannot_place")
         s.play_nothing(p)
         return
     apply_play(w.board, play)
-    turn.play = play
-    tiles = Counter(tile_key(t.letter, t.blank) for t in play.tiles)
+    tiles = Counter(BLANK if t.blank else t.letter for t in play.tiles)
     s.play(p, tiles, len(turn.words), result.score, ev.line, play)
     if s.ended == "out":
-        turn.notes.append(Said("record_went_out", player=ev.player))
+        turn.note("record_went_out", player=ev.player)
     elif s.pending_out == p:
-        turn.notes.append(Said("record_pending_out", player=ev.player, source=w.rules.end.source))
+        turn.note("record_pending_out", player=ev.player, source=w.rules.end.source)
 
 
 def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
@@ -349,11 +348,9 @@ def _pass(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     after_play = prev is not None and prev.kind == PLAY and prev.player != ev.player
     verdict = end_rules.pass_allowed(w.rules)
     if not verdict.allowed:
-        turn.deviations.append(
-            Said("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
-        )
+        turn.deviate("record_rule_not_followed", reason=verdict.reason, source=verdict.source)
     if after_play and outcome(w.rules, True).challenger_loses_turn:
-        turn.notes.append(Said("record_pass_after_play"))
+        turn.note("record_pass_after_play")
     w.state.after_turn(p, PASS)
     w.note_end(turn)
 
@@ -364,11 +361,9 @@ def _exchange(w: Walk, ev: Event, p: int, turn: Turn) -> None:
         _check_exchanged(ev.tiles, ev.rack, w.profile, turn)
     verdict = s.may_exchange(p)
     if not verdict.allowed:
-        turn.deviations.append(
-            Said("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
-        )
+        turn.deviate("record_exchange_not_allowed", reason=verdict.reason, source=verdict.source)
     elif ev.count is not None and ev.count > s.bag:
-        turn.deviations.append(Said("record_swapped_too_many", n=ev.count, bag=s.bag))
+        turn.deviate("record_swapped_too_many", n=ev.count, bag=s.bag)
     s.after_turn(p, EXCHANGE)
     w.note_end(turn)
 
@@ -377,14 +372,14 @@ def _withdrawn(w: Walk, ev: Event, p: int, turn: Turn) -> None:
     s = w.state
     record = s.last_event_play
     if record is None or record.player != p or record.play is None:
-        turn.deviations.append(Said("record_withdrawn_alone"))
+        turn.deviate("record_withdrawn_alone")
         return
     for t in record.play.tiles:
         w.board.remove(t.row, t.col)
     turn.computed_score = -record.score
     ruling = outcome(w.rules, False, record.words, record.score)
     if not ruling.withdrawn:
-        turn.deviations.append(Said("record_not_taken_back", **lines.ruled(w.rules, ruling)))
+        turn.deviate("record_not_taken_back", **lines.ruled(w.rules, ruling))
     s.withdraw(record)
     s.note_challenge(
         {

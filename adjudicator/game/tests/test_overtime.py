@@ -40,3 +40,16 @@ def test_no_overtime_without_clock_004_003():
 def test_negative_overtime_is_refused():
     with pytest.raises(GameInputError):
         overtime(rules("dsf-2015"), -1)
+
+
+@pytest.mark.parametrize("lang", ["en", "da", "sv", "nl"])
+def test_the_loss_limit_is_said_as_each_ruleset_applies_it(lang):
+    """`loss_when` names the sentence (`overtime_<loss_when>`): each one is in every catalogue."""
+    from adjudicator.game.overtime import loss_limit
+    from adjudicator.game.rules import LOSS_WHEN
+    from adjudicator.messages import catalogue, said_in
+
+    assert {f"overtime_{when}" for when in LOSS_WHEN} <= set(catalogue(lang))
+    if lang == "en":
+        assert said_in(lang, loss_limit(rules("dsf-2015"))) == "more than 5 minutes"
+        assert said_in(lang, loss_limit(rules("ssf-1999"))) == "at least 15 minutes"
