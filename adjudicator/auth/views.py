@@ -367,7 +367,7 @@ def clear_pin_lockouts():
     """Five wrong taps lock a kiosk's PIN for the window: the director, at the screen, need not
     wait it out (the per-device counts start afresh; the counting itself is unchanged)."""
     with store.connection(write=True) as conn:
-        lockout.clear_scope(conn, PIN_SCOPE)
+        lockout.clear(conn, PIN_SCOPE)
     return redirect(url_for("auth.home", cleared="pin", **kept_language()), 303)
 
 
