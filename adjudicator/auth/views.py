@@ -79,6 +79,7 @@ bp.add_app_template_filter(fill_markup, "fill")
 bp.add_app_template_filter(lambda text, lang: said_in(lang, text), "said")
 bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
+# Every answer here, the JSON the screen polls and whoami's too, with them: never cached.
 bp.after_request(form_page_headers)
 
 
@@ -335,9 +336,7 @@ def pairing_state_json(pairing_id: int):
     polled by the screen: once a tablet has paired, its code and QR code leave the screen."""
     with store.connection() as conn:
         state = devices.pairing_state(conn, pairing_id, store_time.now())
-    response = jsonify(state=state)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(state=state)
 
 
 @bp.get("/director/devices/state")
@@ -346,9 +345,7 @@ def devices_state_json():
     """The devices list's digest (`devices_state`), polled by the director's screen."""
     with store.connection() as conn:
         listed = devices.listed(conn, store_time.now())
-    response = jsonify(state=devices_state(listed))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(state=devices_state(listed))
 
 
 @bp.post("/director/devices/<int:device_id>/revoke")
@@ -437,9 +434,7 @@ def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
     body: Caller = identify().to_dict()
     body["mode"] = current_settings().mode
-    response = jsonify(body)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(body)
 
 
 # --- errors on these pages, for a person's browser (adjudicator.web.errors.error_pages) ------------

@@ -121,9 +121,7 @@ def unlock():
         for _, r in sorted(rulesets().items())
         if caller.may_use(r.id)  # a tablet bound to a ruleset is offered only that one
     ]
-    response = jsonify(unlocked=True, rulesets=listed)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(unlocked=True, rulesets=listed)  # never cached: the judge pages' headers
 
 
 def _kiosk_client() -> str:
