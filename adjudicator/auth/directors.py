@@ -29,7 +29,8 @@ LOGIN_SCOPE = "login"
 
 
 class AccountError(ValueError):
-    """A director name or password the store cannot take; the message says why."""
+    """A name (a director's or a key's) or a password the store cannot take; the message says
+    why."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,10 @@ def is_name(name: str) -> bool:
     return NAME_PATTERN.fullmatch(name) is not None
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, whose: str = "a director's") -> str:
     if not is_name(name):
         raise AccountError(
-            f"a director's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
+            f"{whose} name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
         )
     return name
 

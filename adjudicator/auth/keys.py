@@ -9,9 +9,9 @@ import sqlalchemy as sa
 
 from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.directors import is_name
+from adjudicator.auth.directors import check_name
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
-from adjudicator.store.credentials import NAME_MAX, ApiKey
+from adjudicator.store.credentials import ApiKey
 
 ROLES = ("app",)
 HINT = len(APP_PREFIX) + 4
@@ -33,10 +33,7 @@ def create(
 ) -> NewKey:
     if role not in ROLES:
         raise ApiKeyError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
-    if not is_name(name):
-        raise ApiKeyError(
-            f"a key's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
-        )
+    check_name(name, "a key's")
     unknown = sorted(set(scopes) - known)
     if unknown:
         raise ApiKeyError(f"unknown ruleset {unknown[0]!r}; known: {', '.join(sorted(known))}")

@@ -97,6 +97,16 @@ def test_keys_revoke_by_name_else_by_id(store_env, capsys, monkeypatch):
     assert states == {"scorer": False, "1": True, "timer": True}, rows
 
 
+def test_a_key_and_a_director_are_refused_a_bad_name_alike(store_env, capsys, monkeypatch):
+    """One rule for both names (directors.check_name), each said in its own words."""
+    code, out, err = run(capsys, monkeypatch, "keys", "create", "--name", "two words")
+    assert (code, out) == (2, "")
+    assert "a key's name is 1 to 64 letters, digits or . _ @ - (not 'two words')" in err
+    code, _, err = run(capsys, monkeypatch, "directors", "add", "two words", stdin="")
+    assert code == 2
+    assert "a director's name is 1 to 64 letters, digits or . _ @ - (not 'two words')" in err
+
+
 def test_devices_list_and_revoke(store_env, capsys, monkeypatch, make_app):
     run(capsys, monkeypatch, "directors", "add", "anna", "--password-stdin", stdin=PASSWORD)
     app = make_app(DATABASE_URL=store_env, MODE="tournament")
