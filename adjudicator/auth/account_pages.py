@@ -87,12 +87,11 @@ def create_key():
 @directors_only
 def revoke_key(key_id: int):
     with store.connection(write=True) as conn:
-        row = next((k for k in keys.listed(conn) if k["id"] == key_id), None)
-        done = row is not None and keys.revoke_id(conn, key_id, store_time.now())
-    if not done:
+        name = keys.revoke_id(conn, key_id, store_time.now())
+    if name is None:
         return _accounts(404, error=say("dir_acc_no_key", id=key_id))
-    _log("revoked app key", name=row["name"], id=key_id)
-    return _back("key_revoked", row["name"])
+    _log("revoked app key", name=name, id=key_id)
+    return _back("key_revoked", name)
 
 
 @bp.post("/director/directors")

@@ -70,18 +70,16 @@ def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
     """Revoke by name, or by id when no key has that name."""
     row = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).first()
     if row is not None:
-        return revoke_id(conn, row.id, now)
-    return name_or_id.isdigit() and revoke_id(conn, int(name_or_id), now)
+        return revoke_id(conn, row.id, now) is not None
+    return name_or_id.isdigit() and revoke_id(conn, int(name_or_id), now) is not None
 
 
-def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> bool:
-    """Revoke the key with this id (the director's page names keys by id); False when there is
-    no such key or it was revoked already."""
+def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> str | None:
+    """Revoke the key with this id (the director's page names keys by id): its name, or None
+    when there is no such key or it was revoked already."""
     c = ApiKey
-    done = conn.execute(
-        sa.update(ApiKey).where(c.id == key_id, c.revoked_at.is_(None)).values(revoked_at=now)
-    )
-    return done.rowcount == 1
+    revoked = sa.update(c).where(c.id == key_id, c.revoked_at.is_(None)).values(revoked_at=now)
+    return conn.execute(revoked.returning(c.name)).scalar()
 
 
 def listed(conn: sa.Connection) -> list[dict]:
