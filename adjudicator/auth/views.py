@@ -149,6 +149,13 @@ def _with_language(target: str) -> str:
     return urlunsplit(parts._replace(query=query))
 
 
+def _refused(response: Response, wait: int) -> Response:
+    """A form's refusal, saying how long a locked-out client must wait (`Retry-After`)."""
+    if wait:
+        response.headers["Retry-After"] = str(wait)
+    return response
+
+
 def _login_page(status: int = 200, **context: Any) -> Response:
     """The login form; its language switch keeps a `next` the visitor was sent with."""
     target = _next_target()
@@ -174,10 +181,7 @@ def login_form():
 @public
 def login():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = _login_page(status, error=error, name=name)
-        if wait:
-            response.headers["Retry-After"] = str(wait)
-        return response
+        return _refused(_login_page(status, error=error, name=name), wait)
 
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""
@@ -371,22 +375,21 @@ def clear_pin_lockouts():
 # --- the tablet: redeeming a pairing code -------------------------------------------------------
 
 
+def _pair_page(status: int = 200, error: str | None = None) -> Response:
+    return page("judge_pair.html", status, switch="auth.pair_form", error=error, limits=FORM_LIMITS)
+
+
 @bp.get("/judge/pair")
 @public
 def pair_form():
-    return page("judge_pair.html", switch="auth.pair_form", error=None, limits=FORM_LIMITS)
+    return _pair_page()
 
 
 @bp.post("/judge/pair")
 @public
 def pair():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = page(
-            "judge_pair.html", status, switch="auth.pair_form", error=error, limits=FORM_LIMITS
-        )
-        if wait:
-            response.headers["Retry-After"] = str(wait)
-        return response
+        return _refused(_pair_page(status, error), wait)
 
     if not same_origin():
         return again(say("dir_pair_wrong_site"), 403)
