@@ -18,7 +18,7 @@ from flask import Response, current_app, redirect, request, url_for
 from adjudicator import store
 from adjudicator.auth import directors, keys, passwords, store_time
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.views import bp, director_page, ruleset_choices, when
+from adjudicator.auth.views import bp, director_page, ruleset_choices
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.page_language import kept_language
 from adjudicator.pages.strings import say
@@ -37,7 +37,6 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
         "keys": key_rows,
         "directors": director_rows,
         "rulesets": ruleset_choices(),
-        "when": when,
         "done": done if done in DONE else None,
         "done_name": request.args.get("name", "")[:NAME_MAX],
         "new_key": None,

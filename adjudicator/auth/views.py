@@ -259,10 +259,11 @@ def director_page(
     template: str, status: int, switch: str, limits: dict[str, int] | None = None, **context: Any
 ) -> Response:
     """A page of a logged-in director's: who they are, the session's CSRF token that every
-    form of theirs carries, and its fields' limits (`FORM_LIMITS`, with the page's own)."""
+    form of theirs carries, its fields' limits (`FORM_LIMITS`, with the page's own) and the
+    one way its times are shown (`when`)."""
     director = {"director": current_caller(), "csrf": directors.csrf_token(g.session_token)}
     limits = FORM_LIMITS | (limits or {})
-    return page(template, status, switch=switch, limits=limits, **director, **context)
+    return page(template, status, switch=switch, limits=limits, when=when, **director, **context)
 
 
 def _home(status: int = 200, **extra: Any) -> Response:
@@ -277,7 +278,6 @@ def _home(status: int = 200, **extra: Any) -> Response:
         "any_ruleset": ANY_RULESET,
         "keys": key_rows,
         "rulesets": ruleset_choices(),
-        "when": when,
         "mode": current_settings().mode,
         "pairing": None,
         "error": None,
