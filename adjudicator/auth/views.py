@@ -249,10 +249,8 @@ def _revoked_name(listed: list[dict]) -> str | None:
     """The tablet a revoke just ended (`?revoked=<id>`, where the revoke leads): the screen
     confirms it by name. None for any other value, or a device not revoked."""
     asked = request.args.get("revoked", "")
-    for device in listed:
-        if asked == str(device["id"]) and device["state"] == "revoked":
-            return device["name"]
-    return None
+    ended = (d["name"] for d in listed if asked == str(d["id"]) and d["state"] == "revoked")
+    return next(ended, None)
 
 
 def director_page(
