@@ -11,6 +11,7 @@ from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.directors import check_name
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
+from adjudicator.bounds import MAX_ROW_ID
 from adjudicator.store.credentials import ApiKey
 
 ROLES = ("app",)
@@ -71,7 +72,10 @@ def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
     row = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).first()
     if row is not None:
         return revoke_id(conn, row.id, now) is not None
-    return name_or_id.isdigit() and revoke_id(conn, int(name_or_id), now) is not None
+    # An id: ASCII digits (int() refuses "²", a digit), within the stores' ids.
+    if not (name_or_id.isascii() and name_or_id.isdigit()) or int(name_or_id) > MAX_ROW_ID:
+        return False
+    return revoke_id(conn, int(name_or_id), now) is not None
 
 
 def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> str | None:

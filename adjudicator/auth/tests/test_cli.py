@@ -92,6 +92,9 @@ def test_keys_revoke_by_name_else_by_id(store_env, capsys, monkeypatch):
     assert run(capsys, monkeypatch, "keys", "revoke", "1")[0] == 2  # revoked already
     assert run(capsys, monkeypatch, "keys", "revoke", "3")[0] == 0  # no key named "3": id 3
     assert run(capsys, monkeypatch, "keys", "revoke", "99")[0] == 2  # no such key
+    for name in ("²", "9" * 20):  # a digit but no number; a number no id can be
+        code, _, err = run(capsys, monkeypatch, "keys", "revoke", name)
+        assert code == 2 and f"no active key named {name!r}" in err
     rows = run(capsys, monkeypatch, "keys", "list")[1].splitlines()
     states = {line.split()[1]: "revoked" in line for line in rows[1:] if line.strip()}
     assert states == {"scorer": False, "1": True, "timer": True}, rows
