@@ -24,7 +24,7 @@ def init_app(app: Flask) -> None:
         n = config.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     guard.init_app(app)
-    passwords.prepare()  # the unknown name's dummy hash, before gunicorn forks (passwords.py)
+    passwords.dummy_hash()  # the unknown name's, made before gunicorn forks (passwords.py)
     from adjudicator.auth import account_pages, views  # noqa: F401 (its routes join views.bp)
 
     views.init_app(app)

@@ -18,7 +18,7 @@ from flask import Response, current_app, redirect, request, url_for
 from adjudicator import store
 from adjudicator.auth import directors, keys, passwords, store_time
 from adjudicator.auth.caller import current_caller
-from adjudicator.auth.views import bp, director_page, ruleset_choices, when
+from adjudicator.auth.views import bp, director_page, ruleset_choices
 from adjudicator.catalogue import rulesets
 from adjudicator.pages.page_language import kept_language
 from adjudicator.pages.strings import say
@@ -37,7 +37,6 @@ def _accounts(status: int = 200, **extra: Any) -> Response:
         "keys": key_rows,
         "directors": director_rows,
         "rulesets": ruleset_choices(),
-        "when": when,
         "done": done if done in DONE else None,
         "done_name": request.args.get("name", "")[:NAME_MAX],
         "new_key": None,
@@ -87,12 +86,11 @@ def create_key():
 @directors_only
 def revoke_key(key_id: int):
     with store.connection(write=True) as conn:
-        row = next((k for k in keys.listed(conn) if k["id"] == key_id), None)
-        done = row is not None and keys.revoke_id(conn, key_id, store_time.now())
-    if not done:
+        name = keys.revoke_id(conn, key_id, store_time.now())
+    if name is None:
         return _accounts(404, error=say("dir_acc_no_key", id=key_id))
-    _log("revoked app key", name=row["name"], id=key_id)
-    return _back("key_revoked", row["name"])
+    _log("revoked app key", name=name, id=key_id)
+    return _back("key_revoked", name)
 
 
 @bp.post("/director/directors")

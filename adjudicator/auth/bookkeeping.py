@@ -3,8 +3,9 @@
 Resolving a credential is a read; these are the only writes a request's credential costs, and
 only a real device or key gets them: a junk token or a stale cookie is refused (or treated as
 anonymous) without ever taking the store's write turn, where it would queue with the audit
-log's commits. The last use is written at most once a minute (`lastuse`), so in open mode most
-requests write nothing at all.
+log's commits. The last use (shown to directors in their lists) is written at most once a minute
+per credential, not on every ruling: a ruling should not cost a row update for a figure nobody
+reads to the second; so in open mode most requests write nothing at all.
 
 For the routes that rule on words (`api.ruling`: a recorded ruling, a verification, a board
 picture) the guard defers both to the ruling step: a recorded ruling settles them in its own
@@ -17,18 +18,19 @@ transaction of its own before its view runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from flask import g
 
 from adjudicator import store
-from adjudicator.auth import credcache, lastuse, ratelimit
+from adjudicator.auth import credcache, prepared, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.problems import Problem
 from adjudicator.web.errors import ApiError
 
 COUNTED_KINDS = ("device", "app")
+LAST_USED_RESOLUTION = timedelta(seconds=60)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ def owed(
     caller, and for a device or key with nothing to count and a last use noted recently."""
     if found.kind not in COUNTED_KINDS:
         return None
-    note_use = lastuse.due(found.last_used_at, at)
+    last = found.last_used_at
+    note_use = last is None or last <= at - LAST_USED_RESOLUTION
     if limit is None and not note_use:
         return None
     return Pending(found, limit, note_use, at, cached)
@@ -87,7 +90,12 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
         if wait:
             raise rate_limited(caller.kind, pending.limit, wait)
     if pending.note_use:
-        lastuse.note(conn, caller.kind, int(caller.id), pending.at)
+        # One UPDATE that changes the row only when its last use is older than the resolution,
+        # so it needs no read first (a prepared statement, `auth.prepared`).
+        sql = prepared.statements(conn)
+        statement = sql.device_last_use if caller.kind == "device" else sql.key_last_use
+        since = pending.at - LAST_USED_RESOLUTION
+        prepared.change(conn, statement, (sql.to_db(pending.at), int(caller.id), sql.to_db(since)))
         if pending.cached is not None:
             credcache.noted(pending.cached, pending.at)
 

@@ -34,7 +34,6 @@ class Pairing:
 @dataclass(frozen=True)
 class Paired:
     device_id: int
-    name: str
     ruleset: str | None
     token: str
 
@@ -97,7 +96,7 @@ def redeem(conn: sa.Connection, text: str, device_seconds: int, now: datetime) -
             expires_at=now + timedelta(seconds=device_seconds),
         )
     ).inserted_primary_key[0]
-    return Paired(device_id, used.name, used.ruleset, token)
+    return Paired(device_id, used.ruleset, token)
 
 
 def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:

@@ -29,7 +29,8 @@ LOGIN_SCOPE = "login"
 
 
 class AccountError(ValueError):
-    """A director name or password the store cannot take; the message says why."""
+    """A name (a director's or a key's) or a password the store cannot take; the message says
+    why."""
 
 
 @dataclass(frozen=True)
@@ -43,22 +44,30 @@ def is_name(name: str) -> bool:
     return NAME_PATTERN.fullmatch(name) is not None
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, whose: str = "a director's") -> str:
     if not is_name(name):
         raise AccountError(
-            f"a director's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
+            f"{whose} name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
         )
     return name
 
 
+def _id_of(conn: sa.Connection, name: str) -> int | None:
+    return conn.execute(sa.select(Director.id).where(Director.name == name)).scalar()
+
+
+def _hashed(password: str) -> str:
+    try:
+        return hash_password(password)
+    except ValueError as exc:  # the password policy's (passwords.PasswordPolicyError)
+        raise AccountError(str(exc)) from None
+
+
 def add(conn: sa.Connection, name: str, password: str, now: datetime) -> int:
     check_name(name)
-    if conn.execute(sa.select(Director.id).where(Director.name == name)).first():
+    if _id_of(conn, name) is not None:
         raise AccountError(f"a director named {name!r} already exists")
-    try:
-        hashed = hash_password(password)
-    except ValueError as exc:
-        raise AccountError(str(exc)) from None
+    hashed = _hashed(password)
     try:
         return conn.execute(
             sa.insert(Director).values(name=name, password_hash=hashed, created_at=now)
@@ -68,11 +77,11 @@ def add(conn: sa.Connection, name: str, password: str, now: datetime) -> int:
 
 
 def remove(conn: sa.Connection, name: str) -> bool:
-    row = conn.execute(sa.select(Director.id).where(Director.name == name)).first()
-    if row is None:
+    director_id = _id_of(conn, name)
+    if director_id is None:
         return False
-    conn.execute(sa.delete(DirectorSession).where(DirectorSession.director_id == row.id))
-    conn.execute(sa.delete(Director).where(Director.id == row.id))
+    conn.execute(sa.delete(DirectorSession).where(DirectorSession.director_id == director_id))
+    conn.execute(sa.delete(Director).where(Director.id == director_id))
     return True
 
 
@@ -80,20 +89,17 @@ def set_password(conn: sa.Connection, name: str, password: str) -> int | None:
     """Give the director a new password and end every session they have (a password changed
     because it leaked must not leave a thief logged in). The number of sessions ended; None
     when there is no such director."""
-    row = conn.execute(sa.select(Director.id).where(Director.name == name)).first()
-    if row is None:
+    director_id = _id_of(conn, name)
+    if director_id is None:
         return None
-    try:
-        hashed = hash_password(password)
-    except ValueError as exc:
-        raise AccountError(str(exc)) from None
-    conn.execute(sa.update(Director).where(Director.id == row.id).values(password_hash=hashed))
-    ended = conn.execute(sa.delete(DirectorSession).where(DirectorSession.director_id == row.id))
-    return ended.rowcount
+    hashed = _hashed(password)
+    conn.execute(sa.update(Director).where(Director.id == director_id).values(password_hash=hashed))
+    s = DirectorSession
+    return conn.execute(sa.delete(s).where(s.director_id == director_id)).rowcount
 
 
 def exists(conn: sa.Connection, name: str) -> bool:
-    return conn.execute(sa.select(Director.id).where(Director.name == name)).first() is not None
+    return _id_of(conn, name) is not None
 
 
 def listed(conn: sa.Connection, now: datetime) -> list[dict]:

@@ -9,9 +9,10 @@ import sqlalchemy as sa
 
 from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.directors import is_name
+from adjudicator.auth.directors import check_name
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
-from adjudicator.store.credentials import NAME_MAX, ApiKey
+from adjudicator.bounds import MAX_ROW_ID
+from adjudicator.store.credentials import ApiKey
 
 ROLES = ("app",)
 HINT = len(APP_PREFIX) + 4
@@ -33,10 +34,7 @@ def create(
 ) -> NewKey:
     if role not in ROLES:
         raise ApiKeyError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
-    if not is_name(name):
-        raise ApiKeyError(
-            f"a key's name is 1 to {NAME_MAX} letters, digits or . _ @ - (not {name!r})"
-        )
+    check_name(name, "a key's")
     unknown = sorted(set(scopes) - known)
     if unknown:
         raise ApiKeyError(f"unknown ruleset {unknown[0]!r}; known: {', '.join(sorted(known))}")
@@ -73,18 +71,19 @@ def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
     """Revoke by name, or by id when no key has that name."""
     row = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).first()
     if row is not None:
-        return revoke_id(conn, row.id, now)
-    return name_or_id.isdigit() and revoke_id(conn, int(name_or_id), now)
+        return revoke_id(conn, row.id, now) is not None
+    # An id: ASCII digits (int() refuses "²", a digit), within the stores' ids.
+    if not (name_or_id.isascii() and name_or_id.isdigit()) or int(name_or_id) > MAX_ROW_ID:
+        return False
+    return revoke_id(conn, int(name_or_id), now) is not None
 
 
-def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> bool:
-    """Revoke the key with this id (the director's page names keys by id); False when there is
-    no such key or it was revoked already."""
+def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> str | None:
+    """Revoke the key with this id (the director's page names keys by id): its name, or None
+    when there is no such key or it was revoked already."""
     c = ApiKey
-    done = conn.execute(
-        sa.update(ApiKey).where(c.id == key_id, c.revoked_at.is_(None)).values(revoked_at=now)
-    )
-    return done.rowcount == 1
+    revoked = sa.update(c).where(c.id == key_id, c.revoked_at.is_(None)).values(revoked_at=now)
+    return conn.execute(revoked.returning(c.name)).scalar()
 
 
 def listed(conn: sa.Connection) -> list[dict]:

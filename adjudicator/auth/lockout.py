@@ -100,16 +100,22 @@ def shared_account(client: str) -> str:
     return ceiling_of(client) or address_of(client)
 
 
-def _recent(
-    conn: sa.Connection, scope: str, account: str, policy: Policy, now: datetime
-) -> list[sa.Row]:
-    """The account's failures still in the window: (client, failed_at)."""
+def _failures(
+    conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
+) -> tuple[list[sa.Row], list[datetime], list[datetime]]:
+    """The account's failures still in the window (client, failed_at), then the times of the
+    client's own and of its address's (/64's; none for a client that is no address), oldest
+    first."""
     t = AuthFailure
-    return conn.execute(
+    rows = conn.execute(
         sa.select(t.client, t.failed_at).where(
             t.scope == scope, t.account == account, t.failed_at > now - policy.span
         )
     ).all()
+    ceiling = ceiling_of(client)
+    mine = sorted(at for who, at in rows if who == client)
+    near = sorted(at for who, at in rows if ceiling and ceiling_of(who) == ceiling)
+    return rows, mine, near
 
 
 def tries_left(
@@ -118,28 +124,19 @@ def tries_left(
     """How many more failures `client` may have at `account` before it must wait: its own
     allowance, or its address's (/64's) ceiling when that is nearer. What the client would
     learn by trying; the account-wide slow-down, which depends on other clients, is left out."""
-    rows = _recent(conn, scope, account, policy, now)
-    left = policy.attempts - sum(1 for who, _ in rows if who == client)
-    ceiling = ceiling_of(client)
-    if ceiling:
-        near = sum(1 for who, _ in rows if ceiling_of(who) == ceiling)
-        left = min(left, policy.network_attempts - near)
-    return max(0, left)
+    _, mine, near = _failures(conn, scope, account, client, policy, now)
+    return max(0, min(policy.attempts - len(mine), policy.network_attempts - len(near)))
 
 
 def wait_seconds(
     conn: sa.Connection, scope: str, account: str, client: str, policy: Policy, now: datetime
 ) -> int:
     """Seconds before `client` may try `account` again; 0 when it may try now."""
-    rows = _recent(conn, scope, account, policy, now)
-    mine = sorted(at for who, at in rows if who == client)
+    rows, mine, near = _failures(conn, scope, account, client, policy, now)
     if len(mine) >= policy.attempts:
         return seconds_until(mine[-policy.attempts] + policy.span, now)
-    ceiling = ceiling_of(client)
-    if ceiling:
-        near = sorted(at for who, at in rows if ceiling_of(who) == ceiling)
-        if len(near) >= policy.network_attempts:
-            return seconds_until(near[-policy.network_attempts] + policy.span, now)
+    if len(near) >= policy.network_attempts:
+        return seconds_until(near[-policy.network_attempts] + policy.span, now)
     if policy.account_attempts and mine and len(rows) >= policy.account_attempts:
         until = max(at for _, at in rows) + timedelta(seconds=policy.slowdown)
         if until > now:
@@ -170,15 +167,11 @@ def record_failure(
     conn.execute(sa.insert(t).values(scope=scope, account=account, client=client, failed_at=now))
 
 
-def clear_scope(conn: sa.Connection, scope: str) -> int:
-    """Forget every failure of `scope` (the director clearing the kiosks' PIN lockouts)."""
-    return conn.execute(sa.delete(AuthFailure).where(AuthFailure.scope == scope)).rowcount
-
-
-def clear(conn: sa.Connection, scope: str, account: str, client: str | None = None) -> int:
-    """Forget failures: one client's after it succeeded, or all of an account's (the CLI)."""
-    t = AuthFailure
-    where = [t.scope == scope, t.account == account]
-    if client is not None:
-        where.append(t.client == client)
-    return conn.execute(sa.delete(t).where(*where)).rowcount
+def clear(
+    conn: sa.Connection, scope: str, account: str | None = None, client: str | None = None
+) -> int:
+    """Forget failures: one client's after it succeeded, all of an account's (the CLI), or all
+    of the scope's (the director clearing the kiosks' PIN lockouts)."""
+    given = {"scope": scope, "account": account, "client": client}
+    where = {column: value for column, value in given.items() if value is not None}
+    return conn.execute(sa.delete(AuthFailure).filter_by(**where)).rowcount

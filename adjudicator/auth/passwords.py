@@ -10,7 +10,7 @@ default) still verifies, and is rehashed with these at the account's next login
 
 A login of an unknown name verifies against a dummy hash made with the same parameters, so a
 wrong name and a wrong password take the same time. The dummy is made when the app starts
-(`prepare`), before gunicorn forks its workers: made lazily, each worker's first unknown name
+(`dummy_hash`), before gunicorn forks its workers: made lazily, each worker's first unknown name
 paid a hash and a verify, twice a real login's time, which told that the name has no account.
 """
 
@@ -53,13 +53,10 @@ def hasher() -> PasswordHasher:
 
 
 @cache
-def _dummy_hash() -> str:
+def dummy_hash() -> str:
+    """What an unknown name's login verifies against: made at start-up, so no login pays for it
+    (see the module's note)."""
     return hasher().hash("not a password anyone has")
-
-
-def prepare() -> None:
-    """Make the dummy hash now (at start-up), so no login pays for it (see the module's note)."""
-    _dummy_hash()
 
 
 def hash_password(password: str) -> str:
@@ -75,7 +72,7 @@ def verify_password(stored: str | None, password: str) -> bool:
     """True when `password` matches; with no stored hash the work is done anyway, so the time
     taken does not tell whether an account exists."""
     try:
-        return hasher().verify(stored or _dummy_hash(), password) and stored is not None
+        return hasher().verify(stored or dummy_hash(), password) and stored is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

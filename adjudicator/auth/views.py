@@ -22,6 +22,7 @@ from flask import (
     Blueprint,
     Flask,
     Response,
+    abort,
     g,
     jsonify,
     redirect,
@@ -35,6 +36,7 @@ from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, identify
 from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.tokens import CODE_MAX, show_code
+from adjudicator.bounds import MAX_ROW_ID
 from adjudicator.catalogue import rulesets
 from adjudicator.messages import Said
 from adjudicator.pages.headers import form_page_headers
@@ -79,7 +81,16 @@ bp.add_app_template_filter(fill_markup, "fill")
 bp.add_app_template_filter(lambda text, lang: said_in(lang, text), "said")
 bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
+# Every answer here, the JSON the screen polls and whoami's too, with them: never cached.
 bp.after_request(form_page_headers)
+
+
+@bp.url_value_preprocessor
+def _ids_of_rows(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A key's, device's or pairing code's id past the stores' (64-bit) names no row: a 404, as
+    an unknown id, before it reaches the store (where it overflowed: a 500)."""
+    if any(type(v) is int and v > MAX_ROW_ID for v in (values or {}).values()):
+        abort(404)
 
 
 def cookie_options() -> dict[str, Any]:
@@ -148,6 +159,13 @@ def _with_language(target: str) -> str:
     return urlunsplit(parts._replace(query=query))
 
 
+def _refused(response: Response, wait: int) -> Response:
+    """A form's refusal, saying how long a locked-out client must wait (`Retry-After`)."""
+    if wait:
+        response.headers["Retry-After"] = str(wait)
+    return response
+
+
 def _login_page(status: int = 200, **context: Any) -> Response:
     """The login form; its language switch keeps a `next` the visitor was sent with."""
     target = _next_target()
@@ -173,10 +191,7 @@ def login_form():
 @public
 def login():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = _login_page(status, error=error, name=name)
-        if wait:
-            response.headers["Retry-After"] = str(wait)
-        return response
+        return _refused(_login_page(status, error=error, name=name), wait)
 
     name = (request.form.get("name") or "").strip()
     password = request.form.get("password") or ""
@@ -244,20 +259,19 @@ def _revoked_name(listed: list[dict]) -> str | None:
     """The tablet a revoke just ended (`?revoked=<id>`, where the revoke leads): the screen
     confirms it by name. None for any other value, or a device not revoked."""
     asked = request.args.get("revoked", "")
-    for device in listed:
-        if asked == str(device["id"]) and device["state"] == "revoked":
-            return device["name"]
-    return None
+    ended = (d["name"] for d in listed if asked == str(d["id"]) and d["state"] == "revoked")
+    return next(ended, None)
 
 
 def director_page(
     template: str, status: int, switch: str, limits: dict[str, int] | None = None, **context: Any
 ) -> Response:
     """A page of a logged-in director's: who they are, the session's CSRF token that every
-    form of theirs carries, and its fields' limits (`FORM_LIMITS`, with the page's own)."""
+    form of theirs carries, its fields' limits (`FORM_LIMITS`, with the page's own) and the
+    one way its times are shown (`when`)."""
     director = {"director": current_caller(), "csrf": directors.csrf_token(g.session_token)}
     limits = FORM_LIMITS | (limits or {})
-    return page(template, status, switch=switch, limits=limits, **director, **context)
+    return page(template, status, switch=switch, limits=limits, when=when, **director, **context)
 
 
 def _home(status: int = 200, **extra: Any) -> Response:
@@ -272,7 +286,6 @@ def _home(status: int = 200, **extra: Any) -> Response:
         "any_ruleset": ANY_RULESET,
         "keys": key_rows,
         "rulesets": ruleset_choices(),
-        "when": when,
         "mode": current_settings().mode,
         "pairing": None,
         "error": None,
@@ -335,9 +348,7 @@ def pairing_state_json(pairing_id: int):
     polled by the screen: once a tablet has paired, its code and QR code leave the screen."""
     with store.connection() as conn:
         state = devices.pairing_state(conn, pairing_id, store_time.now())
-    response = jsonify(state=state)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(state=state)
 
 
 @bp.get("/director/devices/state")
@@ -346,9 +357,7 @@ def devices_state_json():
     """The devices list's digest (`devices_state`), polled by the director's screen."""
     with store.connection() as conn:
         listed = devices.listed(conn, store_time.now())
-    response = jsonify(state=devices_state(listed))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(state=devices_state(listed))
 
 
 @bp.post("/director/devices/<int:device_id>/revoke")
@@ -367,29 +376,28 @@ def clear_pin_lockouts():
     """Five wrong taps lock a kiosk's PIN for the window: the director, at the screen, need not
     wait it out (the per-device counts start afresh; the counting itself is unchanged)."""
     with store.connection(write=True) as conn:
-        lockout.clear_scope(conn, PIN_SCOPE)
+        lockout.clear(conn, PIN_SCOPE)
     return redirect(url_for("auth.home", cleared="pin", **kept_language()), 303)
 
 
 # --- the tablet: redeeming a pairing code -------------------------------------------------------
 
 
+def _pair_page(status: int = 200, error: str | None = None) -> Response:
+    return page("judge_pair.html", status, switch="auth.pair_form", error=error, limits=FORM_LIMITS)
+
+
 @bp.get("/judge/pair")
 @public
 def pair_form():
-    return page("judge_pair.html", switch="auth.pair_form", error=None, limits=FORM_LIMITS)
+    return _pair_page()
 
 
 @bp.post("/judge/pair")
 @public
 def pair():
     def again(error: str, status: int, wait: int = 0) -> Response:
-        response = page(
-            "judge_pair.html", status, switch="auth.pair_form", error=error, limits=FORM_LIMITS
-        )
-        if wait:
-            response.headers["Retry-After"] = str(wait)
-        return response
+        return _refused(_pair_page(status, error), wait)
 
     if not same_origin():
         return again(say("dir_pair_wrong_site"), 403)
@@ -437,9 +445,7 @@ def whoami():
     """What the request's credential is, so a tablet can tell whether it is still paired."""
     body: Caller = identify().to_dict()
     body["mode"] = current_settings().mode
-    response = jsonify(body)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(body)
 
 
 # --- errors on these pages, for a person's browser (adjudicator.web.errors.error_pages) ------------

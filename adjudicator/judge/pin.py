@@ -11,7 +11,6 @@ no rulings), so it is refused with 401.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 import secrets
@@ -23,6 +22,7 @@ from adjudicator.api.bodies import UnlockRequest, parse
 from adjudicator.auth import lockout, store_time
 from adjudicator.auth.guard import identify
 from adjudicator.auth.lockout import PIN_SCOPE
+from adjudicator.auth.tokens import digest
 from adjudicator.auth.views import set_cookie
 from adjudicator.catalogue import rulesets
 from adjudicator.problems import Problem
@@ -44,7 +44,7 @@ def kiosk_device() -> str | None:
     value = request.cookies.get(KIOSK_COOKIE, "")
     if not _KIOSK_ID.fullmatch(value):
         return None
-    return hashlib.sha256(value.encode("ascii")).hexdigest()[:32]
+    return digest(value)[:32]
 
 
 def give_kiosk_device(response: Response) -> Response:
@@ -54,13 +54,9 @@ def give_kiosk_device(response: Response) -> Response:
     return response
 
 
-def _digest(text: str) -> bytes:
-    # Equal-length digests, so the comparison's time says nothing about the PIN's length either.
-    return hashlib.sha256(text.encode("utf-8")).digest()
-
-
 def pin_matches(given: str, configured: str) -> bool:
-    return hmac.compare_digest(_digest(given), _digest(configured))
+    # Equal-length digests, so the comparison's time says nothing about the PIN's length either.
+    return hmac.compare_digest(digest(given), digest(configured))
 
 
 @operation(
@@ -121,9 +117,7 @@ def unlock():
         for _, r in sorted(rulesets().items())
         if caller.may_use(r.id)  # a tablet bound to a ruleset is offered only that one
     ]
-    response = jsonify(unlocked=True, rulesets=listed)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return jsonify(unlocked=True, rulesets=listed)  # never cached: the judge pages' headers
 
 
 def _kiosk_client() -> str:

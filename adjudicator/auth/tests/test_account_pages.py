@@ -87,6 +87,12 @@ def test_a_key_is_revoked_at_once(app, director, caplog):
     assert states == {"scorer": True, "7": False}  # by id, never the key named "7"
     again = director.post(f"/director/keys/{key_id}/revoke", data={"csrf": csrf})
     assert again.status_code == 404
+    for no_id in (99, 2**63, 10**20):  # none such; past the stores' 64-bit ids (was a 500)
+        for what in ("keys", "devices"):
+            answer = director.post(f"/director/{what}/{no_id}/revoke", data={"csrf": csrf})
+            assert answer.status_code == 404, (what, no_id)
+    for no_id in (2**63, 10**20):  # a pairing code's unknown id is "expired"; these are no id
+        assert director.get(f"/director/pairings/{no_id}/state").status_code == 404
     assert "director 'anna' revoked app key (name='scorer', id=1)" in caplog.text
 
 

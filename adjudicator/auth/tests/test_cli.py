@@ -92,9 +92,22 @@ def test_keys_revoke_by_name_else_by_id(store_env, capsys, monkeypatch):
     assert run(capsys, monkeypatch, "keys", "revoke", "1")[0] == 2  # revoked already
     assert run(capsys, monkeypatch, "keys", "revoke", "3")[0] == 0  # no key named "3": id 3
     assert run(capsys, monkeypatch, "keys", "revoke", "99")[0] == 2  # no such key
+    for name in ("²", "9" * 20):  # a digit but no number; a number no id can be
+        code, _, err = run(capsys, monkeypatch, "keys", "revoke", name)
+        assert code == 2 and f"no active key named {name!r}" in err
     rows = run(capsys, monkeypatch, "keys", "list")[1].splitlines()
     states = {line.split()[1]: "revoked" in line for line in rows[1:] if line.strip()}
     assert states == {"scorer": False, "1": True, "timer": True}, rows
+
+
+def test_a_key_and_a_director_are_refused_a_bad_name_alike(store_env, capsys, monkeypatch):
+    """One rule for both names (directors.check_name), each said in its own words."""
+    code, out, err = run(capsys, monkeypatch, "keys", "create", "--name", "two words")
+    assert (code, out) == (2, "")
+    assert "a key's name is 1 to 64 letters, digits or . _ @ - (not 'two words')" in err
+    code, _, err = run(capsys, monkeypatch, "directors", "add", "two words", stdin="")
+    assert code == 2
+    assert "a director's name is 1 to 64 letters, digits or . _ @ - (not 'two words')" in err
 
 
 def test_devices_list_and_revoke(store_env, capsys, monkeypatch, make_app):

@@ -59,7 +59,7 @@ def test_right_wrong_and_unknown_each_cost_one_verify_and_no_hash(make_app, monk
     then costs one argon2 verify whatever the answer, and never a hash."""
     from argon2 import PasswordHasher
 
-    passwords._dummy_hash.cache_clear()  # as in a freshly started process
+    passwords.dummy_hash.cache_clear()  # as in a freshly started process
     app = make_app(MODE="tournament")
     add_director(app)
     calls = []
