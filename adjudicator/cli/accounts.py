@@ -8,9 +8,9 @@ import sys
 from datetime import datetime
 
 from adjudicator.auth import devices, directors, keys, store_time
+from adjudicator.bounds import MAX_ROW_ID
 from adjudicator.cli.common import (
     EXIT_OK,
-    ID_MAX,
     UsageError,
     add_database_option,
     add_group,
@@ -181,7 +181,7 @@ def add_devices(sub: argparse._SubParsersAction) -> None:
         description="Revoke a device: its next request is refused, on every box.",
     )
     revoke.add_argument(
-        "id", type=whole_number(1, ID_MAX), help="the device's id, from `devices list`"
+        "id", type=whole_number(1, MAX_ROW_ID), help="the device's id, from `devices list`"
     )
     add_database_option(actions)
 

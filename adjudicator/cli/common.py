@@ -14,7 +14,6 @@ from adjudicator import settings
 
 EXIT_OK = 0
 EXIT_DISAGREE = 1  # bad input is 2: lexicon.console.EXIT_BAD_INPUT, both CLIs' runner
-ID_MAX = 2**63 - 1  # the stores' ids are 64-bit (PostgreSQL BIGINT, SQLite INTEGER)
 
 
 class UsageError(Exception):
