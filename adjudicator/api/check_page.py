@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import orjson
 from flask import Response, request
 from markupsafe import Markup
 
@@ -25,6 +24,7 @@ from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.web.access import directors_only
 from adjudicator.web.errors import ApiError, as_problem
+from adjudicator.web.requests import json_object
 from lexicon.limits import RACK_SIZE
 
 
@@ -45,13 +45,7 @@ def _record_body() -> dict[str, Any]:
             raise ApiError(Problem.BAD_RECORD, str(exc), "file") from None
     if not text.lstrip().startswith("{"):
         return {"gcg": text}
-    try:
-        body = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise ApiError(Problem.INVALID_JSON, "the record is not valid JSON", "record") from None
-    if not isinstance(body, dict):
-        raise ApiError(Problem.WRONG_SHAPE, "the JSON record must be an object", "record")
-    return body
+    return json_object(text, "record")
 
 
 def _checked_view(ruleset: Ruleset, body: dict[str, Any]) -> dict[str, Any]:

@@ -120,14 +120,22 @@ def json_body() -> dict[str, Any]:
         # bad chunk size, a missing terminator) or NoMoreData (an OSError: the body was cut
         # short) here: the framing is the client's fault, not ours.
         raise ApiError(Problem.BAD_REQUEST, "the request body's framing is malformed") from None
+    return json_object(raw)
+
+
+def json_object(raw: bytes | str, field: str | None = None) -> dict[str, Any]:
+    """JSON text as an object, refused as a request body is (a key twice, nesting past the
+    bound). A form's JSON (the *Check a game* page's record) is read here too, `field` naming it
+    where the text is not JSON at all."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if exc.msg.startswith(_PARSER_DEPTH_LIMIT):  # orjson's own limit, 1024 levels
             raise _too_deep("$") from None
-        raise ApiError(Problem.INVALID_JSON, "the body is not valid JSON") from None
+        whose = "the body" if field is None else f"'{field}'"
+        raise ApiError(Problem.INVALID_JSON, f"{whose} is not valid JSON", field) from None
     if not isinstance(data, dict):
-        raise ApiError(Problem.WRONG_SHAPE, "the body must be a JSON object", "$")
+        raise ApiError(Problem.WRONG_SHAPE, "the body must be a JSON object", field or "$")
     _refuse_duplicate_keys(raw, _keys_within_depth(data))
     return data
 
@@ -168,14 +176,14 @@ def _keys_within_depth(data: dict[str, Any]) -> int:
     return keys
 
 
-def _refuse_duplicate_keys(raw: bytes, keys: int) -> None:
+def _refuse_duplicate_keys(raw: bytes | str, keys: int) -> None:
     """orjson keeps the last of two equal keys; `{"pin": "0000", "pin": "4711"}` must not pass.
 
     Every key in the text is followed by a colon, so when the text has no more colons than the
     parsed objects have `keys`, no key can repeat. Only bodies with colons inside strings (GCG
     text, notation) are read a second time, by the standard library, watching every object.
     """
-    if raw.count(b":") <= keys:
+    if raw.count(b":" if isinstance(raw, bytes) else ":") <= keys:
         return
     json.loads(raw, object_pairs_hook=_unique_pairs)
 

@@ -101,6 +101,22 @@ def test_json_turns_and_an_uploaded_file_take_the_same_path(app, director):
         ("naspa", '{"players": ["A", "B"]', 400, "invalid_json", "record"),
         ("naspa", '{"players": ["A", "B"], "turns": [], "x": 1}', 400, "unknown_field", "x"),
         ("nope", GCG, 404, "unknown_ruleset", "ruleset"),
+        # Read as games/verify reads a body: a key twice, or nesting past the bound, is refused.
+        (
+            "naspa",
+            '{"players": ["A", "B"], "turns": [], "turns": []}',
+            400,
+            "duplicate_key",
+            "turns",
+        ),
+        (
+            "naspa",
+            '{"players": ["A", "B"], "turns": ' + "[" * 200 + "]" * 200 + "}",
+            400,
+            "too_deep",
+            "turns",
+        ),
+        ("naspa", '{"turns": ' + "[" * 1100 + "]" * 1100 + "}", 400, "too_deep", "$"),
     ],
 )
 def test_a_refused_record_is_said_on_the_page(director, ruleset, record, status, code, field):
