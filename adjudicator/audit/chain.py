@@ -286,6 +286,7 @@ _READERS = tuple(
 RAW = select(*(column(name) for name in COLUMNS)).select_from(RULINGS)
 SHOWN_MAX = 40  # characters of a malformed value a verdict shows
 _UNREAD = object()  # a value its reader refused
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what no UTF-8 holds
 
 
 def _shown(value: Any) -> str:
@@ -318,13 +319,7 @@ def _decoded(raw: Mapping[str, Any]) -> Stored:
 def _broken_text(value: Any) -> bool:
     """Text that was not UTF-8 in the database (`_undecoded_text` kept its bytes as lone
     surrogates, which UTF-8 cannot encode)."""
-    if not isinstance(value, str) or value.isascii():
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return isinstance(value, str) and _SURROGATE.search(value) is not None
 
 
 def _storable(value: Any) -> Any:
