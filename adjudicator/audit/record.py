@@ -119,22 +119,19 @@ class RulingWrite:
                 return replay  # ruled, recorded and counted the first time
         if self.charge is not None:
             bookkeeping.settle(conn, self.charge)  # refused past the rate limit
-        if self.counts_jury:
-            self.body["queries_remaining"] = self.count_jury_query(conn)
+        if self.counts_jury:  # the words left to this player in this game; None: uncounted
+            # Every word the answer lists was ruled on (a challenge's words, the words a play
+            # forms; none for an illegal play), so each one counts; refused past the limit.
+            limit, words = self.jury_limit, len(self.body["words"])
+            self.body["queries_remaining"] = (
+                None if limit is None else jury.count(conn, self.labels, limit, words)
+            )
         if self.entry is not None:
             batch.append(self.entry)
         payload = orjson.dumps(self.body)
         if self.key is not None:
             idempotency.remember(conn, self.key, 200, payload)
         return payload
-
-    def count_jury_query(self, conn: Connection) -> int | None:
-        """The words left to this player in this game (refused past the limit); None when
-        the query is answered uncounted. Every word the answer lists was ruled on (a challenge's
-        words, the words a play forms; none for an illegal play), so each one counts."""
-        if self.jury_limit is None:
-            return None
-        return jury.count(conn, self.labels, self.jury_limit, len(self.body["words"]))
 
 
 def record_ruling(
