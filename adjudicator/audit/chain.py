@@ -407,10 +407,8 @@ def checkpoints(conn: Connection) -> list[Checkpoint]:
 def checkpoint(conn: Connection) -> Head:
     """Where the log starts: the newest prune's checkpoint (the last entry it removed), or
     (0, genesis) when it was never pruned."""
-    found = conn.execute(
-        select(CHECKPOINTS.c.seq, CHECKPOINTS.c.hash).order_by(CHECKPOINTS.c.seq.desc()).limit(1)
-    ).one_or_none()
-    return Head(0, GENESIS_HASH) if found is None else Head(found.seq, found.hash)
+    marks = checkpoints(conn)
+    return Head(marks[-1].seq, marks[-1].hash) if marks else Head(0, GENESIS_HASH)
 
 
 def parse_head(text: str) -> Head:
@@ -526,7 +524,7 @@ def verify(conn: Connection, noted: Head | None = None) -> Verification:
     is named. `conn` should read one snapshot (`Store.snapshot`), as `audit verify` does."""
     problems: list[str] = []
     marks = checkpoints(conn)
-    start = Head(marks[-1].seq, marks[-1].hash) if marks else Head(0, GENESIS_HASH)
+    start = checkpoint(conn)
     previous, expected, count = start.hash, start.seq + 1, 0
     prunes: list[Prune] = []
     bad_prunes: list[str] = []
