@@ -32,28 +32,6 @@ KINDS = ("challenge", "jury", "move")
 METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values
 
 
-def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
-    """What the entry says was ruled, read from the answer `body` itself and from nothing else,
-    so the log can never say more or other than the caller was told: the words as listed, the
-    ruling, and the consequence (a challenge's as answered; a move's legality, placement error
-    codes and score, as answered: no score for an illegal play)."""
-    if kind == "move":
-        consequence = {
-            "legal": body["legal"],
-            "errors": [error["code"] for error in body["errors"]],
-            "score": body["score"],
-        }
-        play = body["notation"]
-    else:
-        consequence, play = body["consequence"], None
-    return {
-        "words": body["words"],
-        "verdict": body["ruling"],
-        "consequence": consequence,
-        "play": play,
-    }
-
-
 def audit_entry(
     body: dict[str, Any],
     *,
@@ -63,9 +41,21 @@ def audit_entry(
     labels: Labels,
 ) -> dict[str, Any]:
     """The audit log's entry for the ruling `body` answers: what was asked, by whom, under which
-    ruleset and lexicon, and what was ruled, as answered (`answered`; the chain adds its seq,
-    time and hashes)."""
+    ruleset and lexicon, and what was ruled (the chain adds its seq, time and hashes). What was
+    ruled is read from the answer `body` itself and from nothing else, so the log can never say
+    more or other than the caller was told: the words as listed, the ruling, and the
+    consequence (a challenge's as answered; a move's legality, placement error codes and score,
+    as answered: no score for an illegal play)."""
     lexicon = body["lexicon"]
+    if kind == "move":
+        consequence = {
+            "legal": body["legal"],
+            "errors": [error["code"] for error in body["errors"]],
+            "score": body["score"],
+        }
+        play = body["notation"]
+    else:
+        consequence, play = body["consequence"], None
     return {
         "ruling_id": body["ruling_id"],
         "kind": kind,
@@ -82,7 +72,10 @@ def audit_entry(
         "table_label": labels.table,
         "game": labels.game,
         "player": labels.player,
-        **answered(body, kind),
+        "words": body["words"],
+        "verdict": body["ruling"],
+        "consequence": consequence,
+        "play": play,
     }
 
 
@@ -146,7 +139,7 @@ def record_ruling(
     jury_limit: int | None = None,
 ) -> Response:
     """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
-    consequence as answered: `answered`), asked by `caller`, and return the answer: committed
+    consequence as answered: `audit_entry`), asked by `caller`, and return the answer: committed
     before it is returned. The ruling step (`adjudicator.api.ruling`) is its one caller in a
     request: `charge` is the caller's deferred rate count and last use (`bookkeeping.pending`),
     `key` the request's idempotency key (`idempotency.from_request`).
