@@ -152,8 +152,7 @@ def rulings_export() -> Response:
         raise ApiError(
             Problem.OUT_OF_RANGE, f"'format' must be {' or '.join(sheet.FORMATS)}", "format"
         )
-    args.pop("lang", None)
-    args.pop("before", None)  # every page of the filter
+    args.pop("before", None)  # every page of the filter (`lang` is the page's, no filter)
     query = read_query(args)
     lang = request_language()
     zone = event_zone()
