@@ -153,16 +153,9 @@ def lock_for_append(conn: Connection) -> tuple[Head, tuple[int, str] | None]:
     """`lock_head`, and the log's last entry (seq, hash) as it stands under the lock (None when
     the log keeps no entry): what `audit.health` checks the head against before an append."""
     sql = _sql(conn)
-    cursor = driver.cursor(conn)
-    try:
-        cursor.execute(sql.lock_for_append)
-        found = cursor.fetchone()
-        if sql.last_entry is not None:
-            cursor.execute(sql.last_entry)
-            last = cursor.fetchone()
-            found = (*found, *(last or (None, None)))
-    finally:
-        cursor.close()
+    found = driver.one(conn, sql.lock_for_append)
+    if sql.last_entry is not None:
+        found = (*found, *(driver.one(conn, sql.last_entry) or (None, None)))
     seq, hash_, last_seq, last_hash = found
     return Head(seq, hash_), None if last_seq is None else (last_seq, last_hash)
 
