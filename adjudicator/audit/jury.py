@@ -55,12 +55,11 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     if not missing:
         return limit
     if current_settings().tournament:
-        name = missing[0]
         raise ApiError(
             Problem.MISSING_FIELD,
             f"a jury query under {ruleset.id} names its 'game' and 'player' (the limit is"
             f" {limit} words per player and game)",
-            name,
+            missing[0],
         )
     return None
 
