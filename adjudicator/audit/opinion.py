@@ -56,12 +56,9 @@ def second_opinion(item: dict[str, Any], ruleset: Ruleset | None) -> SecondOpini
     ruled = next((e for e in installed if e.identity()["sha256"] == sha256), None)
     others = [e for e in installed if e is not ruled]
     before = editions.previous(installed, ruled) if ruled is not None else None
-    differing = []
-    for edition in sorted(others, key=lambda e: (e is not before, editions.since(e))):
-        opinion = _opinion(edition, words, ruled, item["verdict"], edition is before)
-        if opinion is not None:
-            differing.append(opinion)
-    return SecondOpinion(len(others), tuple(differing))
+    ordered = sorted(others, key=lambda e: (e is not before, editions.since(e)))
+    said = (_opinion(e, words, ruled, item["verdict"], e is before) for e in ordered)
+    return SecondOpinion(len(others), tuple(o for o in said if o is not None))
 
 
 def _opinion(
