@@ -361,10 +361,9 @@ def stored(conn: Connection, batch: int = 1000, narrowed: Select = RAW) -> Itera
         last = chunk[-1].row["seq"]
 
 
-def rows(conn: Connection, batch: int = 1000) -> Iterator[dict[str, Any]]:
+def rows(conn: Connection) -> Iterator[dict[str, Any]]:
     """Every row's values, lowest `seq` first (`stored`, without the faults)."""
-    for found in stored(conn, batch):
-        yield found.row
+    return (found.row for found in stored(conn))
 
 
 def stored_time(value: Any, shown: Callable[[Any], str] = str) -> str:

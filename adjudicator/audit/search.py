@@ -150,8 +150,7 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
     return items, (kept[-1].row["seq"] if len(found) > query.limit else None)
 
 
-def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
+def every(conn: Connection, query: Query) -> Iterator[dict[str, Any]]:
     """Every entry `query` matches, on every page (its `before` and `limit` aside), in chain
     order: what an export of the page's filter holds. Read in batches, never held whole."""
-    for each in stored(conn, batch, _matching(query)):
-        yield item(each.row, faults(each))
+    return (item(each.row, faults(each)) for each in stored(conn, narrowed=_matching(query)))
