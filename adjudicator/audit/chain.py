@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -184,8 +184,7 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     sql = _sql(conn)
-    cursor = driver.cursor(conn)
-    try:
+    with closing(driver.cursor(conn)) as cursor:
         if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
             conn.execute(_insert, rows)
         else:
@@ -199,8 +198,6 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         )
         if cursor.rowcount != len(rows):
             raise HeadDidNotMove()
-    finally:
-        cursor.close()
 
 
 @dataclass(frozen=True)
