@@ -14,14 +14,12 @@ made to start a count afresh.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from adjudicator.problems import DomainError, Problem
 from adjudicator.store import labelforms
 from adjudicator.store.models import LABEL_MAX
-
-FIELDS = ("event", "round", "table", "game", "player")
 
 
 class LabelError(DomainError):
@@ -43,6 +41,7 @@ class Labels:
 
 
 NONE = Labels()
+FIELDS = tuple(f.name for f in fields(Labels))  # the labels' names, in the order declared
 
 
 def under_event(labels: Labels, event: str) -> Labels:
