@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -153,16 +153,9 @@ def lock_for_append(conn: Connection) -> tuple[Head, tuple[int, str] | None]:
     """`lock_head`, and the log's last entry (seq, hash) as it stands under the lock (None when
     the log keeps no entry): what `audit.health` checks the head against before an append."""
     sql = _sql(conn)
-    cursor = driver.cursor(conn)
-    try:
-        cursor.execute(sql.lock_for_append)
-        found = cursor.fetchone()
-        if sql.last_entry is not None:
-            cursor.execute(sql.last_entry)
-            last = cursor.fetchone()
-            found = (*found, *(last or (None, None)))
-    finally:
-        cursor.close()
+    found = driver.one(conn, sql.lock_for_append)
+    if sql.last_entry is not None:
+        found = (*found, *(driver.one(conn, sql.last_entry) or (None, None)))
     seq, hash_, last_seq, last_hash = found
     return Head(seq, hash_), None if last_seq is None else (last_seq, last_hash)
 
@@ -191,8 +184,7 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     sql = _sql(conn)
-    cursor = driver.cursor(conn)
-    try:
+    with closing(driver.cursor(conn)) as cursor:
         if conn.dialect.name != "sqlite":  # one multi-row INSERT (insertmanyvalues), JSON as JSON
             conn.execute(_insert, rows)
         else:
@@ -206,8 +198,6 @@ def write(conn: Connection, head: Head, rows: list[dict[str, Any]]) -> None:
         )
         if cursor.rowcount != len(rows):
             raise HeadDidNotMove()
-    finally:
-        cursor.close()
 
 
 @dataclass(frozen=True)
@@ -286,6 +276,7 @@ _READERS = tuple(
 RAW = select(*(column(name) for name in COLUMNS)).select_from(RULINGS)
 SHOWN_MAX = 40  # characters of a malformed value a verdict shows
 _UNREAD = object()  # a value its reader refused
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what no UTF-8 holds
 
 
 def _shown(value: Any) -> str:
@@ -318,13 +309,7 @@ def _decoded(raw: Mapping[str, Any]) -> Stored:
 def _broken_text(value: Any) -> bool:
     """Text that was not UTF-8 in the database (`_undecoded_text` kept its bytes as lone
     surrogates, which UTF-8 cannot encode)."""
-    if not isinstance(value, str) or value.isascii():
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return isinstance(value, str) and _SURROGATE.search(value) is not None
 
 
 def _storable(value: Any) -> Any:
@@ -373,10 +358,9 @@ def stored(conn: Connection, batch: int = 1000, narrowed: Select = RAW) -> Itera
         last = chunk[-1].row["seq"]
 
 
-def rows(conn: Connection, batch: int = 1000) -> Iterator[dict[str, Any]]:
+def rows(conn: Connection) -> Iterator[dict[str, Any]]:
     """Every row's values, lowest `seq` first (`stored`, without the faults)."""
-    for found in stored(conn, batch):
-        yield found.row
+    return (found.row for found in stored(conn))
 
 
 def stored_time(value: Any, shown: Callable[[Any], str] = str) -> str:
@@ -412,10 +396,8 @@ def checkpoints(conn: Connection) -> list[Checkpoint]:
 def checkpoint(conn: Connection) -> Head:
     """Where the log starts: the newest prune's checkpoint (the last entry it removed), or
     (0, genesis) when it was never pruned."""
-    found = conn.execute(
-        select(CHECKPOINTS.c.seq, CHECKPOINTS.c.hash).order_by(CHECKPOINTS.c.seq.desc()).limit(1)
-    ).one_or_none()
-    return Head(0, GENESIS_HASH) if found is None else Head(found.seq, found.hash)
+    marks = checkpoints(conn)
+    return Head(marks[-1].seq, marks[-1].hash) if marks else Head(0, GENESIS_HASH)
 
 
 def parse_head(text: str) -> Head:
@@ -531,7 +513,7 @@ def verify(conn: Connection, noted: Head | None = None) -> Verification:
     is named. `conn` should read one snapshot (`Store.snapshot`), as `audit verify` does."""
     problems: list[str] = []
     marks = checkpoints(conn)
-    start = Head(marks[-1].seq, marks[-1].hash) if marks else Head(0, GENESIS_HASH)
+    start = checkpoint(conn)
     previous, expected, count = start.hash, start.seq + 1, 0
     prunes: list[Prune] = []
     bad_prunes: list[str] = []

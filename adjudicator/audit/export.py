@@ -45,10 +45,9 @@ def write_json(rows: Iterable[Mapping[str, Any]], out: TextIO) -> int:
     """A JSON array, one entry per line; the number of entries."""
     count = 0
     out.write("[")
-    for row in rows:
-        out.write(",\n" if count else "\n")
+    for count, row in enumerate(rows, start=1):
+        out.write(",\n" if count > 1 else "\n")
         out.write(orjson.dumps(exported(row)).decode())
-        count += 1
     out.write("\n]\n" if count else "]\n")
     return count
 

@@ -55,12 +55,11 @@ def counted(ruleset: Ruleset, labels: Labels) -> int | None:
     if not missing:
         return limit
     if current_settings().tournament:
-        name = missing[0]
         raise ApiError(
             Problem.MISSING_FIELD,
             f"a jury query under {ruleset.id} names its 'game' and 'player' (the limit is"
             f" {limit} words per player and game)",
-            name,
+            missing[0],
         )
     return None
 
@@ -74,16 +73,15 @@ def _key(labels: Labels) -> dict[str, str | None]:
     }
 
 
-def _used(conn: Connection, labels: Labels) -> int | None:
-    """The words counted so far for (event, game, player); None before the first."""
-    where = [WORDS.c[name] == value for name, value in _key(labels).items()]
-    return conn.execute(select(WORDS.c.words).where(*where)).scalar_one_or_none()
+def _used(conn: Connection, key: dict[str, str | None]) -> int | None:
+    """The words counted so far in the count's row `key` (`_key`); None before the first."""
+    return conn.execute(select(WORDS.c.words).filter_by(**key)).scalar_one_or_none()
 
 
 def left(conn: Connection, labels: Labels, limit: int) -> int:
     """The words (event, game, player) may still put to the jury: a read, counting nothing. It
     says what the next query's answer or refusal would say (`queries_remaining`), no more."""
-    return max(0, limit - (_used(conn, labels) or 0))
+    return max(0, limit - (_used(conn, _key(labels)) or 0))
 
 
 def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
@@ -91,8 +89,7 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
     Refuses the whole query when it would pass the limit. Runs under the audit log's append
     lock, so counts never race."""
     key = _key(labels)
-    where = [WORDS.c[name] == value for name, value in key.items()]
-    used = _used(conn, labels)
+    used = _used(conn, key)
     left = limit - (used or 0)
     if words > left:
         raise ApiError(
@@ -109,5 +106,5 @@ def count(conn: Connection, labels: Labels, limit: int, words: int) -> int:
     if used is None:
         conn.execute(WORDS.insert(), {**key, "words": words, "updated_at": now})
     else:
-        conn.execute(WORDS.update().where(*where), {"words": used + words, "updated_at": now})
+        conn.execute(WORDS.update().filter_by(**key), {"words": used + words, "updated_at": now})
     return left - words

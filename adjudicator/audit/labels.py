@@ -14,14 +14,12 @@ made to start a count afresh.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from adjudicator.problems import DomainError, Problem
 from adjudicator.store import labelforms
 from adjudicator.store.models import LABEL_MAX
-
-FIELDS = ("event", "round", "table", "game", "player")
 
 
 class LabelError(DomainError):
@@ -36,9 +34,6 @@ class Labels:
     game: str | None = None
     player: str | None = None
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {name: getattr(self, name) for name in FIELDS}
-
     def key(self, name: str) -> str | None:
         """The label `name` in its compared form (its profile's, case-mapped), as counted."""
         value = getattr(self, name)
@@ -46,6 +41,7 @@ class Labels:
 
 
 NONE = Labels()
+FIELDS = tuple(f.name for f in fields(Labels))  # the labels' names, in the order declared
 
 
 def under_event(labels: Labels, event: str) -> Labels:
@@ -78,9 +74,7 @@ def check_label(name: str, value: Any) -> str:
     except labelforms.Refused as refused:
         raise refusal(name, refused) from None
     if len(recorded) > LABEL_MAX or len(compared) > LABEL_MAX:
-        raise LabelError(
-            Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name
-        )
+        raise _out_of_bounds(name)
     if labelforms.mixes_scripts(recorded):
         raise LabelError(
             Problem.LABEL_MIXED_SCRIPTS,
@@ -96,9 +90,7 @@ def refusal(name: str, refused: labelforms.Refused) -> LabelError:
     of it, else `label_disallowed_character` naming the character (`character`: `U+FE0F`,
     `character_name`: `VARIATION SELECTOR-16`) and the profile."""
     if refused.reason == "empty":
-        return LabelError(
-            Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name
-        )
+        return _out_of_bounds(name)  # nothing is left of it
     profile = labelforms.PROFILES.get(name, labelforms.NICKNAME)  # a search's text: a name
     standard = "RFC 8266" if profile == labelforms.NICKNAME else "RFC 8265"
     if refused.char is None:
@@ -108,13 +100,16 @@ def refusal(name: str, refused: labelforms.Refused) -> LabelError:
             name,
         )
     described = labelforms.describe(refused.char)
+    code, char_name = described.split(" ", 1)
     return LabelError(
         Problem.LABEL_DISALLOWED_CHARACTER,
         f"'{name}' has {described}, a character a {profile} may not hold ({standard}, PRECIS:"
         f" {refused.reason}); it is refused, not dropped",
         name,
-        extra={
-            "character": described.split(" ", 1)[0],
-            "character_name": described.split(" ", 1)[1],
-        },
+        extra={"character": code, "character_name": char_name},
     )
+
+
+def _out_of_bounds(name: str) -> LabelError:
+    """`label_length`: the one refusal of a label out of its bounds, empty or too long."""
+    return LabelError(Problem.LABEL_LENGTH, f"'{name}' must be 1 to {LABEL_MAX} characters", name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.audit.reading import as_written
 from adjudicator.catalogue import editions_of
 from adjudicator.disclosure import INVALID, VALID, VERDICTS
 from adjudicator.rulesets import Ruleset
@@ -44,18 +45,10 @@ def disputed(item: dict[str, Any], opened: str | None) -> bool:
     )
 
 
-def recorded_words(item: dict[str, Any]) -> list[str]:
-    """The normalised words the entry recorded (none for a row written around the service)."""
-    words = item.get("words")
-    if not isinstance(words, list):
-        return []
-    return [w["word"] for w in words if isinstance(w, dict) and isinstance(w.get("word"), str)]
-
-
 def second_opinion(item: dict[str, Any], ruleset: Ruleset | None) -> SecondOpinion | None:
     """What the ruleset's other installed editions say of the ruling's words; None where there
-    is nothing to judge (no ruleset, no words, no verdict)."""
-    words = recorded_words(item)
+    is nothing to judge (no ruleset, no words as the service writes them, no verdict)."""
+    words = [w["word"] for w in item["words"]] if as_written(item.get("words")) else []
     if ruleset is None or not words or item.get("verdict") not in VERDICTS:
         return None
     installed = editions_of(ruleset)
@@ -63,12 +56,9 @@ def second_opinion(item: dict[str, Any], ruleset: Ruleset | None) -> SecondOpini
     ruled = next((e for e in installed if e.identity()["sha256"] == sha256), None)
     others = [e for e in installed if e is not ruled]
     before = editions.previous(installed, ruled) if ruled is not None else None
-    differing = []
-    for edition in sorted(others, key=lambda e: (e is not before, editions.since(e))):
-        opinion = _opinion(edition, words, ruled, item["verdict"], edition is before)
-        if opinion is not None:
-            differing.append(opinion)
-    return SecondOpinion(len(others), tuple(differing))
+    ordered = sorted(others, key=lambda e: (e is not before, editions.since(e)))
+    said = (_opinion(e, words, ruled, item["verdict"], e is before) for e in ordered)
+    return SecondOpinion(len(others), tuple(o for o in said if o is not None))
 
 
 def _opinion(

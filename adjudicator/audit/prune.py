@@ -26,11 +26,11 @@ from sqlalchemy import Connection, delete, insert, select, text
 from adjudicator.audit import chain
 from adjudicator.store import entryform, utcnow
 
-CHECKPOINTS = chain.CHECKPOINTS
 # 0001's trigger, taken off and put back in the prune's own transaction (DDL is transactional
 # on both databases, so a failed prune leaves it in place).
 _SQLITE_NO_DELETE = """CREATE TRIGGER rulings_no_delete BEFORE DELETE ON rulings
        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"""
+_POSTGRES_NO_CHANGE = "ALTER TABLE rulings {} TRIGGER rulings_no_change"
 
 
 class PruneRefused(Exception):
@@ -82,19 +82,18 @@ def prune(conn: Connection, before: datetime, by: str = "adjudicator audit prune
     )
     row = chain.link(head, record | {"ruling_id": entryform.prune_id(head.seq + 1)})
     conn.execute(
-        insert(CHECKPOINTS).values(
+        insert(chain.CHECKPOINTS).values(
             seq=last, hash=last_hash, before=before, entries=count, pruned_at=row["created_at"]
         )
     )
     conn.execute(delete(chain.LABELS).where(chain.LABELS.c.seq <= last))
     if conn.dialect.name == "sqlite":
-        conn.execute(text("DROP TRIGGER rulings_no_delete"))
-        conn.execute(delete(rulings).where(rulings.c.seq <= last))
-        conn.execute(text(_SQLITE_NO_DELETE))
+        off, on = "DROP TRIGGER rulings_no_delete", _SQLITE_NO_DELETE
     else:
-        conn.execute(text("ALTER TABLE rulings DISABLE TRIGGER rulings_no_change"))
-        conn.execute(delete(rulings).where(rulings.c.seq <= last))
-        conn.execute(text("ALTER TABLE rulings ENABLE TRIGGER rulings_no_change"))
+        off, on = _POSTGRES_NO_CHANGE.format("DISABLE"), _POSTGRES_NO_CHANGE.format("ENABLE")
+    conn.execute(text(off))
+    conn.execute(delete(rulings).where(rulings.c.seq <= last))
+    conn.execute(text(on))
     try:
         chain.write(conn, head, [row])  # at the head, which moves to it
     except chain.HeadDidNotMove:  # the caller's rollback puts the deleted entries back

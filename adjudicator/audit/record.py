@@ -32,28 +32,6 @@ KINDS = ("challenge", "jury", "move")
 METRICS_KIND = {"challenge": "challenge", "jury": "challenge", "move": "move"}  # its label values
 
 
-def answered(body: dict[str, Any], kind: str) -> dict[str, Any]:
-    """What the entry says was ruled, read from the answer `body` itself and from nothing else,
-    so the log can never say more or other than the caller was told: the words as listed, the
-    ruling, and the consequence (a challenge's as answered; a move's legality, placement error
-    codes and score, as answered: no score for an illegal play)."""
-    if kind == "move":
-        consequence = {
-            "legal": body["legal"],
-            "errors": [error["code"] for error in body["errors"]],
-            "score": body["score"],
-        }
-        play = body["notation"]
-    else:
-        consequence, play = body["consequence"], None
-    return {
-        "words": body["words"],
-        "verdict": body["ruling"],
-        "consequence": consequence,
-        "play": play,
-    }
-
-
 def audit_entry(
     body: dict[str, Any],
     *,
@@ -63,9 +41,21 @@ def audit_entry(
     labels: Labels,
 ) -> dict[str, Any]:
     """The audit log's entry for the ruling `body` answers: what was asked, by whom, under which
-    ruleset and lexicon, and what was ruled, as answered (`answered`; the chain adds its seq,
-    time and hashes)."""
+    ruleset and lexicon, and what was ruled (the chain adds its seq, time and hashes). What was
+    ruled is read from the answer `body` itself and from nothing else, so the log can never say
+    more or other than the caller was told: the words as listed, the ruling, and the
+    consequence (a challenge's as answered; a move's legality, placement error codes and score,
+    as answered: no score for an illegal play)."""
     lexicon = body["lexicon"]
+    if kind == "move":
+        consequence = {
+            "legal": body["legal"],
+            "errors": [error["code"] for error in body["errors"]],
+            "score": body["score"],
+        }
+        play = body["notation"]
+    else:
+        consequence, play = body["consequence"], None
     return {
         "ruling_id": body["ruling_id"],
         "kind": kind,
@@ -82,7 +72,10 @@ def audit_entry(
         "table_label": labels.table,
         "game": labels.game,
         "player": labels.player,
-        **answered(body, kind),
+        "words": body["words"],
+        "verdict": body["ruling"],
+        "consequence": consequence,
+        "play": play,
     }
 
 
@@ -119,22 +112,19 @@ class RulingWrite:
                 return replay  # ruled, recorded and counted the first time
         if self.charge is not None:
             bookkeeping.settle(conn, self.charge)  # refused past the rate limit
-        if self.counts_jury:
-            self.body["queries_remaining"] = self.count_jury_query(conn)
+        if self.counts_jury:  # the words left to this player in this game; None: uncounted
+            # Every word the answer lists was ruled on (a challenge's words, the words a play
+            # forms; none for an illegal play), so each one counts; refused past the limit.
+            limit, words = self.jury_limit, len(self.body["words"])
+            self.body["queries_remaining"] = (
+                None if limit is None else jury.count(conn, self.labels, limit, words)
+            )
         if self.entry is not None:
             batch.append(self.entry)
         payload = orjson.dumps(self.body)
         if self.key is not None:
             idempotency.remember(conn, self.key, 200, payload)
         return payload
-
-    def count_jury_query(self, conn: Connection) -> int | None:
-        """The words left to this player in this game (refused past the limit); None when
-        the query is answered uncounted. Every word the answer lists was ruled on (a challenge's
-        words, the words a play forms; none for an illegal play), so each one counts."""
-        if self.jury_limit is None:
-            return None
-        return jury.count(conn, self.labels, self.jury_limit, len(self.body["words"]))
 
 
 def record_ruling(
@@ -149,7 +139,7 @@ def record_ruling(
     jury_limit: int | None = None,
 ) -> Response:
     """Record the ruling `body` describes (its `ruling_id`, `lexicon`, `words`, `ruling` and
-    consequence as answered: `answered`), asked by `caller`, and return the answer: committed
+    consequence as answered: `audit_entry`), asked by `caller`, and return the answer: committed
     before it is returned. The ruling step (`adjudicator.api.ruling`) is its one caller in a
     request: `charge` is the caller's deferred rate count and last use (`bookkeeping.pending`),
     `key` the request's idempotency key (`idempotency.from_request`).

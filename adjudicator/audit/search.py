@@ -23,11 +23,22 @@ from adjudicator.web.requests import int_arg
 PAGE_MAX = 200
 PAGE_DEFAULT = 50
 QUERY_MAX = 64
+# The search's query parameters, each with its JSON Schema, in the contract's order: declared
+# once, for `read_query` and the operation's documentation (`views`).
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "q": {"type": "string", "maxLength": QUERY_MAX},
+    "ruleset": {"type": "string"},
+    "kind": {"enum": list(KINDS)},
+    "verdict": {"enum": list(VERDICTS)},
+    "event": {"type": "string"},
+    "before": {"type": "integer", "minimum": 1},
+    "limit": {"type": "integer", "minimum": 1, "maximum": PAGE_MAX, "default": PAGE_DEFAULT},
+}
+PARAMETERS = tuple(SCHEMAS)
 EXACT = ("ruleset", "kind", "verdict", "event")  # filters that match a column exactly
 CANONICAL = {"event"}  # of those, labels: matched in their compared form (`ruling_labels`)
-PARAMETERS = ("q", "before", "limit", *EXACT)
 # The filters with a closed set of values: another value is a mistake, not an empty result.
-CHOICES = {"kind": KINDS, "verdict": VERDICTS}
+CHOICES = {name: schema["enum"] for name, schema in SCHEMAS.items() if "enum" in schema}
 # Columns a free-text search looks in (case-insensitive substring); and the labels and words, in
 # their compared form (the text too, as a name: `ruling_labels`), as the jury count compares.
 SEARCHED = ("ruling_id", "caller_name", "play")
@@ -139,8 +150,7 @@ def search(conn: Connection, query: Query) -> tuple[list[dict[str, Any]], int | 
     return items, (kept[-1].row["seq"] if len(found) > query.limit else None)
 
 
-def every(conn: Connection, query: Query, batch: int = 1000) -> Iterator[dict[str, Any]]:
+def every(conn: Connection, query: Query) -> Iterator[dict[str, Any]]:
     """Every entry `query` matches, on every page (its `before` and `limit` aside), in chain
     order: what an export of the page's filter holds. Read in batches, never held whole."""
-    for each in stored(conn, batch, _matching(query)):
-        yield item(each.row, faults(each))
+    return (item(each.row, faults(each)) for each in stored(conn, narrowed=_matching(query)))

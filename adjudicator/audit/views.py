@@ -20,15 +20,7 @@ from adjudicator.audit import sheet
 from adjudicator.audit.chain import HEAD
 from adjudicator.audit.reading import consequence_text, shown_table
 from adjudicator.audit.record import KINDS
-from adjudicator.audit.search import (
-    PAGE_DEFAULT,
-    PAGE_MAX,
-    PARAMETERS,
-    QUERY_MAX,
-    every,
-    read_query,
-    search,
-)
+from adjudicator.audit.search import PARAMETERS, QUERY_MAX, SCHEMAS, every, read_query, search
 from adjudicator.auth.views import director_page
 from adjudicator.catalogue import rulesets
 from adjudicator.disclosure import VERDICTS
@@ -85,17 +77,7 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
     "auditRulings",
     "audit",
     "AuditPage",
-    query=(
-        contract.Query("q", {"type": "string", "maxLength": QUERY_MAX}),
-        contract.Query("ruleset", {"type": "string"}),
-        contract.Query("kind", {"enum": list(KINDS)}),
-        contract.Query("verdict", {"enum": list(VERDICTS)}),
-        contract.Query("event", {"type": "string"}),
-        contract.Query("before", {"type": "integer", "minimum": 1}),
-        contract.Query(
-            "limit", {"type": "integer", "minimum": 1, "maximum": PAGE_MAX, "default": PAGE_DEFAULT}
-        ),
-    ),
+    query=tuple(contract.Query(name, schema) for name, schema in SCHEMAS.items()),
     problems=(
         *contract.QUERY,
         Problem.NOT_A_NUMBER,
@@ -170,8 +152,7 @@ def rulings_export() -> Response:
         raise ApiError(
             Problem.OUT_OF_RANGE, f"'format' must be {' or '.join(sheet.FORMATS)}", "format"
         )
-    args.pop("lang", None)
-    args.pop("before", None)  # every page of the filter
+    args.pop("before", None)  # every page of the filter (`lang` is the page's, no filter)
     query = read_query(args)
     lang = request_language()
     zone = event_zone()

@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
@@ -263,3 +265,19 @@ def test_the_command_names_malformed_rows_without_a_traceback(store):
     assert done.returncode == 1 and done.stderr == "", done.stderr
     assert all(f"entry seq {seq} " in done.stdout for seq in range(1, 7)), done.stdout
     assert done.stdout.splitlines()[-1].startswith("7 entries; chain BROKEN")
+
+
+_POINTS = st.one_of(st.integers(0, 0x7F), st.integers(0xD800, 0xDFFF), st.integers(0, 0x10FFFF))
+
+
+@given(st.lists(_POINTS).map(lambda points: "".join(map(chr, points))))
+def test_broken_text_is_text_utf_8_cannot_hold(value):
+    """What SQLite handed back from bytes that were not UTF-8 (kept as lone surrogates) is told
+    from any text the service can write, ASCII or not, exactly as UTF-8 would refuse it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        encodable = False
+    else:
+        encodable = True
+    assert chain._broken_text(value) is not encodable
