@@ -16,19 +16,8 @@ from __future__ import annotations
 from flask import Flask
 
 from adjudicator.judge import landing
-from adjudicator.judge.config import word_capitals, word_characters
-from adjudicator.judge.pin import pin_matches
 from adjudicator.judge.views import bp
-from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.settings import current_settings
-
-__all__ = [
-    "LANGUAGES",
-    "init_app",
-    "pin_matches",
-    "word_capitals",
-    "word_characters",
-]
 
 
 def init_app(app: Flask) -> None:
