@@ -27,6 +27,7 @@ from adjudicator import store
 from adjudicator.auth import credcache, prepared, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.problems import Problem
+from adjudicator.store import driver
 from adjudicator.web.errors import ApiError
 
 COUNTED_KINDS = ("device", "app")
@@ -95,7 +96,7 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
         sql = prepared.statements(conn)
         statement = sql.device_last_use if caller.kind == "device" else sql.key_last_use
         since = pending.at - LAST_USED_RESOLUTION
-        prepared.change(conn, statement, (sql.to_db(pending.at), int(caller.id), sql.to_db(since)))
+        driver.change(conn, statement, (sql.to_db(pending.at), int(caller.id), sql.to_db(since)))
         if pending.cached is not None:
             credcache.noted(pending.cached, pending.at)
 

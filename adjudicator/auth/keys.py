@@ -12,6 +12,7 @@ from adjudicator.auth.caller import Caller
 from adjudicator.auth.directors import check_name
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
 from adjudicator.bounds import MAX_ROW_ID
+from adjudicator.store import driver
 from adjudicator.store.credentials import ApiKey
 
 ROLES = ("app",)
@@ -58,7 +59,7 @@ def resolve(conn: sa.Connection, key: str) -> Caller | None:
     """The key's caller (a read: its last use is noted by `auth.bookkeeping`). On every ruling:
     a prepared statement (`auth.prepared`)."""
     sql = prepared.statements(conn)
-    row = prepared.one(conn, sql.key_by_hash, (digest(key),))
+    row = driver.one(conn, sql.key_by_hash, (digest(key),))
     if row is None:
         return None
     key_id, name, scopes, last_used_at = row

@@ -149,14 +149,14 @@ def test_a_keys_old_rows_are_dropped_once_a_minute_and_never_counted(store, monk
     minute per process, so a row is kept one to two minutes and never counted after its first."""
     monkeypatch.setattr(ratelimit, "_dropped", {})
     drops = []
-    change = ratelimit.prepared.change
+    change = ratelimit.driver.change
 
     def counted(conn, statement, params):
         if statement.startswith("DELETE FROM rate_hits WHERE key"):
             drops.append(params)
         return change(conn, statement, params)
 
-    monkeypatch.setattr(ratelimit.prepared, "change", counted)
+    monkeypatch.setattr(ratelimit.driver, "change", counted)
     t = store_time.utcnow().replace(microsecond=0)
     seconds = (0, 30, 61, 90, 100, 122)
     # at 100 s the row of 30 s is still kept, but not counted: 61 and 90 are, a third is let in
