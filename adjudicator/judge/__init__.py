@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from adjudicator.judge import landing
+from adjudicator.judge import card, landing
 from adjudicator.judge.views import bp
 from adjudicator.settings import current_settings
 
@@ -24,5 +24,5 @@ def init_app(app: Flask) -> None:
     pin = current_settings(app).judge_pin
     if pin and len(pin) < 4:
         app.logger.warning("the judge PIN is shorter than 4 characters")
-    app.register_blueprint(bp)
-    app.register_blueprint(landing.bp)
+    for blueprint in (bp, landing.bp, card.bp):
+        app.register_blueprint(blueprint)
