@@ -236,7 +236,3 @@ def _check_form_csrf():
     if not directors.csrf_matches(g.session_token, request.form.get("csrf")):
         raise ApiError(Problem.CSRF_FAILED, "the form is stale or was not sent by this site")
     return None
-
-
-def init_app(app: Flask) -> None:
-    app.before_request(check_request)
