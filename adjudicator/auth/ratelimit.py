@@ -63,8 +63,8 @@ def hit(
     locks.take_turns(conn, SCOPE, key)
     sql = prepared.statements(conn)
     at, since = sql.to_db(now), sql.to_db(now - SPAN)
-    statement = sql.add_hit_if_room
     params: tuple = (key, at, random.getrandbits(63), key, since, limit)
+    statement = sql.add_hit_if_room
     if in_force is not None:
         check, check_params = _in_force(sql, *in_force, at)
         statement, params = f"{statement} AND EXISTS ({check})", params + check_params
