@@ -68,10 +68,7 @@ _BOUNDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less tha
 
 def field_name(loc: Sequence[int | str]) -> str:
     """pydantic's `loc` as the API names a field: `("turns", 3, "type")` → `turns[3].type`."""
-    name = ""
-    for part in loc:
-        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else part)
-    return name
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).removeprefix(".")
 
 
 def _first(errors: list[ErrorDetails]) -> ErrorDetails:
