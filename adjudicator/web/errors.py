@@ -25,9 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from adjudicator import store
 from adjudicator.game.errors import GameInputError
-from adjudicator.problems import PROBLEM_MIMETYPE as PROBLEM_MIMETYPE  # re-exported
-from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # re-exported
-from adjudicator.problems import DomainError, Problem
+from adjudicator.problems import PROBLEM_MIMETYPE, DomainError, Problem
 from adjudicator.web import API_PREFIX
 
 PAGE_MIMETYPE = "text/html"
