@@ -154,9 +154,11 @@ def _refuse_after_the_others(
     raise Refused(problem)
 
 
-def shape(message: str, status: int = 400) -> Refusal:
-    """A `wrong_shape` refusal with its own wording."""
-    return lambda _value: ApiError(Problem.WRONG_SHAPE, message, status=status)
+def refusal(
+    message: str, code: Problem = Problem.WRONG_SHAPE, status: int | None = None
+) -> Refusal:
+    """A refusal of its own wording, whatever the value: `wrong_shape` unless `code` says."""
+    return lambda _value: ApiError(code, message, status=status)
 
 
 TYPES = ("string_type", "list_type", "int_type", "float_type", "bool_type", "dict_type")
@@ -169,7 +171,7 @@ def each(refusal: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
 
 def worded(message: str, *kinds: str, within: bool = False, status: int = 400) -> WrapValidator:
     """The field's one `wrong_shape` wording for pydantic's errors `kinds` (none: `TYPES`)."""
-    return refusing(each(shape(message, status), kinds or TYPES), within)
+    return refusing(each(refusal(message, status=status), kinds or TYPES), within)
 
 
 class Body(BaseModel):
@@ -274,14 +276,12 @@ class ChallengeRequest(Labelled):
         Field(min_length=1, max_length=bounds.MAX_CHALLENGE_WORDS),
         refusing(
             {
-                "list_type": shape("'words' must be a list of strings"),
+                "list_type": refusal("'words' must be a list of strings"),
                 "too_short": _word_count,
                 "too_long": _word_count,
             },
             items={
-                "string_type": lambda _v: ApiError(
-                    Problem.WORD_NOT_STRING, "each word must be a string"
-                ),
+                "string_type": refusal("each word must be a string", Problem.WORD_NOT_STRING),
                 "string_too_long": _word_too_long,
             },
         ),
@@ -351,7 +351,7 @@ class PlayTiles(Body):
     ]
 
 
-_NOT_A_PLAY = shape("'play' is notation text or {\"tiles\": [...]}")
+_NOT_A_PLAY = refusal("'play' is notation text or {\"tiles\": [...]}")
 
 
 def _play(value: Any, handler: Callable[[Any], Any]) -> Any:
@@ -369,10 +369,7 @@ def _play(value: Any, handler: Callable[[Any], Any]) -> Any:
 
 Rows = Annotated[
     list[str],
-    refusing(
-        each(lambda _v: ApiError(Problem.BAD_BOARD, "'board' must be a list of 15 strings")),
-        within=True,
-    ),
+    refusing(each(refusal("'board' must be a list of 15 strings", Problem.BAD_BOARD)), within=True),
     Field(
         description="15 rows of 15: '.' empty, upper case a tile, lower case a blank",
         json_schema_extra={"minItems": BOARD_SIZE, "maxItems": BOARD_SIZE},
@@ -386,9 +383,9 @@ Plays = Annotated[
     ),
     refusing(
         {
-            **each(shape("'plays' must be a list of notation strings")),
-            "too_long": lambda _v: ApiError(
-                Problem.TOO_MANY_PLAYS, f"at most {bounds.MAX_HISTORY} earlier plays"
+            **each(refusal("'plays' must be a list of notation strings")),
+            "too_long": refusal(
+                f"at most {bounds.MAX_HISTORY} earlier plays", Problem.TOO_MANY_PLAYS
             ),
         },
         within=True,
@@ -557,10 +554,8 @@ class Record(Body):
         Field(min_length=1, max_length=bounds.MAX_TURNS),
         refusing(
             {
-                **each(shape("'turns' must be a non-empty list"), ("list_type", "too_short")),
-                "too_long": lambda _v: ApiError(
-                    Problem.TOO_MANY_TURNS, f"at most {bounds.MAX_TURNS} turns"
-                ),
+                **each(refusal("'turns' must be a non-empty list"), ("list_type", "too_short")),
+                "too_long": refusal(f"at most {bounds.MAX_TURNS} turns", Problem.TOO_MANY_TURNS),
             }
         ),
     ] = None  # type: ignore[assignment]
