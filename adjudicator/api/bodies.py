@@ -165,8 +165,8 @@ TYPES = ("string_type", "list_type", "int_type", "float_type", "bool_type", "dic
 TYPES += ("model_type", "literal_error", "missing", "string_too_short", "too_short", "too_long")
 
 
-def each(refusal: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
-    return dict.fromkeys(kinds, refusal)
+def each(refused: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
+    return dict.fromkeys(kinds, refused)
 
 
 def worded(message: str, *kinds: str, within: bool = False, status: int = 400) -> WrapValidator:
@@ -277,8 +277,7 @@ class ChallengeRequest(Labelled):
         refusing(
             {
                 "list_type": refusal("'words' must be a list of strings"),
-                "too_short": _word_count,
-                "too_long": _word_count,
+                **each(_word_count, ("too_short", "too_long")),
             },
             items={
                 "string_type": refusal("each word must be a string", Problem.WORD_NOT_STRING),
