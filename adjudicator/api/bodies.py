@@ -60,6 +60,11 @@ class Refused(ValueError):
         self.under = under  # where within the value the fault is, when not the value itself
 
 
+def _refuse(code: Problem, message: str, under: tuple[int | str, ...] = ()) -> NoReturn:
+    """A validator's refusal of the value (or of what is `under` it) with its own wording."""
+    raise Refused(ApiError(code, message), under) from None
+
+
 # --- pydantic's errors → our problems -----------------------------------------------------------
 
 _RANGE = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
@@ -327,18 +332,15 @@ def _tiles(value: Any, handler: Callable[[Any], Any]) -> Any:
             raise
         kinds = {error["type"] for error in errors if error["loc"][:1] == (i,)}
         if not isinstance(value[i], dict) or "missing" in kinds:
-            message = "a tile needs row, col and letter"
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+            _refuse(Problem.WRONG_SHAPE, "a tile needs row, col and letter", (i,))
         if "extra_forbidden" in kinds:
-            message = "a tile has only row, col, letter, blank"
-            raise Refused(ApiError(Problem.UNKNOWN_FIELD, message), under=(i,)) from None
+            _refuse(Problem.UNKNOWN_FIELD, "a tile has only row, col, letter, blank", (i,))
         if errors[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
             raise
         message = "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false"
-        raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+        _refuse(Problem.WRONG_SHAPE, message, (i,))
     if len(tiles) > BOARD_SIZE:
-        message = f"a play cannot have more than {BOARD_SIZE} tiles"
-        raise Refused(ApiError(Problem.TOO_MANY_TILES, message))
+        _refuse(Problem.TOO_MANY_TILES, f"a play cannot have more than {BOARD_SIZE} tiles")
     return tiles
 
 
@@ -498,16 +500,14 @@ def _turns(value: Any, handler: Callable[[Any], Any]) -> Any:
             raise
         turn = value[i]
         if not isinstance(turn, dict):
-            message = "a turn must be an object"
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+            _refuse(Problem.WRONG_SHAPE, "a turn must be an object", (i,))
         mine = [error for error in errors if error["loc"][:1] == (i,)]
         if any(error["type"] == "extra_forbidden" for error in mine):
             raise
         if not isinstance(turn.get("player"), str):
             raise Refused(_unknown_player(turn.get("player")), under=(i, "player")) from None
         if _first(mine)["loc"] == (i, "type"):
-            message = TURN_TYPE_MESSAGE
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i, "type")) from None
+            _refuse(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, (i, "type"))
         raise
 
 
@@ -566,9 +566,7 @@ class Record(Body):
         if problem is None:
             record = handler(data)
             if record.turns is not None and record.players is None:
-                raise Refused(
-                    ApiError(Problem.WRONG_SHAPE, "'players' must be a list of names", "players")
-                )
+                _refuse(Problem.WRONG_SHAPE, "'players' must be a list of names", ("players",))
             return record
         _refuse_after_the_others(problem, _RECORD_KEYS, data, handler)
 
