@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
-from adjudicator.web.errors import PROBLEM_MIMETYPE, PROBLEM_TYPE_PREFIX
+from adjudicator.problems import PROBLEM_MIMETYPE, PROBLEM_TYPE_PREFIX
 from api_tests.conftest import MARK, Server, exchange, start_server
 
 

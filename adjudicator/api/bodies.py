@@ -60,6 +60,11 @@ class Refused(ValueError):
         self.under = under  # where within the value the fault is, when not the value itself
 
 
+def _refuse(code: Problem, message: str, under: tuple[int | str, ...] = ()) -> NoReturn:
+    """A validator's refusal of the value (or of what is `under` it) with its own wording."""
+    raise Refused(ApiError(code, message), under) from None
+
+
 # --- pydantic's errors → our problems -----------------------------------------------------------
 
 _RANGE = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
@@ -68,10 +73,7 @@ _BOUNDS = {"ge": "at least", "gt": "more than", "le": "at most", "lt": "less tha
 
 def field_name(loc: Sequence[int | str]) -> str:
     """pydantic's `loc` as the API names a field: `("turns", 3, "type")` → `turns[3].type`."""
-    name = ""
-    for part in loc:
-        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else part)
-    return name
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).removeprefix(".")
 
 
 def _first(errors: list[ErrorDetails]) -> ErrorDetails:
@@ -157,22 +159,24 @@ def _refuse_after_the_others(
     raise Refused(problem)
 
 
-def shape(message: str, status: int = 400) -> Refusal:
-    """A `wrong_shape` refusal with its own wording."""
-    return lambda _value: ApiError(Problem.WRONG_SHAPE, message, status=status)
+def refusal(
+    message: str, code: Problem = Problem.WRONG_SHAPE, status: int | None = None
+) -> Refusal:
+    """A refusal of its own wording, whatever the value: `wrong_shape` unless `code` says."""
+    return lambda _value: ApiError(code, message, status=status)
 
 
 TYPES = ("string_type", "list_type", "int_type", "float_type", "bool_type", "dict_type")
 TYPES += ("model_type", "literal_error", "missing", "string_too_short", "too_short", "too_long")
 
 
-def each(refusal: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
-    return dict.fromkeys(kinds, refusal)
+def each(refused: Refusal, kinds: Sequence[str] = TYPES) -> dict[str, Refusal]:
+    return dict.fromkeys(kinds, refused)
 
 
 def worded(message: str, *kinds: str, within: bool = False, status: int = 400) -> WrapValidator:
     """The field's one `wrong_shape` wording for pydantic's errors `kinds` (none: `TYPES`)."""
-    return refusing(each(shape(message, status), kinds or TYPES), within)
+    return refusing(each(refusal(message, status=status), kinds or TYPES), within)
 
 
 class Body(BaseModel):
@@ -277,14 +281,11 @@ class ChallengeRequest(Labelled):
         Field(min_length=1, max_length=bounds.MAX_CHALLENGE_WORDS),
         refusing(
             {
-                "list_type": shape("'words' must be a list of strings"),
-                "too_short": _word_count,
-                "too_long": _word_count,
+                "list_type": refusal("'words' must be a list of strings"),
+                **each(_word_count, ("too_short", "too_long")),
             },
             items={
-                "string_type": lambda _v: ApiError(
-                    Problem.WORD_NOT_STRING, "each word must be a string"
-                ),
+                "string_type": refusal("each word must be a string", Problem.WORD_NOT_STRING),
                 "string_too_long": _word_too_long,
             },
         ),
@@ -331,18 +332,15 @@ def _tiles(value: Any, handler: Callable[[Any], Any]) -> Any:
             raise
         kinds = {error["type"] for error in errors if error["loc"][:1] == (i,)}
         if not isinstance(value[i], dict) or "missing" in kinds:
-            message = "a tile needs row, col and letter"
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+            _refuse(Problem.WRONG_SHAPE, "a tile needs row, col and letter", (i,))
         if "extra_forbidden" in kinds:
-            message = "a tile has only row, col, letter, blank"
-            raise Refused(ApiError(Problem.UNKNOWN_FIELD, message), under=(i,)) from None
+            _refuse(Problem.UNKNOWN_FIELD, "a tile has only row, col, letter, blank", (i,))
         if errors[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
             raise
         message = "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false"
-        raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+        _refuse(Problem.WRONG_SHAPE, message, (i,))
     if len(tiles) > BOARD_SIZE:
-        message = f"a play cannot have more than {BOARD_SIZE} tiles"
-        raise Refused(ApiError(Problem.TOO_MANY_TILES, message))
+        _refuse(Problem.TOO_MANY_TILES, f"a play cannot have more than {BOARD_SIZE} tiles")
     return tiles
 
 
@@ -354,7 +352,7 @@ class PlayTiles(Body):
     ]
 
 
-_NOT_A_PLAY = shape("'play' is notation text or {\"tiles\": [...]}")
+_NOT_A_PLAY = refusal("'play' is notation text or {\"tiles\": [...]}")
 
 
 def _play(value: Any, handler: Callable[[Any], Any]) -> Any:
@@ -372,10 +370,7 @@ def _play(value: Any, handler: Callable[[Any], Any]) -> Any:
 
 Rows = Annotated[
     list[str],
-    refusing(
-        each(lambda _v: ApiError(Problem.BAD_BOARD, "'board' must be a list of 15 strings")),
-        within=True,
-    ),
+    refusing(each(refusal("'board' must be a list of 15 strings", Problem.BAD_BOARD)), within=True),
     Field(
         description="15 rows of 15: '.' empty, upper case a tile, lower case a blank",
         json_schema_extra={"minItems": BOARD_SIZE, "maxItems": BOARD_SIZE},
@@ -389,9 +384,9 @@ Plays = Annotated[
     ),
     refusing(
         {
-            **each(shape("'plays' must be a list of notation strings")),
-            "too_long": lambda _v: ApiError(
-                Problem.TOO_MANY_PLAYS, f"at most {bounds.MAX_HISTORY} earlier plays"
+            **each(refusal("'plays' must be a list of notation strings")),
+            "too_long": refusal(
+                f"at most {bounds.MAX_HISTORY} earlier plays", Problem.TOO_MANY_PLAYS
             ),
         },
         within=True,
@@ -505,16 +500,14 @@ def _turns(value: Any, handler: Callable[[Any], Any]) -> Any:
             raise
         turn = value[i]
         if not isinstance(turn, dict):
-            message = "a turn must be an object"
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i,)) from None
+            _refuse(Problem.WRONG_SHAPE, "a turn must be an object", (i,))
         mine = [error for error in errors if error["loc"][:1] == (i,)]
         if any(error["type"] == "extra_forbidden" for error in mine):
             raise
         if not isinstance(turn.get("player"), str):
             raise Refused(_unknown_player(turn.get("player")), under=(i, "player")) from None
         if _first(mine)["loc"] == (i, "type"):
-            message = TURN_TYPE_MESSAGE
-            raise Refused(ApiError(Problem.WRONG_SHAPE, message), under=(i, "type")) from None
+            _refuse(Problem.WRONG_SHAPE, TURN_TYPE_MESSAGE, (i, "type"))
         raise
 
 
@@ -560,10 +553,8 @@ class Record(Body):
         Field(min_length=1, max_length=bounds.MAX_TURNS),
         refusing(
             {
-                **each(shape("'turns' must be a non-empty list"), ("list_type", "too_short")),
-                "too_long": lambda _v: ApiError(
-                    Problem.TOO_MANY_TURNS, f"at most {bounds.MAX_TURNS} turns"
-                ),
+                **each(refusal("'turns' must be a non-empty list"), ("list_type", "too_short")),
+                "too_long": refusal(f"at most {bounds.MAX_TURNS} turns", Problem.TOO_MANY_TURNS),
             }
         ),
     ] = None  # type: ignore[assignment]
@@ -575,9 +566,7 @@ class Record(Body):
         if problem is None:
             record = handler(data)
             if record.turns is not None and record.players is None:
-                raise Refused(
-                    ApiError(Problem.WRONG_SHAPE, "'players' must be a list of names", "players")
-                )
+                _refuse(Problem.WRONG_SHAPE, "'players' must be a list of names", ("players",))
             return record
         _refuse_after_the_others(problem, _RECORD_KEYS, data, handler)
 

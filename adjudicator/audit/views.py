@@ -174,4 +174,4 @@ def rulings_export() -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    error_pages(app, [bp.name], API_PREFIX, error_page)
+    error_pages(app, [bp.name], error_page)

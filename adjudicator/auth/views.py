@@ -453,4 +453,4 @@ def whoami():
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
-    error_pages(app, [bp.name], API_PREFIX, error_page, paths=["/director/"])
+    error_pages(app, [bp.name], error_page, paths=["/director/"])

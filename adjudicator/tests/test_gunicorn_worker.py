@@ -13,6 +13,7 @@ from gunicorn.http import errors as http_errors
 from gunicorn.http.body import Body, ChunkedReader, LengthReader
 from gunicorn.workers.base import Worker
 
+from adjudicator.problems import PROBLEM_TYPE_PREFIX
 from adjudicator.process.gunicorn_worker import (
     DRAIN_CAP,
     HeldHeaderSocket,
@@ -20,7 +21,6 @@ from adjudicator.process.gunicorn_worker import (
     OneWriteThreadWorker,
     leaves_body,
 )
-from adjudicator.web.errors import PROBLEM_TYPE_PREFIX
 
 
 class FakeSocket:

@@ -12,9 +12,9 @@ import pytest
 
 import adjudicator
 from adjudicator import problems
-from adjudicator.problems import DomainError, Problem
+from adjudicator.problems import PROBLEM_TYPE_PREFIX, DomainError, Problem
 from adjudicator.tests.problem_codes import codes_raised_with, statuses
-from adjudicator.web.errors import DOMAIN_STATUSES, PROBLEM_TYPE_PREFIX, ApiError, as_problem
+from adjudicator.web.errors import DOMAIN_STATUSES, ApiError, as_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from adjudicator.problems import Problem
+from adjudicator.store.models import IDEMPOTENCY_KEY_MAX
 from adjudicator.web.answers import ANSWERS
 
 OPERATION = "adjudicator_operation"
@@ -177,7 +178,7 @@ RULING = (
 # A query read by `requests.query_args`.
 QUERY = (Problem.UNKNOWN_PARAMETER, Problem.REPEATED_PARAMETER, Problem.NOT_PRINTABLE)
 
-IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": 255}
+IDEMPOTENCY_KEY = {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX}
 IDEMPOTENT_REPLAYED = {"type": "string", "enum": ["true"]}
 _SECONDS = {"type": "integer"}
 _SECONDS_OF_A_MINUTE = {"type": "integer", "minimum": 1, "maximum": 60}

@@ -27,9 +27,7 @@ def _add_cors_headers(response: Response) -> Response:
         return response
     response.vary.add("Origin")  # caches must keep one answer per origin
     origin = request.headers.get("Origin")
-    if not origin:
-        return response
-    if "*" not in origins and origin not in origins:
+    if not origin or ("*" not in origins and origin not in origins):
         return response
     response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
     if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:

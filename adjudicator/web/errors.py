@@ -25,12 +25,11 @@ from werkzeug.exceptions import HTTPException
 
 from adjudicator import store
 from adjudicator.game.errors import GameInputError
-from adjudicator.problems import PROBLEM_MIMETYPE as PROBLEM_MIMETYPE  # re-exported
-from adjudicator.problems import PROBLEM_TYPE_PREFIX as PROBLEM_TYPE_PREFIX  # re-exported
-from adjudicator.problems import DomainError, Problem
+from adjudicator.problems import PROBLEM_MIMETYPE, DomainError, Problem
+from adjudicator.web import API_PREFIX
 
 PAGE_MIMETYPE = "text/html"
-# app.extensions: (blueprint names, path prefixes, API path prefix, renderer) per registration
+# app.extensions: (blueprint names, path prefixes, renderer) per registration
 ERROR_PAGES = "error_pages"
 
 PageRenderer = Callable[["ApiError"], Response]
@@ -152,26 +151,22 @@ def _http_detail(exc: HTTPException, status: int) -> str:
 
 
 def error_pages(
-    app: Flask,
-    blueprints: Iterable[str],
-    api_prefix: str,
-    render: PageRenderer,
-    paths: Iterable[str] = (),
+    app: Flask, blueprints: Iterable[str], render: PageRenderer, paths: Iterable[str] = ()
 ) -> None:
-    """Errors on these blueprints' pages (paths outside `api_prefix`) are rendered by `render`
+    """Errors on these blueprints' pages (paths outside the API's) are rendered by `render`
     for a browser that prefers HTML, and so are those of a request no route took (a path or
     method nothing serves) under one of `paths` (`/director/`): a page there, not a document."""
-    registered = (frozenset(blueprints), tuple(paths), api_prefix, render)
+    registered = (frozenset(blueprints), tuple(paths), render)
     app.extensions.setdefault(ERROR_PAGES, []).append(registered)
 
 
 def _page_renderer() -> PageRenderer | None:
     """The renderer for an error on one of the `error_pages`, whether or not this client wants
     the page; None elsewhere."""
-    for blueprints, paths, api_prefix, render in current_app.extensions.get(ERROR_PAGES, ()):
+    for blueprints, paths, render in current_app.extensions.get(ERROR_PAGES, ()):
         unrouted = request.url_rule is None and request.path.startswith(paths)  # by its path
         if request.blueprint in blueprints or unrouted:
-            return None if request.path.startswith(api_prefix) else render
+            return None if request.path.startswith(API_PREFIX) else render
     return None
 
 

@@ -33,6 +33,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
 
 from adjudicator.environment import multiprocess_metrics_dir
 from adjudicator.problems import Problem
@@ -94,8 +95,9 @@ def observe_commit(rulings: int, waited: float, held: float) -> None:
     AUDIT_HELD.observe(held)
 
 
-class _ServedIdentity:
-    """Info metrics of what this process serves now (after a reload too): built per scrape."""
+class _ServedIdentity(Collector):
+    """Info metrics of what this process serves now (after a reload too): built per scrape,
+    exposed as they are (a registry would collect them once more to learn their names)."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         from adjudicator.catalogue import rulesets, served_lexicon
@@ -131,9 +133,7 @@ def _exposition() -> bytes:
         MultiProcessCollector(counted)  # every worker's files, the dead ones' included
     else:
         counted = REGISTRY  # one process (tests, the development server)
-    identity = CollectorRegistry()
-    identity.register(_ServedIdentity())
-    return generate_latest(counted) + generate_latest(identity)
+    return generate_latest(counted) + generate_latest(_ServedIdentity())
 
 
 def _client_allowed() -> bool:
