@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 from pydantic_settings.sources.utils import parse_env_vars
 
@@ -362,8 +363,10 @@ class Settings(BaseSettings):
         kind = cls.model_fields[info.field_name].annotation  # type: ignore[index]
         if get_origin(kind) is Literal:
             return {c.lower(): c for c in get_args(kind)}.get(value.strip().lower(), value)
-        if kind is bool:
-            return value.strip().lower() if value.strip().lower() in TRUE + FALSE else value
+        if kind is bool:  # pydantic would also take `t`, `y`, `n`, `f`, which no doc lists
+            if value.strip().lower() not in TRUE + FALSE:
+                raise PydanticCustomError("bool_parsing", "not a switch")
+            return value.strip().lower() in TRUE
         return value.strip() if kind in (int, float, float | None) else value
 
     # --- what follows from the settings ----------------------------------------------------
