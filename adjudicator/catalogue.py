@@ -26,7 +26,7 @@ from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
 
-class RulesetError(DomainError):
+class RulesetRefused(DomainError):
     """A ruleset asked for that this service does not have, or cannot rule with right now."""
 
 
@@ -49,8 +49,8 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     if ruleset is None:
         refusal = house_refusal(ruleset_id)
         if refusal is not None:
-            raise RulesetError(Problem.HOUSE_RULESET, refusal, "ruleset")
-        raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
+            raise RulesetRefused(Problem.HOUSE_RULESET, refusal, "ruleset")
+        raise RulesetRefused(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -126,7 +126,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     lexicon = edition_in_force(ruleset)
     reason = unavailable_reason(ruleset, lexicon)
     if reason is not None:
-        raise RulesetError(
+        raise RulesetRefused(
             Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its {reason}",
             "ruleset",

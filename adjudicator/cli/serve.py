@@ -136,7 +136,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     import logging
 
     from adjudicator.lexicon_registry import LexiconRegistry
-    from adjudicator.rulesets import RulesetError, load_rulesets
+    from adjudicator.rulesets import RulesetFileError, load_rulesets
 
     proc = Path(f"/proc/{master}")
     try:
@@ -152,7 +152,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
             load_rulesets(config.ruleset_dir)
-        except RulesetError as exc:
+        except RulesetFileError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
         reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
         quiet = logging.getLogger("adjudicator.reload-check")

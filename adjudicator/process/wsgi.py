@@ -10,13 +10,13 @@ Each ends the process with exit status 2 (bad input), as the commands do.
 import sys
 
 from adjudicator import create_app
-from adjudicator.rulesets import RulesetError
+from adjudicator.rulesets import RulesetFileError
 from adjudicator.settings import ConfigError
 from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except (RulesetError, StoreError, ConfigError) as exc:
+except (RulesetFileError, StoreError, ConfigError) as exc:
     sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
     sys.stderr.flush()
     raise SystemExit(2) from None
