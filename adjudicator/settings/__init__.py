@@ -24,6 +24,7 @@ import re
 import sys
 from collections.abc import Mapping
 from contextvars import ContextVar
+from datetime import tzinfo
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -388,6 +389,11 @@ class Settings(BaseSettings):
         from adjudicator.store import labelforms
 
         return labelforms.key("event", self.event)
+
+    @property
+    def zone(self) -> tzinfo | None:
+        """The event's time zone (`TIME_ZONE`); None for the machine's own."""
+        return ZoneInfo(self.time_zone) if self.time_zone else None  # one instance per name
 
     @property
     def session_seconds(self) -> int:
