@@ -13,7 +13,8 @@ from pathlib import Path
 from adjudicator import settings
 from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError
 from adjudicator.environment import environment_for_child
-from adjudicator.settings import ConfigError
+from adjudicator.settings import ConfigError, Settings
+from adjudicator.settings.reference import default_text
 from lexicon.console import folder, seconds, whole_number
 
 
@@ -30,13 +31,14 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         type=setting_option(settings.bind),
         metavar="HOST:PORT",
         help="address(es) to listen on, comma-separated (default: $ADJUDICATOR_BIND or "
-        "127.0.0.1:8000)",
+        f"{Settings.model_fields['bind'].default})",
     )
     p.add_argument(
         "--workers",
         type=whole_number(*settings.bounds("WORKERS")),
         metavar="N",
-        help="worker processes (default: $ADJUDICATOR_WORKERS or one per core, at least 2, at most 4)",
+        help="worker processes (default: $ADJUDICATOR_WORKERS or "
+        f"{default_text(Settings.model_fields['workers'])})",
     )
     p.add_argument(
         "--lexicon-dir",
