@@ -28,7 +28,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bind",
-        type=setting_option(settings.bind),
+        type=_bind,
         metavar="HOST:PORT",
         help="address(es) to listen on, comma-separated (default: $ADJUDICATOR_BIND or "
         f"{Settings.model_fields['bind'].default})",
@@ -50,16 +50,12 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_serve)
 
 
-def setting_option(check):
-    """An argparse type that checks an option as its setting's declaration does."""
-
-    def parse(value: str) -> str:
-        try:
-            return check(value)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return parse
+def _bind(value: str) -> str:
+    """`--bind`, checked as `ADJUDICATOR_BIND` is."""
+    try:
+        return settings.bind(value)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run_serve(args: argparse.Namespace) -> int:
