@@ -142,7 +142,8 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         cwd = os.readlink(proc / "cwd")
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
-    env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+    # decoded as the instance's own Python decoded it (os.environ): bytes that are no UTF-8 too
+    env = dict(os.fsdecode(item).split("=", 1) for item in raw if b"=" in item)
     with contextlib.chdir(cwd):  # its relative folders are its working directory's
         try:
             config = settings.read(env)  # the instance's settings, as its app read them
