@@ -476,17 +476,6 @@ def read(
         _ENVIRON.reset(token)
 
 
-def read_or_exit() -> Settings:
-    """`read` for a start outside the app (gunicorn's settings, a command): a bad value ends
-    the process with one line and exit status 2, never a traceback."""
-    try:
-        return read()
-    except ConfigError as exc:
-        sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
-        sys.stderr.flush()
-        raise SystemExit(2) from None
-
-
 def is_setting(name: str) -> bool:
     """Whether `name` (`MODE`) names a setting: a test's mapping holds others (`TESTING`)."""
     return name.lower() in Settings.model_fields
