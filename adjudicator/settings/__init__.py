@@ -133,10 +133,16 @@ def access_log(value: str) -> str | None:
     value = value.strip()
     if value.lower() in ("", "off"):
         return None
+    return log_file(value, "access_log", "off, - (standard output)")
+
+
+def log_file(value: str, name: str, stream: str) -> str:
+    """A gunicorn log: `-`, or a file whose directory exists, so that a wrong path stops the
+    start naming its variable, not gunicorn's "isn't writable" (exit 1)."""
     if value != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(value))):
         raise ConfigError(
-            f"{PREFIX}ACCESS_LOG must be off, - (standard output) or a file in an existing"
-            f" directory, not {value!r}: no such directory"
+            f"{variable(name)} must be {stream} or a file in an existing directory, not"
+            f" {value!r}: no such directory"
         )
     return value
 
@@ -253,6 +259,9 @@ class Settings(BaseSettings):
     _metrics_allow = field_validator("metrics_allow", mode="before")(networks)
     _bind = field_validator("bind")(bind)
     _access_log = field_validator("access_log")(access_log)
+    _error_log = field_validator("error_log")(
+        lambda v: log_file(v, "error_log", "- (standard error)")
+    )
     _event = field_validator("event")(event)
     _time_zone = field_validator("time_zone")(time_zone)
     _rulesets = field_validator("rulesets", mode="before")(

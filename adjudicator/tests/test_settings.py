@@ -50,6 +50,8 @@ def clean_env(**values: str) -> dict[str, str]:
         ("VERIFY_TIME_SHARE", "nan"),
         ("VERIFY_TIME_SHARE", "0"),
         ("MODE", "club"),
+        ("ERROR_LOG", "/nonexistent/dir/error.log"),
+        ("ACCESS_LOG", "/nonexistent/dir/access.log"),
     ],
 )
 def test_a_bad_value_in_the_environment_stops_the_app_naming_it(monkeypatch, name, value):
@@ -145,6 +147,7 @@ def test_serve_with_a_bad_workers_value_exits_2_naming_it(tmp_path):
         ("SESSION_HOURS", "abc"),
         ("CACHE_MAX_AGE", "-5"),
         ("METRICS", "t"),
+        ("ERROR_LOG", "/nonexistent/dir/error.log"),  # was gunicorn's "isn't writable", exit 1
     ],
 )
 def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
