@@ -49,17 +49,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.api import check_page  # noqa: F401 (its routes join the directors' pages)
     from adjudicator.audit import record as audit_record
     from adjudicator.audit import views as audit_views
-    from adjudicator.judge import card
 
     for part in (
-        judge,  # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults.
+        # The judge's tablet: its page, assets and PIN check; JUDGE_* config defaults; and the
+        # two-letter card for the tables (003 Verloop van het spel): a page to print, per ruleset.
+        judge,
         auth,  # Who is asking: open or tournament mode, directors, judge devices, app keys.
         # The audit log for directors: a page and a JSON list of rulings, searched.
         audit_record,
         audit_views,
-        # The two-letter card for the tables (003 Verloop van het spel): a page to print, per
-        # ruleset.
-        card,
     ):
         part.init_app(app)
     return app

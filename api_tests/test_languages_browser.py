@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from adjudicator.auth.guard import CSRF_HEADER
-from adjudicator.pages.strings import fill, plural_category, strings
+from adjudicator.messages import plural_category
+from adjudicator.pages.strings import fill, strings
 from api_tests.browser import expect, serious_violations, shot
 from api_tests.conftest import (
     director_login,

@@ -17,9 +17,9 @@ from adjudicator.catalogue import profile_for, ruleset_or_404
 from adjudicator.engine import picture
 from adjudicator.engine.board import Board
 from adjudicator.game import gcg
-from adjudicator.messages import Said
+from adjudicator.messages import Said, said_in
 from adjudicator.pages.page_language import request_language
-from adjudicator.pages.strings import fill, said_in, strings
+from adjudicator.pages.strings import fill, strings
 from adjudicator.problems import DomainError, Problem
 from adjudicator.rulesets import Ruleset
 from adjudicator.web.access import directors_only

@@ -23,7 +23,7 @@ def init_app(app: Flask) -> None:
         # X-Forwarded-For and X-Forwarded-Proto, believed from this many proxies only.
         n = config.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
-    guard.init_app(app)
+    app.before_request(guard.check_request)
     passwords.dummy_hash()  # the unknown name's, made before gunicorn forks (passwords.py)
     from adjudicator.auth import account_pages, views  # noqa: F401 (its routes join views.bp)
 

@@ -76,7 +76,7 @@ def create_key():
     with store.connection(write=True) as conn:
         try:
             made = keys.create(conn, name, keys.ROLES[0], scopes, set(rulesets()), store_time.now())
-        except keys.ApiKeyError:  # the name is taken (the checks above passed)
+        except directors.AccountError:  # the name is taken (the checks above passed)
             return _accounts(409, error=say("dir_acc_key_exists", name=name), form=form)
     _log("created app key", name=made.name, id=made.id, rulesets=" ".join(sorted(scopes)) or "all")
     return _accounts(new_key={"name": made.name, "key": made.key})

@@ -27,6 +27,7 @@ from adjudicator import store
 from adjudicator.auth import credcache, prepared, ratelimit
 from adjudicator.auth.caller import Caller
 from adjudicator.problems import Problem
+from adjudicator.store import driver
 from adjudicator.web.errors import ApiError
 
 COUNTED_KINDS = ("device", "app")
@@ -58,14 +59,6 @@ def owed(
     return Pending(found, limit, note_use, at, cached)
 
 
-def rate_limited(kind: str, limit: int, wait: int) -> ApiError:
-    return ApiError(
-        Problem.RATE_LIMITED,
-        f"at most {limit} rulings in any 60 seconds for this {kind}: wait {wait} s",
-        headers={"Retry-After": str(wait)},
-    )
-
-
 def defer(pending: Pending | None) -> None:
     g.bookkeeping = pending
 
@@ -88,14 +81,19 @@ def settle(conn: sa.Connection, pending: Pending) -> None:
             credcache.forget(pending.cached)  # type: ignore[arg-type]
             raise not_in_force() from None
         if wait:
-            raise rate_limited(caller.kind, pending.limit, wait)
+            raise ApiError(
+                Problem.RATE_LIMITED,
+                f"at most {pending.limit} rulings in any 60 seconds for this {caller.kind}:"
+                f" wait {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
     if pending.note_use:
         # One UPDATE that changes the row only when its last use is older than the resolution,
         # so it needs no read first (a prepared statement, `auth.prepared`).
         sql = prepared.statements(conn)
         statement = sql.device_last_use if caller.kind == "device" else sql.key_last_use
         since = pending.at - LAST_USED_RESOLUTION
-        prepared.change(conn, statement, (sql.to_db(pending.at), int(caller.id), sql.to_db(since)))
+        driver.change(conn, statement, (sql.to_db(pending.at), int(caller.id), sql.to_db(since)))
         if pending.cached is not None:
             credcache.noted(pending.cached, pending.at)
 

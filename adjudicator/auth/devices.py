@@ -21,6 +21,7 @@ from adjudicator.auth.tokens import (
     new_token,
     normalise_code,
 )
+from adjudicator.store import driver
 from adjudicator.store.credentials import Device, Director, PairingCode
 
 
@@ -103,7 +104,7 @@ def resolve(conn: sa.Connection, token: str, now: datetime) -> Caller | None:
     """The device a token names (a read: its last use is noted by `auth.bookkeeping`). On every
     ruling: a prepared statement (`auth.prepared`)."""
     sql = prepared.statements(conn)
-    row = prepared.one(conn, sql.device_by_hash, (digest(token), sql.to_db(now)))
+    row = driver.one(conn, sql.device_by_hash, (digest(token), sql.to_db(now)))
     if row is None:
         return None
     device_id, name, ruleset, last_used_at = row

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from adjudicator.auth import lockout
+from adjudicator.auth import lockout, passwords
 from adjudicator.auth.caller import Caller
 from adjudicator.auth.passwords import hash_password, needs_rehash, verify_password
 from adjudicator.auth.tokens import SESSION_PREFIX, digest, new_token
@@ -29,8 +29,8 @@ LOGIN_SCOPE = "login"
 
 
 class AccountError(ValueError):
-    """A name (a director's or a key's) or a password the store cannot take; the message says
-    why."""
+    """A name (a director's or a key's), a password or a key's role or rulesets the store
+    cannot take; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -52,22 +52,23 @@ def check_name(name: str, whose: str = "a director's") -> str:
     return name
 
 
+def check_password(password: str) -> str:
+    if len(password) < passwords.MIN_LENGTH:
+        raise AccountError(f"a password needs at least {passwords.MIN_LENGTH} characters")
+    if len(password) > passwords.MAX_LENGTH:
+        raise AccountError(f"a password has at most {passwords.MAX_LENGTH} characters")
+    return password
+
+
 def _id_of(conn: sa.Connection, name: str) -> int | None:
     return conn.execute(sa.select(Director.id).where(Director.name == name)).scalar()
-
-
-def _hashed(password: str) -> str:
-    try:
-        return hash_password(password)
-    except ValueError as exc:  # the password policy's (passwords.PasswordPolicyError)
-        raise AccountError(str(exc)) from None
 
 
 def add(conn: sa.Connection, name: str, password: str, now: datetime) -> int:
     check_name(name)
     if _id_of(conn, name) is not None:
         raise AccountError(f"a director named {name!r} already exists")
-    hashed = _hashed(password)
+    hashed = hash_password(check_password(password))
     try:
         return conn.execute(
             sa.insert(Director).values(name=name, password_hash=hashed, created_at=now)
@@ -92,7 +93,7 @@ def set_password(conn: sa.Connection, name: str, password: str) -> int | None:
     director_id = _id_of(conn, name)
     if director_id is None:
         return None
-    hashed = _hashed(password)
+    hashed = hash_password(check_password(password))
     conn.execute(sa.update(Director).where(Director.id == director_id).values(password_hash=hashed))
     s = DirectorSession
     return conn.execute(sa.delete(s).where(s.director_id == director_id)).rowcount

@@ -170,33 +170,27 @@ def check_request():
     if access == PUBLIC:
         return None  # no store lookup: health checks and pages stay free of the database
     config = current_settings()
-    if not _has_credential():
-        if access == DIRECTORS_ONLY:
-            return _director_required()
-        if access == LEXICON_DEPENDENT and config.tournament:
-            raise _refuse_anonymous()
-        return None
-    at = store_time.now()
     view = app.view_functions[endpoint]
-    counts = config.tournament and not getattr(view, NOT_A_RULING, False)
-    cached = _cache_key(view) if counts and access != DIRECTORS_ONLY else None
-    found = credcache.get(cached) if cached is not None else None
-    if found is None:
-        with store.reading() as conn:  # a read: a junk credential never takes the write turn
-            found = _resolve(conn, access, at)
-        if cached is not None and found.kind in bookkeeping.COUNTED_KINDS:
-            credcache.put(cached, found)
-    g.caller = found
+    found, charge = ANONYMOUS, None
+    if _has_credential():  # most rulings carry none: no store lookup, nothing owed
+        at = store_time.now()
+        counts = config.tournament and not getattr(view, NOT_A_RULING, False)
+        cached = _cache_key(view) if counts and access != DIRECTORS_ONLY else None
+        found = credcache.get(cached) if cached is not None else None
+        if found is None:
+            with store.reading() as conn:  # a read: a junk credential never takes the write turn
+                found = _resolve(conn, access, at)
+            if cached is not None and found.kind in bookkeeping.COUNTED_KINDS:
+                credcache.put(cached, found)
+        g.caller = found
+        limit = config.rate_rulings_per_minute if counts else None
+        charge = bookkeeping.owed(found, limit, at, cached)
     if access == DIRECTORS_ONLY:
-        if found.kind != "director":
-            return _director_required()
-        return _check_form_csrf()
+        return _check_form_csrf() if found.kind == "director" else _director_required()
     if found.anonymous:
         if config.tournament:
             raise _refuse_anonymous()
         return None
-    limit = config.rate_rulings_per_minute if counts else None
-    charge = bookkeeping.owed(found, limit, at, cached)
     ruleset_id = (request.view_args or {}).get("ruleset_id")
     if ruleset_id is not None and not found.may_use(ruleset_id):
         bookkeeping.check_in_force(charge)  # a revoked credential is not told its scope
@@ -242,7 +236,3 @@ def _check_form_csrf():
     if not directors.csrf_matches(g.session_token, request.form.get("csrf")):
         raise ApiError(Problem.CSRF_FAILED, "the form is stale or was not sent by this site")
     return None
-
-
-def init_app(app: Flask) -> None:
-    app.before_request(check_request)

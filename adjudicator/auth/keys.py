@@ -9,17 +9,14 @@ import sqlalchemy as sa
 
 from adjudicator.auth import prepared
 from adjudicator.auth.caller import Caller
-from adjudicator.auth.directors import check_name
+from adjudicator.auth.directors import AccountError, check_name
 from adjudicator.auth.tokens import APP_PREFIX, digest, new_token
 from adjudicator.bounds import MAX_ROW_ID
+from adjudicator.store import driver
 from adjudicator.store.credentials import ApiKey
 
 ROLES = ("app",)
 HINT = len(APP_PREFIX) + 4
-
-
-class ApiKeyError(ValueError):
-    """A key that cannot be made or found; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -33,13 +30,13 @@ def create(
     conn: sa.Connection, name: str, role: str, scopes: list[str], known: set[str], now: datetime
 ) -> NewKey:
     if role not in ROLES:
-        raise ApiKeyError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
+        raise AccountError(f"unknown role {role!r}; known: {', '.join(ROLES)}")
     check_name(name, "a key's")
     unknown = sorted(set(scopes) - known)
     if unknown:
-        raise ApiKeyError(f"unknown ruleset {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        raise AccountError(f"unknown ruleset {unknown[0]!r}; known: {', '.join(sorted(known))}")
     if conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name)).first():
-        raise ApiKeyError(f"a key named {name!r} already exists")
+        raise AccountError(f"a key named {name!r} already exists")
     key = new_token(APP_PREFIX)
     key_id = conn.execute(
         sa.insert(ApiKey).values(
@@ -58,7 +55,7 @@ def resolve(conn: sa.Connection, key: str) -> Caller | None:
     """The key's caller (a read: its last use is noted by `auth.bookkeeping`). On every ruling:
     a prepared statement (`auth.prepared`)."""
     sql = prepared.statements(conn)
-    row = prepared.one(conn, sql.key_by_hash, (digest(key),))
+    row = driver.one(conn, sql.key_by_hash, (digest(key),))
     if row is None:
         return None
     key_id, name, scopes, last_used_at = row

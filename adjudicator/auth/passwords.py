@@ -31,10 +31,6 @@ CHOSEN = 1  # m=19 MiB, t=2, p=1
 MEMORY_KIB, TIME_COST, PARALLELISM = OWASP_ROWS[CHOSEN]
 
 
-class PasswordPolicyError(ValueError):
-    """A password the account cannot have; the message says why."""
-
-
 def make_hasher(memory_kib: int, time_cost: int, parallelism: int) -> PasswordHasher:
     """An argon2id hasher with these parameters (a 16-byte salt, a 32-byte hash)."""
     return PasswordHasher(
@@ -60,11 +56,7 @@ def dummy_hash() -> str:
 
 
 def hash_password(password: str) -> str:
-    """The stored hash of a new password; PasswordPolicyError for one the account cannot have."""
-    if len(password) < MIN_LENGTH:
-        raise PasswordPolicyError(f"a password needs at least {MIN_LENGTH} characters")
-    if len(password) > MAX_LENGTH:
-        raise PasswordPolicyError(f"a password has at most {MAX_LENGTH} characters")
+    """The stored hash of a password (one the account may have: `directors.check_password`)."""
     return hasher().hash(password)
 
 

@@ -33,23 +33,6 @@ def _last_use(table: Any) -> str:
     )
 
 
-# One statement counts a ruling: a row added only while fewer than the limit lie in the span
-# (key, at, tie; key, since; limit); with a credential read from the worker's cache
-# (`credcache`), only while that credential is still in force (its id and token digest; a
-# device's also now), so that a revocation is seen by the very next ruling.
-_ADD_HIT = (
-    f"INSERT INTO {_HITS.name} (key, at, tie) SELECT ?, ?, ?"
-    f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = ? AND at > ?) < ?"
-)
-# By id and token digest both: a row deleted by hand and its id reused never makes an old
-# token valid again.
-_KEY_IN_FORCE = f"SELECT 1 FROM {_KEYS.name} WHERE id = ? AND key_hash = ? AND revoked_at IS NULL"
-_DEVICE_IN_FORCE = (
-    f"SELECT 1 FROM {_DEVICES.name} WHERE id = ? AND token_hash = ?"
-    " AND revoked_at IS NULL AND expires_at > ?"
-)
-
-
 @dataclass(frozen=True)
 class Statements:
     """One dialect's datetime conversions and its hot statements, written here with `?` and
@@ -68,12 +51,24 @@ class Statements:
     nth_newest_hit: str = (
         f"SELECT at FROM {_HITS.name} WHERE key = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?"
     )
-    add_hit_if_room: str = _ADD_HIT
-    add_hit_if_room_for_key: str = f"{_ADD_HIT} AND EXISTS ({_KEY_IN_FORCE})"
-    add_hit_if_room_for_device: str = f"{_ADD_HIT} AND EXISTS ({_DEVICE_IN_FORCE})"
+    # One statement counts a ruling: a row added only while fewer than the limit lie in the
+    # span (key, at, tie; key, since; limit); with a credential read from the worker's cache
+    # (`credcache`), only while that credential is still in force (`AND EXISTS` one of the two
+    # below), so that a revocation is seen by the very next ruling.
+    add_hit_if_room: str = (
+        f"INSERT INTO {_HITS.name} (key, at, tie) SELECT ?, ?, ?"
+        f" WHERE (SELECT count(*) FROM {_HITS.name} WHERE key = ? AND at > ?) < ?"
+    )
     drop_old_hits: str = f"DELETE FROM {_HITS.name} WHERE key = ? AND at <= ?"
-    key_in_force: str = _KEY_IN_FORCE
-    device_in_force: str = _DEVICE_IN_FORCE
+    # By id and token digest both: a row deleted by hand and its id reused never makes an old
+    # token valid again. A device's also needs its pairing unexpired (now).
+    key_in_force: str = (
+        f"SELECT 1 FROM {_KEYS.name} WHERE id = ? AND key_hash = ? AND revoked_at IS NULL"
+    )
+    device_in_force: str = (
+        f"SELECT 1 FROM {_DEVICES.name} WHERE id = ? AND token_hash = ?"
+        " AND revoked_at IS NULL AND expires_at > ?"
+    )
     sweep_hits: str = f"DELETE FROM {_HITS.name} WHERE at <= ?"
     key_last_use: str = _last_use(_KEYS)
     device_last_use: str = _last_use(_DEVICES)
@@ -84,4 +79,3 @@ statements = driver.PerDialect(
         driver.to_db(_HITS.c.at, dialect), driver.from_db(_KEYS.c.last_used_at, dialect)
     )
 )
-one, change = driver.one, driver.change

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 
 from adjudicator.auth import locks, prepared
 from adjudicator.auth.store_time import seconds_until
+from adjudicator.store import driver
 
 SPAN = timedelta(seconds=60)
 SCOPE = "rate"
@@ -65,26 +66,31 @@ def hit(
     params: tuple = (key, at, random.getrandbits(63), key, since, limit)
     statement = sql.add_hit_if_room
     if in_force is not None:
-        kind, row_id, token_digest = in_force
-        if kind == "device":
-            statement, check = sql.add_hit_if_room_for_device, (row_id, token_digest, at)
-        else:
-            statement, check = sql.add_hit_if_room_for_key, (row_id, token_digest)
-        params += check
-    if prepared.change(conn, statement, params) == 1:
+        check, check_params = _in_force(sql, *in_force, at)
+        statement, params = f"{statement} AND EXISTS ({check})", params + check_params
+    if driver.change(conn, statement, params) == 1:
         dropped = _dropped.get(key)
         if dropped is None or not now - SPAN < dropped <= now:
-            prepared.change(conn, sql.drop_old_hits, (key, since))
+            driver.change(conn, sql.drop_old_hits, (key, since))
             _dropped[key] = now
         if next(_hits) % SWEEP_EVERY == 0:  # keys no longer used (a revoked device) leave too
-            prepared.change(conn, sql.sweep_hits, (since,))
+            driver.change(conn, sql.sweep_hits, (since,))
             _dropped.clear()
         return 0
     if in_force is not None and not still_in_force(conn, *in_force, now):
         raise NotInForce()
     # Allowed again once all but limit-1 of these have left the span: the limit-th newest.
-    (oldest,) = prepared.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
+    (oldest,) = driver.one(conn, sql.nth_newest_hit, (key, since, limit - 1))
     return seconds_until(sql.from_db(oldest) + SPAN, now)
+
+
+def _in_force(
+    sql: prepared.Statements, kind: str, row_id: int, token_digest: str, at: object
+) -> tuple[str, tuple]:
+    """The statement that finds a cached credential still in force, and its parameters."""
+    if kind == "device":
+        return sql.device_in_force, (row_id, token_digest, at)
+    return sql.key_in_force, (row_id, token_digest)
 
 
 def still_in_force(
@@ -93,7 +99,4 @@ def still_in_force(
     """Whether a credential read from the worker's cache (its kind, id and token digest) is
     still in force at `now`, as `hit` checks it."""
     sql = prepared.statements(conn)
-    if kind == "device":
-        check: tuple = (row_id, token_digest, sql.to_db(now))
-        return prepared.one(conn, sql.device_in_force, check) is not None
-    return prepared.one(conn, sql.key_in_force, (row_id, token_digest)) is not None
+    return driver.one(conn, *_in_force(sql, kind, row_id, token_digest, sql.to_db(now))) is not None

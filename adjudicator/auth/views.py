@@ -38,11 +38,11 @@ from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.tokens import CODE_MAX, show_code
 from adjudicator.bounds import MAX_ROW_ID
 from adjudicator.catalogue import rulesets
-from adjudicator.messages import Said
+from adjudicator.messages import Said, said_in
 from adjudicator.pages.headers import form_page_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page, page
-from adjudicator.pages.strings import fill_markup, said_in, say, wait_text
+from adjudicator.pages.strings import fill_markup, say, wait_text
 from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
 from adjudicator.settings import current_settings

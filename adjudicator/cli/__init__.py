@@ -60,7 +60,6 @@ def _bad_input(exc: Exception) -> str | None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from adjudicator.auth.directors import AccountError
-    from adjudicator.auth.keys import ApiKeyError
     from adjudicator.rulesets import RulesetFileError
     from adjudicator.store import StoreError, describe_error
     from lexicon.errors import LexiconError
@@ -68,5 +67,4 @@ def _bad_input(exc: Exception) -> str | None:
     if isinstance(exc, SQLAlchemyError):  # the database went away, or its schema is damaged
         return f"the database failed: {describe_error(exc)}"
     configured = (ConfigError, StoreError, RulesetFileError, LexiconError)
-    accounts = (AccountError, ApiKeyError)
-    return str(exc) if isinstance(exc, (UsageError, *configured, *accounts)) else None
+    return str(exc) if isinstance(exc, (UsageError, *configured, AccountError)) else None

@@ -15,25 +15,14 @@ from __future__ import annotations
 
 from flask import Flask
 
-from adjudicator.judge import landing
-from adjudicator.judge.config import word_capitals, word_characters
-from adjudicator.judge.pin import pin_matches
+from adjudicator.judge import card, landing
 from adjudicator.judge.views import bp
-from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.settings import current_settings
-
-__all__ = [
-    "LANGUAGES",
-    "init_app",
-    "pin_matches",
-    "word_capitals",
-    "word_characters",
-]
 
 
 def init_app(app: Flask) -> None:
     pin = current_settings(app).judge_pin
     if pin and len(pin) < 4:
         app.logger.warning("the judge PIN is shorter than 4 characters")
-    app.register_blueprint(bp)
-    app.register_blueprint(landing.bp)
+    for blueprint in (bp, landing.bp, card.bp):
+        app.register_blueprint(blueprint)

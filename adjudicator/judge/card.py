@@ -98,7 +98,3 @@ def two_letter_card(ruleset_id: str):
             "card.two_letter_card", ruleset_id=ruleset.id, size="a5" if size == "a4" else "a4"
         ),
     )
-
-
-def init_app(app) -> None:
-    app.register_blueprint(bp)

@@ -15,18 +15,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from adjudicator.messages import (
-    COUNT,
-    catalogue,
-    filled,
-    form,
-    plural_categories,
-    plural_category,
-    said_in,
-)
+from adjudicator.messages import COUNT, catalogue, filled, form
 from adjudicator.pages.page_language import LANGUAGES, request_language
-
-__all__ = ["COUNT", "Plural", "plural_categories", "plural_category", "said_in", "strings"]
 
 
 class Plural(dict):

@@ -10,9 +10,10 @@ import pytest
 
 from adjudicator import create_app
 from adjudicator.bounds import MAX_PIN_CHARS
-from adjudicator.judge import LANGUAGES, pin_matches
 from adjudicator.judge import config as judge_config
 from adjudicator.judge.layouts import check_layouts
+from adjudicator.judge.pin import pin_matches
+from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.settings import current_settings
 from adjudicator.store.labelforms import LABEL_MAX
 from lexicon.limits import MAX_LETTERS, MIN_LETTERS

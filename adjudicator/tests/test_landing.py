@@ -9,7 +9,7 @@ import pytest
 import segno
 
 from adjudicator import create_app
-from adjudicator.judge import LANGUAGES
+from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.web import netaddrs
 
 RULESETS = (

@@ -15,7 +15,7 @@ import unicodedata
 import pytest
 from confusable_homoglyphs import confusables
 
-from adjudicator.judge import word_capitals, word_characters
+from adjudicator.judge.config import word_capitals, word_characters
 from adjudicator.tests.conftest import TEST_WORDS
 from adjudicator.tests.letters import SAMPLE, TWO_LETTER_CAPITALS
 from lexicon.languages import load_profile

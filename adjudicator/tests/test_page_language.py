@@ -26,8 +26,9 @@ from adjudicator import create_app, store
 from adjudicator.auth import directors, keys, lockout, store_time
 from adjudicator.catalogue import rulesets
 from adjudicator.game.rules import CONSEQUENCE_KINDS
+from adjudicator.messages import COUNT, plural_categories
 from adjudicator.pages.page_language import LANGUAGES
-from adjudicator.pages.strings import COUNT, Plural, fill, plural_categories, strings
+from adjudicator.pages.strings import Plural, fill, strings
 from adjudicator.problems import Problem
 from adjudicator.rulesets import load_rulesets
 

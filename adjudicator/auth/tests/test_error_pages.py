@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from adjudicator.judge import LANGUAGES
+from adjudicator.pages.page_language import LANGUAGES
 from adjudicator.pages.strings import strings
 from adjudicator.store import OUTAGE_RETRY_AFTER_SECONDS
 

@@ -11,7 +11,7 @@ from importlib import resources
 
 import pytest
 
-from adjudicator.judge import LANGUAGES
+from adjudicator.pages.page_language import LANGUAGES
 
 from .conftest import PASSWORD, add_director, add_key, bearer, challenge, form_csrf, login
 

@@ -149,14 +149,14 @@ def test_a_keys_old_rows_are_dropped_once_a_minute_and_never_counted(store, monk
     minute per process, so a row is kept one to two minutes and never counted after its first."""
     monkeypatch.setattr(ratelimit, "_dropped", {})
     drops = []
-    change = ratelimit.prepared.change
+    change = ratelimit.driver.change
 
     def counted(conn, statement, params):
         if statement.startswith("DELETE FROM rate_hits WHERE key"):
             drops.append(params)
         return change(conn, statement, params)
 
-    monkeypatch.setattr(ratelimit.prepared, "change", counted)
+    monkeypatch.setattr(ratelimit.driver, "change", counted)
     t = store_time.utcnow().replace(microsecond=0)
     seconds = (0, 30, 61, 90, 100, 122)
     # at 100 s the row of 30 s is still kept, but not counted: 61 and 90 are, a third is let in
@@ -166,3 +166,38 @@ def test_a_keys_old_rows_are_dropped_once_a_minute_and_never_counted(store, monk
         kept = conn.execute(sa.text("SELECT at FROM rate_hits WHERE key = 'app:1' ORDER BY at"))
         assert len(kept.all()) == 3  # 61 s and earlier left at 122 s: 90, 100 and 122 remain
     assert hit(store, "app:1", 3, t + timedelta(seconds=123)) == 27  # until 90 s leaves
+
+
+def test_a_cached_credential_is_counted_only_while_in_force(store):
+    """The count of a credential from the worker's cache also checks, in the same statement,
+    that it is still in force: a key and a device each, on both stores, until revoked."""
+    from adjudicator.auth import devices, directors, keys
+    from adjudicator.auth.tokens import digest
+
+    t = store_time.utcnow()
+    with store.connection(write=True) as conn:
+        director = directors.add(conn, "anna", "a long password", t)
+        key = keys.create(conn, "app", "app", [], set(), t)
+        code = devices.new_pairing(conn, director, "Table 1", None, 60, t).code
+        device = devices.redeem(conn, code, 3600, t)
+    credentials = {
+        "app": (key.id, digest(key.key)),
+        "device": (device.device_id, digest(device.token)),
+    }
+    for kind, (row_id, token_digest) in credentials.items():
+        in_force = (kind, row_id, token_digest)
+        with store.connection(write=True) as conn:
+            assert ratelimit.hit(conn, f"{kind}:{row_id}", 1, t, in_force) == 0
+            assert ratelimit.hit(conn, f"{kind}:{row_id}", 1, t, in_force) == 60  # full
+            assert ratelimit.still_in_force(conn, kind, row_id, token_digest, t)
+            wrong = (kind, row_id, digest("another token"))
+            with pytest.raises(ratelimit.NotInForce):
+                ratelimit.hit(conn, f"{kind}:{row_id}", 1, t, wrong)
+    with store.connection(write=True) as conn:
+        assert keys.revoke_id(conn, key.id, t) == "app"
+        assert devices.revoke(conn, device.device_id, t)
+    for kind, (row_id, token_digest) in credentials.items():
+        with store.connection(write=True) as conn:
+            assert not ratelimit.still_in_force(conn, kind, row_id, token_digest, t)
+            with pytest.raises(ratelimit.NotInForce):
+                ratelimit.hit(conn, f"{kind}:{row_id}", 5, t, (kind, row_id, token_digest))
