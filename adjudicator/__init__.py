@@ -40,11 +40,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from adjudicator.api import lexicon_summaries as lexicons_api
     from adjudicator.web import cors, errors, logs, metrics
 
-    for part in (logs, errors, metrics, store, cors, lexicon_registry):
+    for part in (logs, errors, metrics, store, cors, lexicon_registry, catalogue):
         part.init_app(app)
-    from adjudicator.pages.times import event_zone
-
-    catalogue.init_app(app, event_zone=event_zone)  # the edition in force: on the event's date
     for api in (meta, lexicons_api, challenge, moves, games):
         app.register_blueprint(api.bp)
 

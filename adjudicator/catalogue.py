@@ -9,8 +9,7 @@ request, and the next request after midnight takes the new one, without a restar
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, date, datetime
 from functools import partial
 from typing import Any
 
@@ -26,7 +25,7 @@ from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
 
-class RulesetError(DomainError):
+class RulesetRefused(DomainError):
     """A ruleset asked for that this service does not have, or cannot rule with right now."""
 
 
@@ -49,8 +48,8 @@ def ruleset_or_404(ruleset_id: str) -> Ruleset:
     if ruleset is None:
         refusal = house_refusal(ruleset_id)
         if refusal is not None:
-            raise RulesetError(Problem.HOUSE_RULESET, refusal, "ruleset")
-        raise RulesetError(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
+            raise RulesetRefused(Problem.HOUSE_RULESET, refusal, "ruleset")
+        raise RulesetRefused(Problem.UNKNOWN_RULESET, f"no ruleset {ruleset_id!r}", "ruleset")
     return ruleset
 
 
@@ -65,8 +64,7 @@ def event_day() -> date:
 
 
 def _today() -> date:
-    zone = current_app.extensions["event_zone"]()
-    return current_app.extensions["clock"]().astimezone(zone).date()
+    return current_app.extensions["clock"]().astimezone(current_settings().zone).date()
 
 
 def _fix_day() -> None:
@@ -126,7 +124,7 @@ def lexicon_for(ruleset: Ruleset) -> Lexicon:
     lexicon = edition_in_force(ruleset)
     reason = unavailable_reason(ruleset, lexicon)
     if reason is not None:
-        raise RulesetError(
+        raise RulesetRefused(
             Problem.RULESET_UNAVAILABLE,
             f"ruleset {ruleset.id!r} is unavailable: its {reason}",
             "ruleset",
@@ -185,11 +183,8 @@ def required_rulesets() -> list[str]:
     return list(current_settings().rulesets or sorted(rulesets()))
 
 
-def init_app(app: Flask, event_zone: Callable[[], tzinfo | None] = lambda: UTC) -> None:
-    """`event_zone`: the event's time zone (`pages.times.event_zone`, passed in by the app
-    factory: the pages sit above this layer)."""
+def init_app(app: Flask) -> None:
     app.extensions["rulesets"] = load_rulesets(current_settings(app).ruleset_dir)
     app.extensions.setdefault("clock", partial(datetime.now, UTC))
-    app.extensions["event_zone"] = event_zone
     app.before_request(_fix_day)
     warn_unavailable(app)

@@ -60,11 +60,11 @@ def _bad_input(exc: Exception) -> str | None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from adjudicator.auth.directors import AccountError
-    from adjudicator.rulesets import RulesetError
+    from adjudicator.rulesets import RulesetFileError
     from adjudicator.store import StoreError, describe_error
     from lexicon.errors import LexiconError
 
     if isinstance(exc, SQLAlchemyError):  # the database went away, or its schema is damaged
         return f"the database failed: {describe_error(exc)}"
-    configured = (ConfigError, StoreError, RulesetError, LexiconError)
+    configured = (ConfigError, StoreError, RulesetFileError, LexiconError)
     return str(exc) if isinstance(exc, (UsageError, *configured, AccountError)) else None

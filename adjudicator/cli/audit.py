@@ -162,14 +162,13 @@ def terminal_language(locale: str) -> str:
 def _export(args: argparse.Namespace, conn, faults: list[str]) -> int:
     """`audit export`: every row to `--out` in `--format`; the number written."""
     from adjudicator.audit import chain, export, search, sheet
-    from adjudicator.pages.times import event_zone
 
     found = export.noting(chain.stored(conn), faults)
     binary = args.format == "xlsx"
     if args.format == "json":
         write = export.write_json
     else:
-        zone = event_zone(settings.read().time_zone)
+        zone = settings.read().zone
         lang = args.lang or terminal_language(terminal_locale())
         writer = sheet.write_xlsx if binary else sheet.write_csv
         found = (search.item(row) for row in found)

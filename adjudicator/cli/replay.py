@@ -68,7 +68,6 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
     only its language profile: the service's profile comes from the compiled manifest, and so
     does the replay's. Editions not installed in the folder are not among those chosen from."""
     from adjudicator.catalogue import unavailable_reason
-    from adjudicator.pages.times import event_zone
     from lexicon import editions
     from lexicon.artifact import load, read_profile
 
@@ -82,7 +81,7 @@ def _load_lexicon(ruleset: Ruleset, args: argparse.Namespace):
         )
     if args.no_lexicon:
         return None, read_profile(manifest)
-    day = args.on or datetime.now(UTC).astimezone(event_zone(config.time_zone)).date()
+    day = args.on or datetime.now(UTC).astimezone(config.zone).date()
     manifests = [folder / f"{i}.json" for i in ruleset.edition_ids]
     chosen = editions.in_force([editions.Installed.read(m) for m in manifests if m.exists()], day)
     if chosen is None:

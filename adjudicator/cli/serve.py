@@ -13,7 +13,8 @@ from pathlib import Path
 from adjudicator import settings
 from adjudicator.cli.common import EXIT_DISAGREE, EXIT_OK, UsageError
 from adjudicator.environment import environment_for_child
-from adjudicator.settings import ConfigError
+from adjudicator.settings import ConfigError, Settings
+from adjudicator.settings.reference import default_text
 from lexicon.console import folder, seconds, whole_number
 
 
@@ -27,16 +28,17 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bind",
-        type=setting_option(settings.bind),
+        type=_bind,
         metavar="HOST:PORT",
         help="address(es) to listen on, comma-separated (default: $ADJUDICATOR_BIND or "
-        "127.0.0.1:8000)",
+        f"{Settings.model_fields['bind'].default})",
     )
     p.add_argument(
         "--workers",
         type=whole_number(*settings.bounds("WORKERS")),
         metavar="N",
-        help="worker processes (default: $ADJUDICATOR_WORKERS or one per core, at least 2, at most 4)",
+        help="worker processes (default: $ADJUDICATOR_WORKERS or "
+        f"{default_text(Settings.model_fields['workers'])})",
     )
     p.add_argument(
         "--lexicon-dir",
@@ -48,16 +50,12 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_serve)
 
 
-def setting_option(check):
-    """An argparse type that checks an option as its setting's declaration does."""
-
-    def parse(value: str) -> str:
-        try:
-            return check(value)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return parse
+def _bind(value: str) -> str:
+    """`--bind`, checked as `ADJUDICATOR_BIND` is."""
+    try:
+        return settings.bind(value)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -136,7 +134,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
     import logging
 
     from adjudicator.lexicon_registry import LexiconRegistry
-    from adjudicator.rulesets import RulesetError, load_rulesets
+    from adjudicator.rulesets import RulesetFileError, load_rulesets
 
     proc = Path(f"/proc/{master}")
     try:
@@ -144,7 +142,8 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
         cwd = os.readlink(proc / "cwd")
     except OSError as exc:
         raise UsageError(f"cannot read the instance's environment: {exc.strerror}") from None
-    env = dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+    # decoded as the instance's own Python decoded it (os.environ): bytes that are no UTF-8 too
+    env = dict(os.fsdecode(item).split("=", 1) for item in raw if b"=" in item)
     with contextlib.chdir(cwd):  # its relative folders are its working directory's
         try:
             config = settings.read(env)  # the instance's settings, as its app read them
@@ -152,7 +151,7 @@ def _check_as_instance(master: int) -> tuple[dict, dict]:
             raise UsageError(f"not reloaded: the instance's settings: {exc}") from None
         try:
             load_rulesets(config.ruleset_dir)
-        except RulesetError as exc:
+        except RulesetFileError as exc:
             raise UsageError(f"not reloaded: {exc}") from None
         reg = LexiconRegistry(os.path.abspath(config.lexicon_dir))
         quiet = logging.getLogger("adjudicator.reload-check")

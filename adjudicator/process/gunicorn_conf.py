@@ -33,6 +33,7 @@ import tempfile
 from adjudicator import environment as _environment
 from adjudicator import rundir as _rundir
 from adjudicator import settings as _settings
+from adjudicator.process import cannot_start as _cannot_start
 from adjudicator.process import gunicorn_worker as _worker
 
 
@@ -50,7 +51,15 @@ def _metrics_dir() -> str:
     return path
 
 
-_values = _settings.read_or_exit()  # first: a bad value leaves nothing behind
+try:  # first: a bad value leaves nothing behind
+    _values = _settings.read()
+except _settings.ConfigError as exc:
+    _cannot_start(exc)
+run_dir = _values.run_directory
+try:
+    os.makedirs(run_dir, exist_ok=True)
+except OSError as exc:  # a file in its place, no permission
+    _cannot_start(f"{_settings.variable('run_dir')}: cannot make {run_dir!r}: {exc.strerror}")
 metrics_dir = _metrics_dir()
 
 bind = _values.bind.split(",")
@@ -61,8 +70,6 @@ preload_app = True
 timeout = 30
 graceful_timeout = 10
 
-run_dir = _values.run_directory
-os.makedirs(run_dir, exist_ok=True)
 _environment.set_for_children(RUN_DIR=run_dir)  # the app (readyz, reload) finds it there
 pidfile = os.path.join(run_dir, _rundir.PIDFILE)
 control_socket = os.path.join(run_dir, _rundir.CONTROL_SOCKET)

@@ -16,7 +16,7 @@ from flask import Flask
 
 from adjudicator import catalogue, rundir
 from adjudicator.lexicon_registry import LexiconRegistry
-from adjudicator.rulesets import RulesetError, load_rulesets
+from adjudicator.rulesets import RulesetFileError, load_rulesets
 from adjudicator.settings import current_settings
 
 
@@ -27,7 +27,7 @@ def reload_app(app: Flask) -> dict[str, Any]:
     report: dict[str, Any] = {"time": started, "ok": True, "error": None}
     try:
         new_rulesets = load_rulesets(current_settings(app).ruleset_dir)
-    except RulesetError as exc:
+    except RulesetFileError as exc:
         app.logger.error("reload refused: %s; the running rulesets and lexicons keep serving", exc)
         report.update(ok=False, error=str(exc))
     else:

@@ -7,16 +7,13 @@ A bad `ADJUDICATOR_*` value (adjudicator.settings) stops it the same way, naming
 Each ends the process with exit status 2 (bad input), as the commands do.
 """
 
-import sys
-
 from adjudicator import create_app
-from adjudicator.rulesets import RulesetError
+from adjudicator.process import cannot_start
+from adjudicator.rulesets import RulesetFileError
 from adjudicator.settings import ConfigError
 from adjudicator.store import StoreError
 
 try:
     app = create_app()
-except (RulesetError, StoreError, ConfigError) as exc:
-    sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
-    sys.stderr.flush()
-    raise SystemExit(2) from None
+except (RulesetFileError, StoreError, ConfigError) as exc:
+    cannot_start(exc)

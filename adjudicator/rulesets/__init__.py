@@ -46,7 +46,9 @@ LEXICON_MAP_FILE = "lexicons.toml"
 Texts = dict[StrictStr, Annotated[StrictStr, Field(min_length=1)]]
 
 
-class RulesetError(Exception):
+class RulesetFileError(Exception):
+    """A ruleset file (or `lexicons.toml`, or the folder) the service cannot start with."""
+
     def __init__(self, file: str, field: str, message: str):
         super().__init__(f"{file}: field {field!r}: {message}")
         self.file, self.field, self.message = file, field, message
@@ -225,7 +227,7 @@ def _field(model: type[BaseModel], loc: tuple[str, ...]) -> Any:
     return info
 
 
-def _error(exc: ValidationError, file: str) -> RulesetError:
+def _error(exc: ValidationError, file: str) -> RulesetFileError:
     """The first thing wrong, as the file's author reads it: the dotted field and what it must
     be. Unknown keys come first (a misspelt key explains a "missing" one)."""
     errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
@@ -260,7 +262,7 @@ def _error(exc: ValidationError, file: str) -> RulesetError:
         message = "must not be empty"
     else:
         message = error["msg"]
-    return RulesetError(file, ".".join(loc) or "-", message)
+    return RulesetFileError(file, ".".join(loc) or "-", message)
 
 
 def _kind_text(annotation: Any, metadata: list[Any]) -> str:
@@ -335,15 +337,15 @@ def load_ruleset_file(path: Path) -> Ruleset:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise RulesetError(file, "-", f"cannot read: {exc}") from None
+        raise RulesetFileError(file, "-", f"cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(file, "-", f"not valid TOML: {exc}") from None
+        raise RulesetFileError(file, "-", f"not valid TOML: {exc}") from None
     try:
         ruleset = Ruleset.model_validate(data)
     except ValidationError as exc:
         raise _error(exc, file) from None
     if ruleset.id != path.stem:
-        raise RulesetError(file, "id", f"is {ruleset.id!r} but the file is named {path.name}")
+        raise RulesetFileError(file, "id", f"is {ruleset.id!r} but the file is named {path.name}")
     ruleset._file = file
     return ruleset
 
@@ -364,7 +366,7 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
     if config_dir:
         folder = Path(config_dir)
         if not folder.is_dir():
-            raise RulesetError(str(folder), "-", "ruleset config directory does not exist")
+            raise RulesetFileError(str(folder), "-", "ruleset config directory does not exist")
         for path in sorted(folder.glob("*.toml")):
             if path.name == LEXICON_MAP_FILE:
                 lexicon_map = _load_lexicon_map(path)
@@ -374,7 +376,7 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
     rulesets = {ruleset.id: ruleset for ruleset in map(load_ruleset_file, files)}
     for ruleset_id, lexicon_ids in lexicon_map.items():
         if ruleset_id not in rulesets:
-            raise RulesetError(
+            raise RulesetFileError(
                 str(Path(config_dir) / LEXICON_MAP_FILE), ruleset_id, "no such ruleset"
             )
         ruleset = rulesets[ruleset_id]
@@ -386,7 +388,7 @@ def load_rulesets(config_dir: str | Path | None = None) -> dict[str, Ruleset]:
         base = ruleset.house.variant_of
         if base is not None and (base not in rulesets or rulesets[base].house_variant):
             why = "is a house variant itself" if base in rulesets else "is no ruleset"
-            raise RulesetError(ruleset.file, "house.variant_of", f"{base!r} {why}")
+            raise RulesetFileError(ruleset.file, "house.variant_of", f"{base!r} {why}")
     return rulesets
 
 
@@ -395,12 +397,12 @@ def _load_lexicon_map(path: Path) -> dict[str, list[str]]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesetError(str(path), "-", f"cannot read: {exc}") from None
+        raise RulesetFileError(str(path), "-", f"cannot read: {exc}") from None
     mapped: dict[str, list[str]] = {}
     for key, value in data.items():
         ids = [value] if isinstance(value, str) else value
         if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
-            raise RulesetError(
+            raise RulesetFileError(
                 str(path), key, "must be a lexicon id (a string) or a list of them (its editions)"
             )
         mapped[key] = ids

@@ -24,10 +24,12 @@ import re
 import sys
 from collections.abc import Mapping
 from contextvars import ContextVar
+from datetime import tzinfo
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 from pydantic_settings.sources.utils import parse_env_vars
 
@@ -131,10 +133,16 @@ def access_log(value: str) -> str | None:
     value = value.strip()
     if value.lower() in ("", "off"):
         return None
+    return log_file(value, "access_log", "off, - (standard output)")
+
+
+def log_file(value: str, name: str, stream: str) -> str:
+    """A gunicorn log: `-`, or a file whose directory exists, so that a wrong path stops the
+    start naming its variable, not gunicorn's "isn't writable" (exit 1)."""
     if value != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(value))):
         raise ConfigError(
-            f"{PREFIX}ACCESS_LOG must be off, - (standard output) or a file in an existing"
-            f" directory, not {value!r}: no such directory"
+            f"{variable(name)} must be {stream} or a file in an existing directory, not"
+            f" {value!r}: no such directory"
         )
     return value
 
@@ -251,6 +259,9 @@ class Settings(BaseSettings):
     _metrics_allow = field_validator("metrics_allow", mode="before")(networks)
     _bind = field_validator("bind")(bind)
     _access_log = field_validator("access_log")(access_log)
+    _error_log = field_validator("error_log")(
+        lambda v: log_file(v, "error_log", "- (standard error)")
+    )
     _event = field_validator("event")(event)
     _time_zone = field_validator("time_zone")(time_zone)
     _rulesets = field_validator("rulesets", mode="before")(
@@ -362,8 +373,10 @@ class Settings(BaseSettings):
         kind = cls.model_fields[info.field_name].annotation  # type: ignore[index]
         if get_origin(kind) is Literal:
             return {c.lower(): c for c in get_args(kind)}.get(value.strip().lower(), value)
-        if kind is bool:
-            return value.strip().lower() if value.strip().lower() in TRUE + FALSE else value
+        if kind is bool:  # pydantic would also take `t`, `y`, `n`, `f`, which no doc lists
+            if value.strip().lower() not in TRUE + FALSE:
+                raise PydanticCustomError("bool_parsing", "not a switch")
+            return value.strip().lower() in TRUE
         return value.strip() if kind in (int, float, float | None) else value
 
     # --- what follows from the settings ----------------------------------------------------
@@ -385,6 +398,11 @@ class Settings(BaseSettings):
         from adjudicator.store import labelforms
 
         return labelforms.key("event", self.event)
+
+    @property
+    def zone(self) -> tzinfo | None:
+        """The event's time zone (`TIME_ZONE`); None for the machine's own."""
+        return ZoneInfo(self.time_zone) if self.time_zone else None  # one instance per name
 
     @property
     def session_seconds(self) -> int:
@@ -465,17 +483,6 @@ def read(
         raise ConfigError(_message(exc)) from None
     finally:
         _ENVIRON.reset(token)
-
-
-def read_or_exit() -> Settings:
-    """`read` for a start outside the app (gunicorn's settings, a command): a bad value ends
-    the process with one line and exit status 2, never a traceback."""
-    try:
-        return read()
-    except ConfigError as exc:
-        sys.stderr.write(f"adjudicator: cannot start: {exc}\n")
-        sys.stderr.flush()
-        raise SystemExit(2) from None
 
 
 def is_setting(name: str) -> bool:

@@ -13,7 +13,8 @@ from adjudicator.settings import BOUNDS, Settings, variable
 KINDS = {int: "whole number", float: "number", bool: "`0` or `1`"}
 
 
-def _default_text(field: FieldInfo) -> str:
+def default_text(field: FieldInfo) -> str:
+    """A field's default as the reference (and a command's help) shows it."""
     extra = field.json_schema_extra
     if isinstance(extra, dict) and "shown" in extra:
         return str(extra["shown"])
@@ -43,6 +44,6 @@ def markdown_table() -> str:
     """The settings as a Markdown table, links relative to the settings reference."""
     lines = ["| variable | default | allowed | meaning |", "|---|---|---|---|"]
     for name, field in Settings.model_fields.items():
-        cells = [f"`{variable(name)}`", _default_text(field), _rule_text(field)]
+        cells = [f"`{variable(name)}`", default_text(field), _rule_text(field)]
         lines.append("| " + " | ".join([*cells, field.description or ""]) + " |")
     return "\n".join(lines) + "\n"

@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator import create_app
 from adjudicator.audit import chain
-from adjudicator.rulesets import RulesetError, load_rulesets
+from adjudicator.rulesets import RulesetFileError, load_rulesets
 from adjudicator.store import Store, entryform, migrate
 from adjudicator.tests.conftest import build_lexicon, build_test_lexicons
 
@@ -159,7 +159,7 @@ def test_a_ruleset_lists_its_editions_in_lexicons_toml_or_its_file(tmp_path):
     assert ruleset.edition_ids == ("saol12", "saol12-2027")
     assert ruleset.editions.source == "002 Godkända ord"
     (tmp_path / "lexicons.toml").write_text("ssf-1999 = [1]\n", "utf-8")
-    with pytest.raises(RulesetError, match="ssf-1999.*list of them"):
+    with pytest.raises(RulesetFileError, match="ssf-1999.*list of them"):
         load_rulesets(tmp_path)
     (tmp_path / "lexicons.toml").unlink()
     bundled = load_rulesets()["ssf-1999"].model_dump(by_alias=True)

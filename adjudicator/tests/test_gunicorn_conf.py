@@ -158,3 +158,28 @@ def conf_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         return _settings_module(tmp_path, monkeypatch)
 
     return load
+
+
+# --- a run directory that cannot be made --------------------------------------------------------
+
+
+def test_a_run_directory_that_cannot_be_made_stops_the_start_naming_it(tmp_path: Path) -> None:
+    """A file where the run directory should be (or no permission) was gunicorn's own
+    "Error: [Errno 17] File exists", exit 1: now one line naming the setting, exit 2, and no
+    metrics folder left behind."""
+    taken = tmp_path / "run"
+    taken.write_text("not a folder")
+    env = {**os.environ, "ADJUDICATOR_RUN_DIR": str(taken), "TMPDIR": str(tmp_path)}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", "import adjudicator.process.gunicorn_conf"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"adjudicator: cannot start: ADJUDICATOR_RUN_DIR: cannot make {str(taken)!r}: File exists\n"
+    )
+    assert not list(tmp_path.glob("adjudicator-metrics-*"))

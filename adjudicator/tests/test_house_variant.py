@@ -13,7 +13,7 @@ import pytest
 from adjudicator import create_app
 from adjudicator.auth.tests.conftest import JUDGE_HEADER, add_director, login
 from adjudicator.game.rules import tables
-from adjudicator.rulesets import Ruleset, RulesetError, bundled_files, load_rulesets
+from adjudicator.rulesets import Ruleset, RulesetFileError, bundled_files, load_rulesets
 
 from .conftest import HOUSE_LEXICON, PROPER_NAMES
 
@@ -181,7 +181,7 @@ def test_a_house_variant_must_name_a_ruleset_it_varies(tmp_path, variant_of, why
     text = source.replace('variant_of = "dk-home"', f'variant_of = "{variant_of}"')
     text = text.replace(f'id = "{HOUSE}"', 'id = "dk-home-x"')
     (tmp_path / "dk-home-x.toml").write_text(text, encoding="utf-8")
-    with pytest.raises(RulesetError) as info:
+    with pytest.raises(RulesetFileError) as info:
         load_rulesets(tmp_path)
     assert info.value.field == "house.variant_of" and why in info.value.message
 

@@ -131,7 +131,13 @@ def _instance(kind: type[DomainError], code: Problem, **extra: object) -> Domain
 def test_the_domain_errors_are_found():
     """The enumeration below sees each layer's own error (a plant would be missed otherwise)."""
     names = {t.__name__ for t in domain_error_types()}
-    assert {"WordFormError", "RulesetError", "LabelError", "RecordError", "GameInputError"} <= names
+    assert {
+        "WordFormError",
+        "RulesetRefused",
+        "LabelError",
+        "RecordError",
+        "GameInputError",
+    } <= names
     assert "RackError" in names  # a subclass of a subclass
 
 

@@ -16,7 +16,7 @@ import pytest
 from pydantic import ValidationError
 
 from adjudicator.game.rules import Rules
-from adjudicator.rulesets import RulesetError, load_rulesets, markdown_reference
+from adjudicator.rulesets import RulesetFileError, load_rulesets, markdown_reference
 
 GOLDEN = Path(__file__).parent / "golden" / "public_rulesets.jsonl"
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -115,7 +115,7 @@ def test_a_bad_key_is_named_with_what_it_must_be(tmp_path, old, new, field, mess
     text = (PACKAGE / "rulesets" / "naspa.toml").read_text("utf-8")
     assert old in text
     (tmp_path / "naspa.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(RulesetError) as info:
+    with pytest.raises(RulesetFileError) as info:
         load_rulesets(tmp_path)
     assert (info.value.field, info.value.message) == (field, message)
 
@@ -124,7 +124,7 @@ def test_a_missing_table_names_its_first_required_key(tmp_path):
     text = (PACKAGE / "rulesets" / "naspa.toml").read_text("utf-8")
     start = text.index("[final]")
     (tmp_path / "naspa.toml").write_text(text[:start] + text[text.index("[clock]") :])
-    with pytest.raises(RulesetError, match="'final.own_rack_factor': missing"):
+    with pytest.raises(RulesetFileError, match="'final.own_rack_factor': missing"):
         load_rulesets(tmp_path)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.rulesets import RulesetError, bundled_files, load_rulesets
+from adjudicator.rulesets import RulesetFileError, bundled_files, load_rulesets
 
 from .source_sections import citations, problem
 
@@ -86,7 +86,7 @@ def test_invalid_ruleset_names_file_and_field(tmp_path, old, new, field):
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(RulesetError) as info:
+    with pytest.raises(RulesetFileError) as info:
         load_rulesets(tmp_path)
     assert info.value.field == field
     assert "naspa.toml" in str(info.value) and field in str(info.value)
@@ -104,25 +104,25 @@ def test_draw_reading_and_given_winner_are_ruleset_data(tmp_path):
     draw = load_rulesets(tmp_path)["naspa"].draw
     assert (draw.nearest, draw.nearest_option, draw.given_winner_option) == ("end", True, True)
     path.write_text(text.replace(old, f'{old}\nnearest = "middle"', 1), encoding="utf-8")
-    with pytest.raises(RulesetError, match="start, end") as info:
+    with pytest.raises(RulesetFileError, match="start, end") as info:
         load_rulesets(tmp_path)
     assert info.value.field == "draw.nearest"
 
 
 def test_broken_toml_and_misnamed_file(tmp_path):
     (tmp_path / "bad.toml").write_text("id = \n")
-    with pytest.raises(RulesetError, match="bad.toml"):
+    with pytest.raises(RulesetFileError, match="bad.toml"):
         load_rulesets(tmp_path)
     (tmp_path / "bad.toml").unlink()
     path = _copy(tmp_path, "wespa")
     path.rename(tmp_path / "other.toml")
-    with pytest.raises(RulesetError, match="other.toml.*'id'"):
+    with pytest.raises(RulesetFileError, match="other.toml.*'id'"):
         load_rulesets(tmp_path)
 
 
 def test_lexicon_map_must_name_a_ruleset(tmp_path):
     (tmp_path / "lexicons.toml").write_text('nope = "x"\n')
-    with pytest.raises(RulesetError, match="nope"):
+    with pytest.raises(RulesetFileError, match="nope"):
         load_rulesets(tmp_path)
 
 

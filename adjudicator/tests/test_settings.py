@@ -50,12 +50,31 @@ def clean_env(**values: str) -> dict[str, str]:
         ("VERIFY_TIME_SHARE", "nan"),
         ("VERIFY_TIME_SHARE", "0"),
         ("MODE", "club"),
+        ("ERROR_LOG", "/nonexistent/dir/error.log"),
+        ("ACCESS_LOG", "/nonexistent/dir/access.log"),
     ],
 )
 def test_a_bad_value_in_the_environment_stops_the_app_naming_it(monkeypatch, name, value):
     monkeypatch.setenv(f"ADJUDICATOR_{name}", value)
     with pytest.raises(ConfigError, match=f"ADJUDICATOR_{name} must be"):
         configured_app()
+
+
+SWITCHES = [name.upper() for name, f in Settings.model_fields.items() if f.annotation is bool]
+
+
+@pytest.mark.parametrize("name", SWITCHES)
+@pytest.mark.parametrize("value", ["t", "Y", "n", "F"])
+def test_a_switch_takes_only_the_words_the_docs_list(monkeypatch, name, value):
+    """pydantic also reads `t`, `y`, `n` and `f` as a switch (ADJUDICATOR_METRICS=t was on);
+    the settings take only 1/true/yes/on and 0/false/no/off, in any case."""
+    monkeypatch.setenv(f"ADJUDICATOR_{name}", value)
+    wanted = "one of 1, true, yes, on, 0, false, no, off"
+    with pytest.raises(ConfigError) as raised:
+        settings.read()
+    assert str(raised.value) == f"ADJUDICATOR_{name} must be {wanted}, not {value!r}"
+    monkeypatch.setenv(f"ADJUDICATOR_{name}", f" {'On' if value in 'tY' else 'OFF'} ")
+    assert getattr(settings.read(), name.lower()) is (value in "tY")
 
 
 def test_a_bad_value_in_a_test_config_stops_the_app_naming_it():
@@ -123,7 +142,13 @@ def test_serve_with_a_bad_workers_value_exits_2_naming_it(tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("MAX_CONTENT_LENGTH", "abc"), ("SESSION_HOURS", "abc"), ("CACHE_MAX_AGE", "-5")],
+    [
+        ("MAX_CONTENT_LENGTH", "abc"),
+        ("SESSION_HOURS", "abc"),
+        ("CACHE_MAX_AGE", "-5"),
+        ("METRICS", "t"),
+        ("ERROR_LOG", "/nonexistent/dir/error.log"),  # was gunicorn's "isn't writable", exit 1
+    ],
 )
 def test_serve_checks_every_setting_before_gunicorn(tmp_path, name, value):
     env = clean_env(**{name: value}, RUN_DIR=str(tmp_path / "run"))
