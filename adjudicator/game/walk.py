@@ -10,7 +10,6 @@ time penalties, end-of-game racks) are read in `lines`; `Walk.report` puts the r
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable
 
@@ -44,7 +43,7 @@ from adjudicator.game.restart import (
     time_left,
 )
 from adjudicator.game.rules import Rules
-from adjudicator.messages import Said, Texts
+from adjudicator.messages import Said, Texts, joined
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -246,9 +245,7 @@ class Walk:
         elif s.to_move is not None and p != s.to_move:
             skipped = s.skipped(p)
             if s.sit_out(skipped, jury):
-                names = functools.reduce(
-                    lambda a, b: Said("record_both", a=a, b=b), (s.players[q] for q in skipped)
-                )
+                names = joined("record_both", (s.players[q] for q in skipped))
                 turn.note(
                     "record_sit_out",
                     names=names,
