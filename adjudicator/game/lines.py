@@ -218,6 +218,5 @@ def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
     """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
     its rules give (in the words the rulings page gives it, `consequence_<kind>`), and their
     source."""
-    points = abs(ruling.player_points) or abs(ruling.challenger_points)
-    said = Said(f"consequence_{ruling.kind}", points=points)
+    said = Said(f"consequence_{ruling.kind}", points=ruling.points)
     return {"ruleset": rules.id, "consequence": said, "source": rules.challenge.source}
