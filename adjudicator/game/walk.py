@@ -89,7 +89,7 @@ class Walk:
                 nicks.append(ev.player)
         self.record, self.rules, self.profile, self.lexicon = record, rules, profile, lexicon
         self.board = Board()
-        self.state = GameState.new(nicks, rules, profile, free_challenge)
+        self.state = GameState(nicks, rules, profile, free_challenge)
         self.turns: list[Turn] = []
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
@@ -186,7 +186,7 @@ class Walk:
             )
         else:
             turn.deviate("restart_deviation", reason=verdict.reason, source=verdict.source)
-        fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
+        fresh = GameState(s.players, rules, self.profile, s.free_challenge)
         fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
         fresh.challenges = s.challenges  # rulings made before it stay on record
         self.state, self.board = fresh, Board()
