@@ -143,8 +143,10 @@ def lexicon_language(name: str) -> str | None:
     )
 
 
-def _decode(data: bytes, file: str) -> tuple[str, str]:
-    """Bytes → text, honouring BOM and `#character-encoding`; errors name the line."""
+def decode(data: bytes, file: str = "<gcg>") -> tuple[str, str]:
+    """Bytes → text and its encoding, honouring BOM and `#character-encoding` (else
+    ISO-8859-1); errors name the line. Also for a file that arrives as bytes but is handed on
+    as text (a director's upload)."""
     bom = data.startswith(codecs.BOM_UTF8)
     data = data.removeprefix(codecs.BOM_UTF8)
     encoding = "utf-8" if bom else "latin-1"
@@ -168,12 +170,6 @@ def _decode(data: bytes, file: str) -> tuple[str, str]:
         raise GcgError(f"not valid {encoding}: byte {data[exc.start]:#04x}", file, number) from None
 
 
-def decode(data: bytes, file: str = "<gcg>") -> str:
-    """A GCG file's text by the GCG rules (a BOM, `#character-encoding`, else ISO-8859-1), for
-    a file that arrives as bytes but is handed on as text (a director's upload)."""
-    return _decode(data, file)[0]
-
-
 def read(path: str | Path) -> GameRecord:
     path = Path(path)
     try:
@@ -187,7 +183,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     """Parse a record (bytes, decoded per the GCG rules, or already-decoded text); `whole`: one
     the service rules on, with #player lines and moves (`require_whole`)."""
     if isinstance(data, bytes):
-        text, encoding = _decode(data, file)
+        text, encoding = decode(data, file)
     else:
         text, encoding = data.removeprefix("\ufeff"), "text"
     record = GameRecord(file, encoding, [], {}, [])
