@@ -131,9 +131,6 @@ class Board:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.cells == other.cells
 
-    def __repr__(self) -> str:
-        return "Board(\n  " + "\n  ".join(self.to_rows()) + "\n)"
-
     def copy(self) -> Board:
         return Board(self.cells)
 
