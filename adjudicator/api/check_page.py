@@ -38,7 +38,7 @@ def _record_body() -> dict[str, Any]:
         data = upload.read()
         try:
             json_file = data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-            text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)[0]
+            text = data.decode("utf-8-sig") if json_file else gcg.decode(data, upload.filename)
         except UnicodeDecodeError:
             raise ApiError(Problem.BAD_RECORD, "the JSON file is not UTF-8", "file") from None
         except gcg.GcgError as exc:
