@@ -170,8 +170,6 @@ class Board:
         """Parse 15 strings of 15 characters. With a profile, letters are folded by the
         language's normaliser and checked against its alphabet; a blank-only letter
         (Danish Q, W) must be lower-case, since no such tile exists."""
-        if isinstance(rows, str):
-            rows = rows.split()
         if len(rows) != SIZE:
             raise BoardError(f"a board needs {SIZE} rows, got {len(rows)}")
         known = _known_squares(profile)

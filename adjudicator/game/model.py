@@ -39,7 +39,6 @@ class PlayRecord:
 
     player: int
     line: int
-    tiles: Counter[str]
     words: int
     score: int
     before: Snapshot
@@ -117,7 +116,7 @@ class GameState:
     ) -> PlayRecord:
         """Tiles go from p's rack to the board; p draws what the bag can give. Out with the bag
         empty ends the game, under SBNL once the others have had as many turns (003)."""
-        record = PlayRecord(p, line, tiles, words, score, self.snapshot(), play)
+        record = PlayRecord(p, line, words, score, self.snapshot(), play)
         n = sum(tiles.values())
         self.board.update(tiles)
         self.rack_size[p] = max(0, self.rack_size[p] - n)
