@@ -61,6 +61,7 @@ LANGUAGE_NAMES = {
 LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
 
 PLAYER_PRAGMAS = ("player1", "player2", "player3", "player4")
+_DECLARED = re.compile(rb"^#character-encoding(.*)", re.MULTILINE)
 _SCORE = re.compile(r"[+-]\d+")
 _TOTAL = re.compile(r"-?\d+")
 _PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
@@ -145,22 +146,17 @@ def decode(data: bytes, file: str = "<gcg>") -> str:
     """Bytes → text, honouring BOM and `#character-encoding` (else ISO-8859-1); errors name
     the line. Also for a file that arrives as bytes but is handed on as text (a director's
     upload)."""
-    bom = data.startswith(codecs.BOM_UTF8)
+    encoding = "utf-8" if data.startswith(codecs.BOM_UTF8) else "latin-1"
     data = data.removeprefix(codecs.BOM_UTF8)
-    encoding = "utf-8" if bom else "latin-1"
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.startswith(b"#character-encoding"):
-            declared = raw[len(b"#character-encoding") :].strip().decode("ascii", "replace")
-            key = declared.lower()
-            if key not in _ENCODINGS:
-                raise GcgError(
-                    f"character encoding {declared!r} is not supported "
-                    "(a GCG file is UTF-8 or ISO-8859-1)",
-                    file,
-                    number,
-                )
-            encoding = _ENCODINGS[key]
-            break
+    if declared := _DECLARED.search(data):  # the first such line
+        name = declared[1].strip().decode("ascii", "replace")
+        if name.lower() not in _ENCODINGS:
+            raise GcgError(
+                f"character encoding {name!r} is not supported (a GCG file is UTF-8 or ISO-8859-1)",
+                file,
+                data[: declared.start()].count(b"\n") + 1,
+            )
+        encoding = _ENCODINGS[name.lower()]
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
