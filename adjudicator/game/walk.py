@@ -280,18 +280,18 @@ class Walk:
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
         if sum(tiles.values()) > expected and not self.state.ended:
-            # What the ruleset prescribes, in its own words where it gives the language.
+            # What the ruleset prescribes, in its own words where it gives the language (where
+            # it gives none, `record_overdrawn_without_rule`, as `Texts` says).
             over = self.rules.overdraw
-            rule = {"rule": Texts(over.text)} if over.text else {}
             turn.deviate(
-                "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                "record_overdrawn",
                 rack=ev.rack,
                 n=sum(tiles.values()),
                 player=ev.player,
                 expected=expected,
                 bag=self.state.bag,
                 source=over.source,
-                **rule,
+                rule=Texts(over.text),
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:
