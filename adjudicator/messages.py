@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache, partial
+from collections.abc import Iterable
+from functools import cache, partial, reduce
 from importlib import resources
 from typing import Any
 
@@ -69,6 +70,12 @@ class Said(str):
 
     def __reduce__(self):  # copies and pickles keep the key and values
         return (partial(Said, self.key, **self.values), ())
+
+
+def joined(key: str, items: Iterable[object]) -> object:
+    """`items` said as one sentence, pairwise by the catalogue's `key` (`{a} and {b}`); one
+    item is itself."""
+    return reduce(lambda a, b: Said(key, a=a, b=b), items)
 
 
 class Texts(dict):

@@ -254,7 +254,7 @@ def old_record_from_turns(data: dict[str, Any]) -> GameRecord:
         elif kind == END_RACK:
             ev.tiles = turn.get("tiles", "")
         events.append(ev)
-    return GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events)
+    return GameRecord("<turns>", [Player(n, n) for n in names], events)
 
 
 def old_verify(data: dict[str, Any]) -> GameRecord:

@@ -38,8 +38,7 @@ from adjudicator import bounds
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS
 from adjudicator.audit.labels import NONE as NO_LABELS
 from adjudicator.audit.labels import LabelError, Labels, check_label
-from adjudicator.game.ending import ENDINGS
-from adjudicator.game.rules import DRAW_BLANKS, DRAW_NEAREST
+from adjudicator.game.rules import DRAW_BLANKS, DRAW_NEAREST, ENDINGS
 from adjudicator.game.turns import TURN_TYPE_MESSAGE, TURN_TYPES
 from adjudicator.problems import DomainError, Problem
 from adjudicator.store.models import LABEL_MAX

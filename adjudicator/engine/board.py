@@ -115,14 +115,15 @@ class Board:
         self.letters: dict[str, int] = {}
         if cells is not None:  # a new empty board has nothing to count
             for cell in filter(None, self.cells):
-                self._add(cell)
+                self._tally(cell, 1)
 
-    def _add(self, cell: Cell) -> None:
-        self.count += 1
+    def _tally(self, cell: Cell, step: int) -> None:
+        """A tile put down (`step` 1) or taken off (-1), in the counts."""
+        self.count += step
         if cell.blank:
-            self.blanks += 1
+            self.blanks += step
         else:
-            self.letters[cell.letter] = self.letters.get(cell.letter, 0) + 1
+            self.letters[cell.letter] = self.letters.get(cell.letter, 0) + step
 
     def __getitem__(self, rc: tuple[int, int]) -> Cell | None:
         r, c = rc
@@ -131,26 +132,18 @@ class Board:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.cells == other.cells
 
-    def __repr__(self) -> str:
-        return "Board(\n  " + "\n  ".join(self.to_rows()) + "\n)"
-
     def copy(self) -> Board:
         return Board(self.cells)
 
     def place(self, row: int, col: int, letter: str, blank: bool = False) -> None:
         self.remove(row, col)
         cell = self.cells[row * SIZE + col] = Cell(letter, blank)
-        self._add(cell)
+        self._tally(cell, 1)
 
     def remove(self, row: int, col: int) -> None:
         i = row * SIZE + col
-        old = self.cells[i]
-        if old is not None:
-            self.count -= 1
-            if old.blank:
-                self.blanks -= 1
-            else:
-                self.letters[old.letter] -= 1
+        if (old := self.cells[i]) is not None:
+            self._tally(old, -1)
         self.cells[i] = None
 
     def tiles(self) -> Iterator[tuple[int, int, Cell]]:
@@ -173,8 +166,6 @@ class Board:
         """Parse 15 strings of 15 characters. With a profile, letters are folded by the
         language's normaliser and checked against its alphabet; a blank-only letter
         (Danish Q, W) must be lower-case, since no such tile exists."""
-        if isinstance(rows, str):
-            rows = rows.split()
         if len(rows) != SIZE:
             raise BoardError(f"a board needs {SIZE} rows, got {len(rows)}")
         known = _known_squares(profile)
@@ -199,5 +190,5 @@ class Board:
                     cell = known[ch] = read
                 # Filled in place on an empty board: no second list, no rescan of 225 squares.
                 cells[i + c] = cell
-                board._add(cell)
+                board._tally(cell, 1)
         return board

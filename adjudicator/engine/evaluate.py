@@ -11,14 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.engine.board import Board
-from adjudicator.engine.notation import (
-    Play,
-    TileSpec,
-    parse,
-    play_from_tiles,
-    render,
-    render_tiles,
-)
+from adjudicator.engine.notation import Play, parse, play_from_tiles, render, render_tiles
 from adjudicator.engine.placement import GEOMETRY_CODES, PlacementError, check_placement
 from adjudicator.engine.scoring import score_play
 from adjudicator.engine.tiles import tileset
@@ -63,44 +56,31 @@ class MoveResult:
     score: int
     notation: str | None
     play: Play
-    tiles_played: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "errors": [e.to_dict() for e in self.errors],
-            "words": [w.to_dict() for w in self.words],
-            "bingo": self.bingo,
-            "score": self.score,
-            "notation": self.notation,
-            "tiles_played": self.tiles_played,
-        }
 
 
 def evaluate_move(
     profile: LanguageProfile,
     board: Board,
-    play: Play | str | Sequence[TileSpec],
+    play: Play | str | Sequence[tuple],
     rack: str | None = None,
 ) -> MoveResult:
     """Check and score one play on `board` (the board before it; left unchanged).
 
     `play` is a Play, notation text (`8H CAFé`), or structured tiles ((row, col, letter,
-    blank) or dicts; 0-based). Raises NotationError only for text that is not notation, or a
+    blank); 0-based). Raises NotationError only for text that is not notation, or a
     letter the challenge's query check refuses (a tile's `NotationError.tile` names it)."""
     if isinstance(play, str):
         play = parse(play, profile, board)
     elif not isinstance(play, Play):
         play = play_from_tiles(play, profile, board)
     errors = check_placement(board, play, profile, rack)
-    n = len(play.tiles)
     if errors and any(e.code in GEOMETRY_CODES for e in errors):  # no scan when legal
         notation = render_tiles(play.tiles) if play.tiles else None
-        return MoveResult(False, errors, [], False, 0, notation, play, n)
+        return MoveResult(False, errors, [], False, 0, notation, play)
     formed = formed_words(board, play)
-    per_word, bingo, total = score_play(formed, n, tileset(profile))
+    per_word, bingo, total = score_play(formed, len(play.tiles), tileset(profile))
     words = [ScoredWord(w, s) for w, s in zip(formed, per_word, strict=True)]
-    return MoveResult(not errors, errors, words, bingo, total, render(play, board), play, n)
+    return MoveResult(not errors, errors, words, bingo, total, render(play, board), play)
 
 
 def apply_play(board: Board, play: Play) -> None:

@@ -16,7 +16,7 @@ Conventions (documented in the README too):
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from adjudicator.engine.board import COLUMNS, SIZE, Board
@@ -63,13 +63,11 @@ class Through:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """New tiles, direction and anchor. `horizontal` is None when the tiles are not in one
-    line (placement reports it); the anchor is the notation's start square (or first tile)."""
+    """New tiles and direction. `horizontal` is None when the tiles are not in one line
+    (placement reports it)."""
 
     tiles: tuple[NewTile, ...]
     horizontal: bool | None
-    row: int
-    col: int
     through: tuple[Through, ...] = ()
 
 
@@ -151,26 +149,19 @@ def parse_parts(coord: str, word: str, profile: LanguageProfile, board: Board | 
         raise NotationError(f"{word!r}: '(' without ')'")
     if i == 0:
         raise NotationError("the word is empty")
-    return Play(tuple(tiles), horizontal, row, col, tuple(through))
-
-
-TileSpec = tuple | Mapping
+    return Play(tuple(tiles), horizontal, tuple(through))
 
 
 def play_from_tiles(
-    specs: Iterable[TileSpec], profile: LanguageProfile, board: Board | None = None
+    specs: Iterable[tuple], profile: LanguageProfile, board: Board | None = None
 ) -> Play:
-    """Structured tiles — (row, col, letter, blank) with 0-based row/col, or dicts with those
-    keys — to a Play. The direction follows the tiles; a single tile takes the direction in
+    """Structured tiles — (row, col, letter, blank) with 0-based row/col, `blank` optional —
+    to a Play. The direction follows the tiles; a single tile takes the direction in
     which it extends a word on the board (across when both or neither)."""
     tiles: list[NewTile] = []
     for i, spec in enumerate(specs):
-        if isinstance(spec, Mapping):
-            row, col = spec["row"], spec["col"]
-            letter, blank = spec.get("letter") or "", bool(spec.get("blank", False))
-        else:
-            row, col, letter, *rest = spec
-            blank = bool(rest[0]) if rest else False
+        row, col, letter, *rest = spec
+        blank = bool(rest[0]) if rest else False
         if not isinstance(row, int) or not isinstance(col, int):
             raise NotationError("a tile's row and col must be whole numbers")
         if not isinstance(letter, str) or len(letter) > 1:
@@ -185,7 +176,7 @@ def play_from_tiles(
         tiles.append(NewTile(row, col, letter, blank))
     tiles.sort(key=lambda t: (t.row, t.col))
     if not tiles:
-        return Play((), True, 0, 0)
+        return Play((), True)
     first = tiles[0]
     horizontal: bool | None
     if len(tiles) == 1 and board is not None:
@@ -196,7 +187,7 @@ def play_from_tiles(
         horizontal = True
     else:
         horizontal = False if len({t.col for t in tiles}) == 1 else None
-    return Play(tuple(tiles), horizontal, first.row, first.col)
+    return Play(tuple(tiles), horizontal)
 
 
 def render(play: Play, board: Board) -> str:

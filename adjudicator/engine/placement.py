@@ -101,27 +101,22 @@ def check_placement(
 
     cells = board.cells
     seen: set[tuple[int, int]] = set()
-    placed_ok = True
     for t in tiles:
         name = square_name(t.row, t.col)
         if not on_board(t.row, t.col):
             add(_error(OFF_BOARD, name, letter=t.letter, square=name))
-            placed_ok = False
             continue
         if (t.row, t.col) in seen:
             add(_error(DUPLICATE_SQUARE, name, square=name))
-            placed_ok = False
         seen.add((t.row, t.col))
         cell = cells[t.row * SIZE + t.col]
         if cell is not None:
             add(_error(OCCUPIED, name, t.letter, square=name, held=cell.letter, letter=t.letter))
-            placed_ok = False
     for th in play.through:
         name = square_name(th.row, th.col)
         cell = board[th.row, th.col]
         if cell is None:
             add(_error(THROUGH_EMPTY, name, th.letter, square=name))
-            placed_ok = False
         elif th.letter is not None and th.letter != cell.letter:
             said, held = th.letter, cell.letter
             add(_error(THROUGH_MISMATCH, name, said, square=name, said=said, held=held))
@@ -129,9 +124,8 @@ def check_placement(
     _check_letters(play, ts, add)
     if play.horizontal is None:
         add(_error(NOT_IN_LINE))
-        placed_ok = False
-    elif placed_ok:
-        placed_ok = _check_gaps(board, play, add)
+    elif not any(e.code in GEOMETRY_CODES for e in errors):  # every square free and distinct
+        _check_gaps(board, play, add)
     _check_connection(board, play, add)
     _check_supply(board, play, ts, add)
     if rack is not None:
@@ -153,21 +147,18 @@ def _check_letters(play: Play, ts: TileSet, add) -> None:
         add(_error(code, name, letter, letter=letter, square=name, language=language(ts.language)))
 
 
-def _check_gaps(board: Board, play: Play, add) -> bool:
+def _check_gaps(board: Board, play: Play, add) -> None:
     first, across = play.tiles[0], play.horizontal
     along = [t.col if across else t.row for t in play.tiles]
     lo, hi = min(along), max(along)
     if hi - lo + 1 == len(play.tiles):
-        return True  # distinct squares (else no gap check) in one line (Play) that fill lo..hi
-    squares = [(first.row, i) if across else (i, first.col) for i in range(lo, hi + 1)]
+        return  # distinct squares (else no gap check) in one line (Play) that fill lo..hi
     new = {(t.row, t.col) for t in play.tiles}
-    ok = True
-    for r, c in squares:
+    for i in range(lo, hi + 1):
+        r, c = (first.row, i) if across else (i, first.col)
         if (r, c) not in new and board.cells[r * SIZE + c] is None:
             name = square_name(r, c)
             add(_error(GAP, name, square=name))
-            ok = False
-    return ok
 
 
 def _check_connection(board: Board, play: Play, add) -> None:

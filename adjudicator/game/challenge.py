@@ -22,6 +22,11 @@ class Outcome(Plain):
     challenger_loses_turn: bool
     source: str
 
+    @property
+    def points(self) -> int:
+        """The size of what the ruling moves, whichever player it moves it for."""
+        return abs(self.player_points) or abs(self.challenger_points)
+
 
 def outcome(
     rules: Rules, valid: bool, words: int = 1, turn_score: int = 0, free_challenge: bool = False

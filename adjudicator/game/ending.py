@@ -57,9 +57,6 @@ def out_ends_game(rules: Rules, turns_taken: list[int]) -> bool:
     return end.out_with_empty_bag and (not end.equal_turns or len(set(turns_taken)) == 1)
 
 
-ENDINGS = ("out", "scoreless", "passes", "time_up", "blocked", "overtime", "point_target")
-
-
 def describe(rules: Rules, ending: str) -> str:
     """One line on how the game ended, for reports (`Said`: English, or a page's language)."""
     counts = {"scoreless": rules.end.scoreless_turns, "passes": rules.end.passes_in_a_row_each}

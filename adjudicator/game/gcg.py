@@ -5,7 +5,7 @@ Quirks handled (all seen in real records):
   only encodings the format admits, anything else is refused; a UTF-8 BOM means UTF-8; CRLF.
 - pragmas `#player1` to `#player4 nick full name` (home rules allow four players, 004), `#title`, `#description`, `#lexicon`, `#id`, `#rack1/2`,
   `#incomplete`, `#note` (a note may run on over lines that start with neither `#` nor `>`);
-  unknown pragmas are kept, not refused.
+  unknown pragmas are read past, not refused.
 - coordinates `8H`/`H8` and old lower-case `8d`/`h2`; words with `.` or with board letters in
   full; scores signed (`+40`, `-80`), cumulative totals may be negative; trailing text after the
   total (old Quackle lists cross-words there) is ignored.
@@ -61,6 +61,7 @@ LANGUAGE_NAMES = {
 LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
 
 PLAYER_PRAGMAS = ("player1", "player2", "player3", "player4")
+_DECLARED = re.compile(rb"^#character-encoding(.*)", re.MULTILINE)
 _SCORE = re.compile(r"[+-]\d+")
 _TOTAL = re.compile(r"-?\d+")
 _PAREN = re.compile(r"(?:2[x×*])?\((.*)\)", re.IGNORECASE)
@@ -127,9 +128,7 @@ class Player:
 @dataclass
 class GameRecord:
     file: str
-    encoding: str
     players: list[Player]
-    pragmas: dict[str, list[str]]
     events: list[Event]
     lexicon: str | None = None
     lexicon_line: int | None = None
@@ -143,35 +142,26 @@ def lexicon_language(name: str) -> str | None:
     )
 
 
-def _decode(data: bytes, file: str) -> tuple[str, str]:
-    """Bytes → text, honouring BOM and `#character-encoding`; errors name the line."""
-    bom = data.startswith(codecs.BOM_UTF8)
+def decode(data: bytes, file: str = "<gcg>") -> str:
+    """Bytes → text, honouring BOM and `#character-encoding` (else ISO-8859-1); errors name
+    the line. Also for a file that arrives as bytes but is handed on as text (a director's
+    upload)."""
+    encoding = "utf-8" if data.startswith(codecs.BOM_UTF8) else "latin-1"
     data = data.removeprefix(codecs.BOM_UTF8)
-    encoding = "utf-8" if bom else "latin-1"
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if raw.startswith(b"#character-encoding"):
-            declared = raw[len(b"#character-encoding") :].strip().decode("ascii", "replace")
-            key = declared.lower()
-            if key not in _ENCODINGS:
-                raise GcgError(
-                    f"character encoding {declared!r} is not supported "
-                    "(a GCG file is UTF-8 or ISO-8859-1)",
-                    file,
-                    number,
-                )
-            encoding = _ENCODINGS[key]
-            break
+    if declared := _DECLARED.search(data):  # the first such line
+        name = declared[1].strip().decode("ascii", "replace")
+        if name.lower() not in _ENCODINGS:
+            raise GcgError(
+                f"character encoding {name!r} is not supported (a GCG file is UTF-8 or ISO-8859-1)",
+                file,
+                data[: declared.start()].count(b"\n") + 1,
+            )
+        encoding = _ENCODINGS[name.lower()]
     try:
-        return data.decode(encoding), encoding
+        return data.decode(encoding)
     except UnicodeDecodeError as exc:
         number = data[: exc.start].count(b"\n") + 1
         raise GcgError(f"not valid {encoding}: byte {data[exc.start]:#04x}", file, number) from None
-
-
-def decode(data: bytes, file: str = "<gcg>") -> str:
-    """A GCG file's text by the GCG rules (a BOM, `#character-encoding`, else ISO-8859-1), for
-    a file that arrives as bytes but is handed on as text (a director's upload)."""
-    return _decode(data, file)[0]
 
 
 def read(path: str | Path) -> GameRecord:
@@ -186,11 +176,8 @@ def read(path: str | Path) -> GameRecord:
 def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -> GameRecord:
     """Parse a record (bytes, decoded per the GCG rules, or already-decoded text); `whole`: one
     the service rules on, with #player lines and moves (`require_whole`)."""
-    if isinstance(data, bytes):
-        text, encoding = _decode(data, file)
-    else:
-        text, encoding = data.removeprefix("\ufeff"), "text"
-    record = GameRecord(file, encoding, [], {}, [])
+    text = decode(data, file) if isinstance(data, bytes) else data.removeprefix("\ufeff")
+    record = GameRecord(file, [], [])
     players: dict[int, Player] = {}
     last_note: list[str] | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -210,7 +197,6 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
                 last_note = target
                 continue
             last_note = None
-            record.pragmas.setdefault(keyword, []).append(rest)
             if keyword in PLAYER_PRAGMAS:
                 nick, _, name = rest.partition(" ")
                 if not nick:

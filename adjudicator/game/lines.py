@@ -17,7 +17,6 @@ read (RECORDS.md has the table):
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +28,7 @@ from adjudicator.game.model import GameState
 from adjudicator.game.racks import RackError, parse_rack, rack_text, rack_value, tile_set
 from adjudicator.game.report import Turn
 from adjudicator.game.rules import Rules
-from adjudicator.messages import Said
+from adjudicator.messages import Said, joined
 from lexicon.limits import RACK_SIZE
 
 
@@ -210,9 +209,8 @@ def _hidden_ending(s: GameState, turn: Turn) -> bool:
     if not hidden:
         return False
     r = s.rules
-    how = [end_rules.describe(r, e) for e in hidden]
-    either = functools.reduce(lambda a, b: Said("record_either", a=a, b=b), how)
-    turn.note("record_hidden_ending", how=either, source=r.end.source)
+    how = joined("record_either", (end_rules.describe(r, e) for e in hidden))
+    turn.note("record_hidden_ending", how=how, source=r.end.source)
     return True
 
 
@@ -220,6 +218,5 @@ def ruled(rules: Rules, ruling: Outcome) -> dict[str, object]:
     """What a remark on a line that does not fit `ruling` names: the ruleset, the consequence
     its rules give (in the words the rulings page gives it, `consequence_<kind>`), and their
     source."""
-    points = abs(ruling.player_points) or abs(ruling.challenger_points)
-    said = Said(f"consequence_{ruling.kind}", points=points)
+    said = Said(f"consequence_{ruling.kind}", points=ruling.points)
     return {"ruleset": rules.id, "consequence": said, "source": rules.challenge.source}

@@ -39,7 +39,6 @@ class PlayRecord:
 
     player: int
     line: int
-    tiles: Counter[str]
     words: int
     score: int
     before: Snapshot
@@ -67,18 +66,17 @@ class GameState:
     players: list[str]
     rules: Rules = field(repr=False)
     profile: LanguageProfile = field(repr=False)
-    total_tiles: int
     free_challenge: bool = False  # 004's home variant: a failed challenge costs nothing
-    rack_size: list[int] = field(default_factory=list)
+    rack_size: list[int] = field(init=False)  # each player's tiles
     board: Counter[str] = field(default_factory=Counter)  # tiles on the board, blanks as "?"
     to_move: int | None = None
-    turns_taken: list[int] = field(default_factory=list)
-    previous_placed: list[bool] = field(default_factory=list)
-    exchanges_in_a_row: list[int] = field(default_factory=list)  # each player's own turns
+    turns_taken: list[int] = field(init=False)
+    previous_placed: list[bool] = field(init=False)
+    exchanges_in_a_row: list[int] = field(init=False)  # each player's own turns
     scoreless: int = 0  # scoreless turns in a row
     passes: int = 0  # passes in a row
-    recorded: list[int] = field(default_factory=list)  # each total as the record states it
-    computed: list[int] = field(default_factory=list)  # each total from the engine's scores
+    recorded: list[int] = field(init=False)  # each total as the record states it
+    computed: list[int] = field(init=False)  # each total from the engine's scores
     plays: list[PlayRecord] = field(default_factory=list)
     last_event_play: PlayRecord | None = None  # the play just made, until the next event
     ended: str | None = None  # how the game ended
@@ -89,33 +87,17 @@ class GameState:
     end_racks: set[int] = field(default_factory=set)  # players whose end-of-game line was read
     challenges: list[dict[str, Any]] = field(default_factory=list)
 
-    @classmethod
-    def new(
-        cls,
-        players: list[str],
-        rules: Rules,
-        profile: LanguageProfile,
-        free_challenge: bool = False,
-    ) -> GameState:
-        n = len(players)
-        total = profile.tile_total
-        return cls(
-            players=list(players),
-            rules=rules,
-            profile=profile,
-            total_tiles=total,
-            free_challenge=free_challenge,
-            rack_size=[min(RACK_SIZE, max(0, total - RACK_SIZE * i)) for i in range(n)],
-            turns_taken=[0] * n,
-            previous_placed=[False] * n,
-            exchanges_in_a_row=[0] * n,
-            recorded=[0] * n,
-            computed=[0] * n,
-        )
+    def __post_init__(self) -> None:
+        n, total = len(self.players), self.profile.tile_total
+        self.players = list(self.players)
+        self.rack_size = [min(RACK_SIZE, max(0, total - RACK_SIZE * i)) for i in range(n)]
+        self.turns_taken, self.exchanges_in_a_row = [0] * n, [0] * n
+        self.recorded, self.computed = [0] * n, [0] * n
+        self.previous_placed = [False] * n
 
     @property
     def bag(self) -> int:
-        return self.total_tiles - sum(self.board.values()) - sum(self.rack_size)
+        return self.profile.tile_total - sum(self.board.values()) - sum(self.rack_size)
 
     def next_player(self, p: int) -> int:
         return (p + 1) % len(self.players)
@@ -134,7 +116,7 @@ class GameState:
     ) -> PlayRecord:
         """Tiles go from p's rack to the board; p draws what the bag can give. Out with the bag
         empty ends the game, under SBNL once the others have had as many turns (003)."""
-        record = PlayRecord(p, line, tiles, words, score, self.snapshot(), play)
+        record = PlayRecord(p, line, words, score, self.snapshot(), play)
         n = sum(tiles.values())
         self.board.update(tiles)
         self.rack_size[p] = max(0, self.rack_size[p] - n)

@@ -6,14 +6,13 @@ has no tile for (Danish Q, W) cannot be on a rack: it can only be played with a 
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from adjudicator.engine.placement import language, read_rack
 from adjudicator.engine.tiles import BLANK
 from adjudicator.game.errors import GameInputError
-from adjudicator.messages import Said
+from adjudicator.messages import Said, joined
 from adjudicator.problems import Problem
 from lexicon.languages import LanguageProfile
 from lexicon.limits import RACK_SIZE
@@ -86,11 +85,10 @@ def check_within_set(
     have = tile_set(profile)
     for tile, n in seen.items():
         if n > have[tile]:
-            names = functools.reduce(lambda a, b: Said("record_both", a=a, b=b), owners[tile])
             raise RackError(
                 Said(
                     "rack_over_set",
-                    names=names,
+                    names=joined("record_both", owners[tile]),
                     owners=len(owners[tile]),
                     n=n,
                     what=Said("rack_blank_word") if tile == BLANK else tile,

@@ -155,36 +155,23 @@ class GameReport:
     def winner(self) -> str | None:
         return self.winners[0] if self.ended and len(self.winners) == 1 else None
 
-    def _players(self) -> list[dict[str, Any]]:
-        return [
-            {"nick": p, "recorded_total": r, "computed_total": c}
-            for p, r, c in zip(
-                self.players, self.recorded_totals, self.computed_totals, strict=True
-            )
-        ]
-
     def to_dict(self, rules: bool = True) -> dict[str, Any]:
         """`rules=False`: the score side only (`adjudicator replay --no-rules`)."""
+        head = {"file": self.file, "language": self.language, "lexicon": self.lexicon}
+        totals = zip(self.players, self.recorded_totals, self.computed_totals, strict=True)
+        players = [{"nick": p, "recorded_total": r, "computed_total": c} for p, r, c in totals]
+        turns, board = [t.to_dict(rules) for t in self.turns], self.board.to_rows()
         if not rules:
-            return {
-                "file": self.file,
-                "language": self.language,
-                "lexicon": self.lexicon,
-                "ok": self.scores_ok and not any(t.placement for t in self.turns),
-                "players": self._players(),
-                "turns": [t.to_dict(rules=False) for t in self.turns],
-                "board": self.board.to_rows(),
-            }
+            ok = self.scores_ok and not any(t.placement for t in self.turns)
+            return {**head, "ok": ok, "players": players, "turns": turns, "board": board}
         return {
             "ruleset": self.ruleset,
-            "file": self.file,
-            "language": self.language,
-            "lexicon": self.lexicon,
+            **head,
             "ok": self.ok,
             "score_disagreements": self.score_disagreements,
             "rule_deviations": self.rule_deviations,
-            "players": self._players(),
-            "turns": [t.to_dict() for t in self.turns],
+            "players": players,
+            "turns": turns,
             "challenges": self.challenges,
             **({"restarts": self.restarts} if self.restarts else {}),  # only where one is stated
             "result": {
@@ -200,7 +187,7 @@ class GameReport:
                 "lost_on_time": self.lost_on_time,
                 "deviations": self.deviations_at_end,
             },
-            "board": self.board.to_rows(),
+            "board": board,
         }
 
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import reduce
 
 from adjudicator.game.kinds import EXCHANGE, TURNS
 from adjudicator.game.rules import Rules, Verdict
-from adjudicator.messages import Said
+from adjudicator.messages import Said, joined
 
 _RESTART = re.compile(r"\s*restart\b(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 _JURY = re.compile(r"\bjury\s*:\s*(?P<name>[^;\n]*)", re.IGNORECASE)
@@ -90,7 +89,7 @@ def _turns_said(kinds: list[str]) -> Said:
     named = [Said(f"restart_turn_{k}") if k in TURNS else k for k in kinds]
     if not named:
         return Said("restart_nothing")
-    return reduce(lambda a, b: Said("restart_list", a=a, b=b), named)
+    return joined("restart_list", named)
 
 
 def time_left(rules: Rules, seconds_used: int | None) -> Said:

@@ -37,6 +37,17 @@ CHALLENGE_MODES = ("challenge", "jury")
 LOSS_WHEN = ("more_than", "at_least")  # overtime beyond the limit, or reaching it, loses
 DRAW_BLANKS = ("beats_all", "not_counted")  # a blank drawn for who starts (docs/rules.md §12)
 DRAW_NEAREST = ("start", "end")  # which end of the alphabet wins the draw (docs/rules.md §12)
+# Each way a game can end (the `ending` values final-score takes), by the `[end]` rule that
+# says whether the rules have it.
+ENDINGS = {
+    "out": "out_with_empty_bag",
+    "scoreless": "scoreless_turns",
+    "passes": "passes_in_a_row_each",
+    "time_up": "time_up",
+    "blocked": "blocked",
+    "overtime": "overtime_ends_game",
+    "point_target": "point_target_option",
+}
 
 # A count in a ruleset file: a whole number (a TOML `true` is not one), never negative.
 Count = Annotated[StrictInt, Field(ge=0)]
@@ -291,18 +302,8 @@ class Rules(Section):
         return {key: values[key] for key in self._written.get(table, ())}
 
     def endings(self) -> list[str]:
-        """The ways a game can end under these rules (the `ending` values final-score takes)."""
-        end = self.end
-        rule = {
-            "out": end.out_with_empty_bag,
-            "scoreless": end.scoreless_turns,
-            "passes": end.passes_in_a_row_each,
-            "time_up": end.time_up,
-            "blocked": end.blocked,
-            "overtime": end.overtime_ends_game,
-            "point_target": end.point_target_option,
-        }
-        return [ending for ending, applies in rule.items() if applies]
+        """The ways a game can end under these rules, in the order of `ENDINGS`."""
+        return [ending for ending, rule in ENDINGS.items() if getattr(self.end, rule)]
 
 
 def tables(model: type[BaseModel]) -> dict[str, type[Section]]:

@@ -73,4 +73,4 @@ def read_turns(names: list[str], turns: Sequence[Any]) -> GameRecord:
         if turn.note:  # as a GCG `#note` line after the turn
             ev.notes.append(turn.note)
         events.append(ev)
-    return require_whole(GameRecord("<turns>", "json", [Player(n, n) for n in names], {}, events))
+    return require_whole(GameRecord("<turns>", [Player(n, n) for n in names], events))

@@ -10,7 +10,6 @@ time penalties, end-of-game racks) are read in `lines`; `Walk.report` puts the r
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable
 
@@ -44,7 +43,7 @@ from adjudicator.game.restart import (
     time_left,
 )
 from adjudicator.game.rules import Rules
-from adjudicator.messages import Said, Texts
+from adjudicator.messages import Said, Texts, joined
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -90,7 +89,7 @@ class Walk:
                 nicks.append(ev.player)
         self.record, self.rules, self.profile, self.lexicon = record, rules, profile, lexicon
         self.board = Board()
-        self.state = GameState.new(nicks, rules, profile, free_challenge)
+        self.state = GameState(nicks, rules, profile, free_challenge)
         self.turns: list[Turn] = []
         self.previous: Event | None = None
         self.bonus_line = False  # a challenge bonus line: more may follow for the same play
@@ -187,7 +186,7 @@ class Walk:
             )
         else:
             turn.deviate("restart_deviation", reason=verdict.reason, source=verdict.source)
-        fresh = GameState.new(s.players, rules, self.profile, s.free_challenge)
+        fresh = GameState(s.players, rules, self.profile, s.free_challenge)
         fresh.lost_on_time = set(s.lost_on_time)  # the time is not given back
         fresh.challenges = s.challenges  # rulings made before it stay on record
         self.state, self.board = fresh, Board()
@@ -246,9 +245,7 @@ class Walk:
         elif s.to_move is not None and p != s.to_move:
             skipped = s.skipped(p)
             if s.sit_out(skipped, jury):
-                names = functools.reduce(
-                    lambda a, b: Said("record_both", a=a, b=b), (s.players[q] for q in skipped)
-                )
+                names = joined("record_both", (s.players[q] for q in skipped))
                 turn.note(
                     "record_sit_out",
                     names=names,
@@ -283,18 +280,18 @@ class Walk:
         expected = self.state.rack_size[p]
         # Fewer tiles is a partial rack (an annotator sees only what the opponent plays).
         if sum(tiles.values()) > expected and not self.state.ended:
-            # What the ruleset prescribes, in its own words where it gives the language.
+            # What the ruleset prescribes, in its own words where it gives the language (where
+            # it gives none, `record_overdrawn_without_rule`, as `Texts` says).
             over = self.rules.overdraw
-            rule = {"rule": Texts(over.text)} if over.text else {}
             turn.deviate(
-                "record_overdrawn" if rule else "record_overdrawn_without_rule",
+                "record_overdrawn",
                 rack=ev.rack,
                 n=sum(tiles.values()),
                 player=ev.player,
                 expected=expected,
                 bag=self.state.bag,
                 source=over.source,
-                **rule,
+                rule=Texts(over.text),
             )
 
     def lose_turn(self, p: int, turn: Turn) -> None:

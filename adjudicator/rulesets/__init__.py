@@ -196,7 +196,7 @@ class Ruleset(Rules):
             text = challenge.free_challenge_text
         return {
             "kind": result.kind,
-            "points": abs(result.player_points) or abs(result.challenger_points),
+            "points": result.points,
             "text": dict(text),
         }
 

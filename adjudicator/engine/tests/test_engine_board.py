@@ -40,10 +40,6 @@ def test_parse_and_render_round_trip():
     assert board.count == 3 and board.blanks == 1 and board.letters == {"K": 1, "A": 1}
 
 
-def test_parse_accepts_one_string_of_rows():
-    assert Board.from_rows("\n".join(EMPTY)).count == 0
-
-
 @pytest.mark.parametrize(
     "rows, message",
     [

@@ -77,7 +77,7 @@ def test_play_from_structured_tiles():
     board = board_with({8: ".......KAT....."})
     play = play_from_tiles([(7, 10, "S")], EN, board)
     assert play.horizontal is True
-    play = play_from_tiles([{"row": 8, "col": 7, "letter": "I"}], EN, board)
+    play = play_from_tiles([(8, 7, "I")], EN, board)
     assert play.horizontal is False  # extends down from K
     play = play_from_tiles([(8, 7, "a"), (9, 7, "E", False)], EN, board)
     assert play.horizontal is False and play.tiles[0] == NewTile(8, 7, "A", True)

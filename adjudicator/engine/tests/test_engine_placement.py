@@ -63,7 +63,7 @@ def test_letter_errors():
     # with one is still reported.
     with pytest.raises(NotationError, match="'Ж' is not a letter of English"):
         play_from_tiles([(7, 7, "Ж"), (7, 8, "A")], EN)
-    foreign = Play((NewTile(7, 7, "Ж"), NewTile(7, 8, "A")), True, 7, 7)
+    foreign = Play((NewTile(7, 7, "Ж"), NewTile(7, 8, "A")), True)
     assert codes(Board(), foreign) == ["unknown-letter"]
     # Danish has no Q or W tile; Swedish no Q, W, Ü or Æ tile: only blanks may be those letters.
     assert codes(Board(), "8H QI", DA) == ["blank-only-letter"]

@@ -27,8 +27,6 @@ def transposed_play(play: Play) -> Play:
     return Play(
         tuple(NewTile(t.col, t.row, t.letter, t.blank) for t in play.tiles),
         None if play.horizontal is None else not play.horizontal,
-        play.col,
-        play.row,
         tuple(Through(t.col, t.row, t.letter) for t in play.through),
     )
 
@@ -56,8 +54,7 @@ def first_plays(draw):
         blank = draw(st.booleans())
         r, c = (7, start + k) if horizontal else (start + k, 7)
         tiles.append(NewTile(r, c, letter, blank))
-    first = tiles[0]
-    return profile, Play(tuple(tiles), horizontal, first.row, first.col)
+    return profile, Play(tuple(tiles), horizontal)
 
 
 def _corpus():
@@ -99,15 +96,11 @@ def test_blanks_never_add_points(case, data):
     as_blank = Play(
         play.tiles[:k] + (NewTile(t.row, t.col, t.letter, True),) + play.tiles[k + 1 :],
         play.horizontal,
-        play.row,
-        play.col,
     )
     assert evaluate_move(profile, Board(), as_blank).score <= base
     all_blank = Play(
         tuple(NewTile(x.row, x.col, x.letter, True) for x in play.tiles),
         play.horizontal,
-        play.row,
-        play.col,
     )
     bonus = BINGO_BONUS if len(play.tiles) == 7 else 0
     assert evaluate_move(profile, Board(), all_blank).score == bonus

@@ -107,5 +107,4 @@ def test_illegal_play_result_shape():
     assert not result.legal and result.score == 15 and result.notation == "1A CAT"
     result = evaluate_move(EN, Board(), [(0, 0, "C"), (5, 5, "A")])
     assert result.words == [] and result.score == 0 and result.notation == "A1=C F6=A"
-    d = result.to_dict()
-    assert d["legal"] is False and d["errors"][0]["code"] == "not-in-line"
+    assert not result.legal and result.errors[0].code == "not-in-line"

@@ -13,7 +13,7 @@ from .helpers import profile, rules
 
 
 def state(ruleset: str) -> GameState:
-    return GameState.new(["ann", "bob"], rules(ruleset), profile(ruleset))
+    return GameState(["ann", "bob"], rules(ruleset), profile(ruleset))
 
 
 def test_four_passes_end_a_dsf_game_000_5b():
@@ -41,7 +41,7 @@ def test_a_withdrawn_play_puts_back_what_it_took_000_4_6e():
 def test_out_with_the_bag_empty_ends_only_after_equal_turns_under_sbnl_003():
     s = state("sbnl-punten")
     s.rack_size = [3, 7]
-    s.board = Counter({"E": s.total_tiles - 10})  # the bag is empty
+    s.board = Counter({"E": s.profile.tile_total - 10})  # the bag is empty
     s.play(0, Counter("EEE"), 1, 9, 1, None)
     assert s.pending_out == 0 and s.ended is None
     s.after_turn(1, PASS)
