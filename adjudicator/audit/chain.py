@@ -143,6 +143,12 @@ def _processor(column: Any, dialect: Any) -> Any:
 _sql = driver.PerDialect(_DriverSQL.for_dialect)
 
 
+def current_head(conn: Connection) -> Head | None:
+    """The head row's (seq, hash) as `conn` sees it, unlocked; None when the row is missing."""
+    found = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
+    return None if found is None else Head(*found)
+
+
 def lock_head(conn: Connection) -> Head:
     """Take the append lock (first, in a write transaction); the head's (seq, hash)."""
     seq, hash_ = driver.one(conn, _sql(conn).lock_head)
@@ -556,7 +562,7 @@ def verify(conn: Connection, noted: Head | None = None) -> Verification:
     problems.extend(_prune_problems(marks, prunes, bad_prunes, times))
     if noted is not None:
         problems.extend(_noted_problems(noted, start, noted_found, last))
-    head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
+    head = current_head(conn)
     if head is None:
         problems.append("the chain head row is missing (it was deleted)")
         return Verification(count, 0, "", problems, start.seq, prunes)

@@ -17,7 +17,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 from adjudicator import store
 from adjudicator.audit import opinion as opinion_of
 from adjudicator.audit import sheet
-from adjudicator.audit.chain import HEAD
+from adjudicator.audit.chain import current_head
 from adjudicator.audit.reading import consequence_text, shown_table
 from adjudicator.audit.record import KINDS
 from adjudicator.audit.search import PARAMETERS, QUERY_MAX, SCHEMAS, every, read_query, search
@@ -43,7 +43,7 @@ def _found(args: dict[str, str]) -> tuple[list[dict[str, Any]], int | None, dict
     """A page of the entries `args` ask for, the next page's `before`, and the chain's head."""
     with store.connection() as conn:
         items, next_before = search(conn, read_query(args))
-        head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
+        head = current_head(conn)
     return items, next_before, {"seq": head.seq, "hash": head.hash}
 
 
