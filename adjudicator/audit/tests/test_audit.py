@@ -190,7 +190,7 @@ def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
 def _formula_starts() -> list[str]:
     """Every character Unicode folds (NFKC) to text that starts with a formula's first
     character: derived, never listed by hand."""
-    from adjudicator.audit.export import FORMULA_STARTS
+    from adjudicator.audit.sheet import FORMULA_STARTS
 
     every = (chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     return [ch for ch in every if unicodedata.normalize("NFKC", ch).startswith(FORMULA_STARTS)]
