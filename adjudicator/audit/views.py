@@ -52,7 +52,6 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
     table (a paired tablet's name where the request named none), and what it costs in words
     (`reading`, as the export says it)."""
     t = strings(lang)
-    consequence, consequence_lang = consequence_text(item["consequence"], lang, t)
     in_force = item["lexicon"].get("in_force_from")
     # A disputed ruling: what the ruleset's other editions say (the director's page only).
     opinion = None
@@ -66,8 +65,7 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
         else t["dir_edition_always"],
         "local_time": shown_time(item["created_at"], lang),
         "shown_table": shown_table(item),
-        "consequence_text": consequence,
-        "consequence_lang": consequence_lang,
+        "consequence_text": consequence_text(item["consequence"], lang, t),
     }
 
 
