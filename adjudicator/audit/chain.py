@@ -33,7 +33,7 @@ from operator import itemgetter
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
+from sqlalchemy import JSON, Connection, DateTime, Integer, Row, Select, String, column, select
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import driver, utcnow
@@ -382,21 +382,10 @@ def describe(row: Mapping[str, Any]) -> str:
     return f"entry seq {row['seq']} (ruling {ruling}, {when})"
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """A row of `audit_checkpoints`: where a prune cut the log."""
-
-    seq: int
-    hash: str
-    before: Any  # a naive UTC datetime, or a value written around the service
-    entries: Any
-    pruned_at: Any
-
-
-def checkpoints(conn: Connection) -> list[Checkpoint]:
-    """Every prune's checkpoint, lowest seq first (a handful: one per prune)."""
-    found = conn.execute(select(*CHECKPOINTS.c).order_by(CHECKPOINTS.c.seq)).all()
-    return [Checkpoint(r.seq, r.hash, r.before, r.entries, _as_time(r.pruned_at)) for r in found]
+def checkpoints(conn: Connection) -> list[Row]:
+    """Every prune's checkpoint (`audit_checkpoints`: where a prune cut the log), lowest seq
+    first (a handful: one per prune)."""
+    return list(conn.execute(select(*CHECKPOINTS.c).order_by(CHECKPOINTS.c.seq)))
 
 
 def checkpoint(conn: Connection) -> Head:
@@ -435,7 +424,7 @@ def _prune_of(row: Mapping[str, Any]) -> Prune | None:
 
 
 def _prune_problems(
-    marks: list[Checkpoint], prunes: list[Prune], bad: list[str], times: dict[int, Any]
+    marks: list[Row], prunes: list[Prune], bad: list[str], times: dict[int, Any]
 ) -> list[str]:
     """A checkpoint counts only with the entry its prune appended, which must name it exactly
     (seq, hash, date, count, time), count the entries from the checkpoint before it, prune no

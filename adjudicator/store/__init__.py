@@ -326,13 +326,11 @@ def open_store(
 
     url = url or settings.database_url or default_url(settings.instance_dir)
     store = Store(url, settings.sqlite_synchronous)
-    try:
-        if upgrade and store.is_sqlite:
-            migrate.upgrade(store)
-        if at_head:
-            migrate.require_head(store)
-    finally:
-        store.dispose()
+    if upgrade and store.is_sqlite:
+        migrate.upgrade(store)
+    if at_head:
+        migrate.require_head(store)
+    store.dispose()
     return store
 
 
