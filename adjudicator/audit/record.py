@@ -97,12 +97,7 @@ class RulingWrite:
     @property
     def writes(self) -> bool:
         """Whether anything is stored: if not, no transaction and no wait for the disk."""
-        return (
-            self.entry is not None
-            or self.key is not None
-            or self.charge is not None
-            or self.jury_limit is not None
-        )
+        return any(x is not None for x in (self.entry, self.key, self.charge, self.jury_limit))
 
     def __call__(self, conn: Connection, batch: Batch) -> Response | bytes:
         """The stored answer to replay, or the new answer's JSON once every step has run."""

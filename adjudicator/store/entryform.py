@@ -82,9 +82,7 @@ def prune_entry(
         "kind": PRUNE_KIND,
         "ruleset": "",
         "lexicon_id": "",
-        "lexicon_sha256": "",
-        "lexicon_version": None,
-        "lexicon_in_force_from": None,
+        "lexicon_sha256": "",  # and no LATER column: `chain.link` leaves them empty
         "caller_kind": "operator",
         "caller_id": "",
         "caller_name": by[:128],
