@@ -364,11 +364,6 @@ def stored(conn: Connection, batch: int = 1000, narrowed: Select = RAW) -> Itera
         last = chunk[-1].row["seq"]
 
 
-def rows(conn: Connection) -> Iterator[dict[str, Any]]:
-    """Every row's values, lowest `seq` first (`stored`, without the faults)."""
-    return (found.row for found in stored(conn))
-
-
 def stored_time(value: Any, shown: Callable[[Any], str] = str) -> str:
     """`timestamp`, or a malformed time as stored (`Stored`), as `shown` writes it."""
     return timestamp(value) if isinstance(value, datetime) else shown(value)

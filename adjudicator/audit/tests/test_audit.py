@@ -52,7 +52,7 @@ def client(app):
 
 def entries(app) -> list[dict]:
     with app.extensions["store"].connection() as conn:
-        return [dict(row) for row in chain.rows(conn)]
+        return [s.row for s in chain.stored(conn)]
 
 
 def verify(app) -> chain.Verification:
