@@ -122,8 +122,7 @@ def answer(app: Flask, refused: Refused) -> ApiError:
 
 def recorded(app: Flask) -> None:
     """A ruling was recorded: a refusal remembered before is over."""
-    if app.extensions.get("store_refusal") is not None:
-        app.extensions["store_refusal"] = None
+    app.extensions["store_refusal"] = None
 
 
 def damage(conn: Connection) -> str | None:

@@ -142,19 +142,13 @@ def record_ruling(
     jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
     service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
     (`labels.under_event`)."""
-    logged = current_settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
     labels = under_event(labels, current_settings().event)  # the service's event
+    entry = None
+    if current_settings().records_rulings:  # open mode may record nothing (OPEN_MODE_AUDIT)
+        entry = audit_entry(body, kind=kind, ruleset=ruleset, caller=caller, labels=labels)
     write = RulingWrite(
         body=body,
-        entry=audit_entry(
-            body,
-            kind=kind,
-            ruleset=ruleset,
-            caller=caller,
-            labels=labels,
-        )
-        if logged
-        else None,
+        entry=entry,
         key=key,
         charge=charge,
         labels=labels,
