@@ -19,6 +19,7 @@ fails), each named by a cause, `audit_log_damaged` or `store_full`; the detail g
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from dataclasses import dataclass
 
@@ -36,7 +37,6 @@ FULL = "store_full"
 MIN_FREE_BYTES = 1 << 20  # less room than this for the database: not ready (store_full)
 REMEMBERED_SECONDS = 60  # a refusal met while recording keeps readyz not ready this long
 RETRY_AFTER_SECONDS = 60  # an operator must act first: no point retrying within seconds
-SQLITE_FULL = 13  # sqlite3.SQLITE_FULL, "database or disk is full"
 POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
 # The triggers that keep the log append-only and move its head (migrations 0001 and 0004), and
 # the statement that lists those in force, per dialect.
@@ -98,7 +98,7 @@ def refusal(exc: BaseException, store: Store) -> Refused | None:
     integrity = (sa_exc.IntegrityError, store.engine.dialect.loaded_dbapi.IntegrityError)
     if isinstance(exc, integrity) or isinstance(cause, integrity):
         return Refused(DAMAGED, f"the database refused the append: {describe_error(exc)}")
-    if getattr(cause, "sqlite_errorcode", None) == SQLITE_FULL or (
+    if getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (
         getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL
     ):
         return Refused(FULL, f"the database has no room left: {describe_error(exc)}")
