@@ -9,6 +9,7 @@ pages do; `lang` is the page's own parameter, never a search filter, and the JSO
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,8 +44,7 @@ def _found(args: dict[str, str]) -> tuple[list[dict[str, Any]], int | None, dict
     """A page of the entries `args` ask for, the next page's `before`, and the chain's head."""
     with store.connection() as conn:
         items, next_before = search(conn, read_query(args))
-        head = current_head(conn)
-    return items, next_before, {"seq": head.seq, "hash": head.hash}
+        return items, next_before, asdict(current_head(conn))
 
 
 def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[str, Any]:
