@@ -219,7 +219,7 @@ def durability(url: str, seconds: float, cluster: Cluster | None = None) -> dict
         cluster.start()  # crash recovery replays the WAL
     with store.connection() as conn:
         result = chain.verify(conn)
-        logged = {row["ruling_id"] for row in chain.rows(conn)}
+        logged = {s.row["ruling_id"] for s in chain.stored(conn)}
     store.dispose()
     return {
         "acknowledged": answered,

@@ -83,16 +83,16 @@ def readyz():
     crashes = abnormal_exits(current_settings().run_dir, CRASH_WINDOW_SECONDS)
     store = current_store()
     store_problem = store.unreachable()
-    writable = health.Writable(None, None)
+    refused = None
     if store_problem is not None:  # the reason may name hosts and paths: the log only
         current_app.logger.warning("readyz: the store cannot be used: %s", store_problem)
     else:  # reachable, but it may still refuse every ruling (a damaged log, a full disk)
-        writable = health.writable(current_app, store)
-        if writable.cause is not None:
+        refused = health.writable(current_app, store)
+        if refused is not None:
             current_app.logger.warning(
-                "readyz: the store refuses rulings (%s): %s", writable.cause, writable.detail
+                "readyz: the store refuses rulings (%s): %s", refused.cause, refused.detail
             )
-    recording = store_problem is None and writable.cause is None
+    recording = store_problem is None and refused is None
     serving = len(unavailable) < len(view)
     ready = (not unavailable or (partial and serving)) and crashes < CRASH_LIMIT and recording
     body: Readiness = {
@@ -111,7 +111,7 @@ def readyz():
         "store": {
             "reachable": store_problem is None,
             "writable": recording,
-            "cause": writable.cause,
+            "cause": None if refused is None else refused.cause,
         },
         "last_reload": current_app.extensions.get("last_reload"),
     }

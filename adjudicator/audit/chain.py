@@ -33,7 +33,7 @@ from operator import itemgetter
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Connection, DateTime, Integer, Select, String, column, select
+from sqlalchemy import JSON, Connection, DateTime, Integer, Row, Select, String, column, select
 from sqlalchemy.engine.processors import str_to_datetime
 
 from adjudicator.store import driver, utcnow
@@ -141,6 +141,12 @@ def _processor(column: Any, dialect: Any) -> Any:
 
 
 _sql = driver.PerDialect(_DriverSQL.for_dialect)
+
+
+def current_head(conn: Connection) -> Head | None:
+    """The head row's (seq, hash) as `conn` sees it, unlocked; None when the row is missing."""
+    found = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
+    return None if found is None else Head(*found)
 
 
 def lock_head(conn: Connection) -> Head:
@@ -358,11 +364,6 @@ def stored(conn: Connection, batch: int = 1000, narrowed: Select = RAW) -> Itera
         last = chunk[-1].row["seq"]
 
 
-def rows(conn: Connection) -> Iterator[dict[str, Any]]:
-    """Every row's values, lowest `seq` first (`stored`, without the faults)."""
-    return (found.row for found in stored(conn))
-
-
 def stored_time(value: Any, shown: Callable[[Any], str] = str) -> str:
     """`timestamp`, or a malformed time as stored (`Stored`), as `shown` writes it."""
     return timestamp(value) if isinstance(value, datetime) else shown(value)
@@ -376,21 +377,10 @@ def describe(row: Mapping[str, Any]) -> str:
     return f"entry seq {row['seq']} (ruling {ruling}, {when})"
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """A row of `audit_checkpoints`: where a prune cut the log."""
-
-    seq: int
-    hash: str
-    before: Any  # a naive UTC datetime, or a value written around the service
-    entries: Any
-    pruned_at: Any
-
-
-def checkpoints(conn: Connection) -> list[Checkpoint]:
-    """Every prune's checkpoint, lowest seq first (a handful: one per prune)."""
-    found = conn.execute(select(*CHECKPOINTS.c).order_by(CHECKPOINTS.c.seq)).all()
-    return [Checkpoint(r.seq, r.hash, r.before, r.entries, _as_time(r.pruned_at)) for r in found]
+def checkpoints(conn: Connection) -> list[Row]:
+    """Every prune's checkpoint (`audit_checkpoints`: where a prune cut the log), lowest seq
+    first (a handful: one per prune)."""
+    return list(conn.execute(select(*CHECKPOINTS.c).order_by(CHECKPOINTS.c.seq)))
 
 
 def checkpoint(conn: Connection) -> Head:
@@ -429,7 +419,7 @@ def _prune_of(row: Mapping[str, Any]) -> Prune | None:
 
 
 def _prune_problems(
-    marks: list[Checkpoint], prunes: list[Prune], bad: list[str], times: dict[int, Any]
+    marks: list[Row], prunes: list[Prune], bad: list[str], times: dict[int, Any]
 ) -> list[str]:
     """A checkpoint counts only with the entry its prune appended, which must name it exactly
     (seq, hash, date, count, time), count the entries from the checkpoint before it, prune no
@@ -556,7 +546,7 @@ def verify(conn: Connection, noted: Head | None = None) -> Verification:
     problems.extend(_prune_problems(marks, prunes, bad_prunes, times))
     if noted is not None:
         problems.extend(_noted_problems(noted, start, noted_found, last))
-    head = conn.execute(select(HEAD.c.seq, HEAD.c.hash).where(HEAD.c.id == 1)).one_or_none()
+    head = current_head(conn)
     if head is None:
         problems.append("the chain head row is missing (it was deleted)")
         return Verification(count, 0, "", problems, start.seq, prunes)

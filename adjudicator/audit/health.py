@@ -19,12 +19,12 @@ fails), each named by a cause, `audit_log_damaged` or `store_full`; the detail g
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from flask import Flask
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 from sqlalchemy import exc as sa_exc
 
 from adjudicator.audit import chain
@@ -37,28 +37,32 @@ FULL = "store_full"
 MIN_FREE_BYTES = 1 << 20  # less room than this for the database: not ready (store_full)
 REMEMBERED_SECONDS = 60  # a refusal met while recording keeps readyz not ready this long
 RETRY_AFTER_SECONDS = 60  # an operator must act first: no point retrying within seconds
-SQLITE_FULL = 13  # sqlite3.SQLITE_FULL, "database or disk is full"
 POSTGRES_DISK_FULL = "53100"  # SQLSTATE disk_full
-# The triggers that keep the log append-only and move its head (migrations 0001 and 0004).
+# The triggers that keep the log append-only and move its head (migrations 0001 and 0004), and
+# the statement that lists those in force, per dialect.
 TRIGGERS = {
-    "sqlite": ("rulings_insert_at_head", "rulings_no_update", "rulings_no_delete"),
-    "postgresql": ("rulings_insert_at_head", "rulings_no_change", "rulings_no_truncate"),
-}
-_TRIGGERS_SQL = {
-    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'rulings'",
-    "postgresql": "SELECT tgname FROM pg_trigger WHERE tgrelid = 'rulings'::regclass"
-    " AND NOT tgisinternal AND tgenabled <> 'D'",
+    "sqlite": (
+        ("rulings_insert_at_head", "rulings_no_update", "rulings_no_delete"),
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'rulings'",
+    ),
+    "postgresql": (
+        ("rulings_insert_at_head", "rulings_no_change", "rulings_no_truncate"),
+        "SELECT tgname FROM pg_trigger WHERE tgrelid = 'rulings'::regclass"
+        " AND NOT tgisinternal AND tgenabled <> 'D'",
+    ),
 }
 
 
+@dataclass(frozen=True)
 class Refused(Exception):
     """The store refuses to record a ruling: `cause` (DAMAGED or FULL) for readyz and clients,
-    `detail` for the operator's log."""
+    `detail` for the operator's log (it may name paths)."""
 
-    def __init__(self, cause: str, detail: str):
-        super().__init__(detail)
-        self.cause = cause
-        self.detail = detail
+    cause: str
+    detail: str
+
+    def __str__(self) -> str:
+        return self.detail
 
 
 def before_append(conn: Connection, head: chain.Head, last: tuple[int, str] | None) -> None:
@@ -94,7 +98,7 @@ def refusal(exc: BaseException, store: Store) -> Refused | None:
     integrity = (sa_exc.IntegrityError, store.engine.dialect.loaded_dbapi.IntegrityError)
     if isinstance(exc, integrity) or isinstance(cause, integrity):
         return Refused(DAMAGED, f"the database refused the append: {describe_error(exc)}")
-    if getattr(cause, "sqlite_errorcode", None) == SQLITE_FULL or (
+    if getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or (
         getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL
     ):
         return Refused(FULL, f"the database has no room left: {describe_error(exc)}")
@@ -104,7 +108,7 @@ def refusal(exc: BaseException, store: Store) -> Refused | None:
 def answer(app: Flask, refused: Refused) -> ApiError:
     """Note the refusal for readyz and the operator's log; the problem the client gets."""
     app.logger.error("the store refuses to record rulings (%s): %s", refused.cause, refused.detail)
-    app.extensions["store_refusal"] = (refused.cause, refused.detail, time.monotonic())
+    app.extensions["store_refusal"] = (refused, time.monotonic())
     return ApiError(
         Problem.STORE_REFUSES_WRITES,
         "the store refuses to record rulings"
@@ -118,23 +122,21 @@ def answer(app: Flask, refused: Refused) -> ApiError:
 
 def recorded(app: Flask) -> None:
     """A ruling was recorded: a refusal remembered before is over."""
-    if app.extensions.get("store_refusal") is not None:
-        app.extensions["store_refusal"] = None
+    app.extensions["store_refusal"] = None
 
 
 def damage(conn: Connection) -> str | None:
     """What is wrong with the audit log's structure, or None: its triggers and its head."""
-    dialect = conn.dialect.name
-    present = {row[0] for row in conn.exec_driver_sql(_TRIGGERS_SQL[dialect])}
-    missing = [name for name in TRIGGERS[dialect] if name not in present]
+    names, listed = TRIGGERS[conn.dialect.name]
+    present = {row[0] for row in conn.exec_driver_sql(listed)}
+    missing = [name for name in names if name not in present]
     if missing:
         return f"the audit log's trigger(s) {', '.join(missing)} are missing"
-    head = conn.execute(select(chain.HEAD.c.seq, chain.HEAD.c.hash).where(chain.HEAD.c.id == 1))
-    found = head.one_or_none()
-    if found is None:
+    head = chain.current_head(conn)
+    if head is None:
         return "the chain head row is missing"
     try:
-        before_append(conn, chain.Head(found.seq, found.hash), driver.one(conn, chain.LAST_ENTRY))
+        before_append(conn, head, driver.one(conn, chain.LAST_ENTRY))
     except Refused as exc:
         return exc.detail
     return None
@@ -151,37 +153,27 @@ def room(store: Store, conn: Connection) -> str | None:
     free = conn.exec_driver_sql("PRAGMA freelist_count").scalar_one()
     if (most - pages + free) * page_size < MIN_FREE_BYTES:
         return f"the database may grow by {most - pages + free} pages more (max_page_count)"
-    database = store.url.database
-    if database and database != ":memory:" and not database.startswith("file:"):
-        stat = os.statvfs(Path(database).parent)
+    if store.file is not None:
+        stat = os.statvfs(store.file.parent)
         if stat.f_bavail * stat.f_frsize < MIN_FREE_BYTES:
             return f"{stat.f_bavail * stat.f_frsize} bytes free on the database's filesystem"
     return None
 
 
-@dataclass(frozen=True)
-class Writable:
-    cause: str | None  # None: the store takes rulings
-    detail: str | None  # for the operator's log only (it may name paths)
-
-
-def writable(app: Flask, store: Store) -> Writable:
-    """Whether the store takes rulings now: readyz's check (the store is reachable)."""
+def writable(app: Flask, store: Store) -> Refused | None:
+    """Why the store refuses rulings now, or None when it takes them: readyz's check (the store
+    is reachable)."""
     try:
         # one snapshot: the head and the last entry as at one moment (at READ COMMITTED each
         # statement saw its own, and another instance's append between them read as damage)
         with store.snapshot() as conn:
             damaged = damage(conn)
             if damaged is not None:
-                return Writable(DAMAGED, damaged)
+                return Refused(DAMAGED, damaged)
             full = room(store, conn)
             if full is not None:
-                return Writable(FULL, full)
+                return Refused(FULL, full)
     except sa_exc.SQLAlchemyError as exc:  # the check itself failed: the schema is not ours
-        return Writable(DAMAGED, describe_error(exc))
-    remembered = app.extensions.get("store_refusal")
-    if remembered is not None:
-        cause, detail, at = remembered
-        if time.monotonic() - at < REMEMBERED_SECONDS:
-            return Writable(cause, detail)
-    return Writable(None, None)
+        return Refused(DAMAGED, describe_error(exc))
+    refused, at = app.extensions.get("store_refusal") or (None, 0.0)
+    return refused if time.monotonic() - at < REMEMBERED_SECONDS else None

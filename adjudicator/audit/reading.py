@@ -66,31 +66,30 @@ def caller_text(caller: Any, t: Mapping[str, str]) -> str:
     return f"{caller.get('name')} ({t.get(f'dir_caller_{kind}', str(kind))})"
 
 
-def consequence_text(consequence: Any, lang: str, t: Mapping[str, str]) -> tuple[str, str]:
-    """What the ruling costs, in words, and the language they are in: a challenge's in the
-    ruleset's own words when it has them in `lang`, else the catalogue's for its kind and points
-    (never another language's: a ruleset words its consequences in its own language and English
-    only); a move's as legal or not and its score; a prune's as what it removed."""
+def consequence_text(consequence: Any, lang: str, t: Mapping[str, str]) -> str:
+    """What the ruling costs, in words of `lang`: a challenge's in the ruleset's own words when
+    it has them in `lang`, else the catalogue's for its kind and points (never another
+    language's: a ruleset words its consequences in its own language and English only); a
+    move's as legal or not and its score; a prune's as what it removed."""
     if consequence is None:
-        return "", lang
+        return ""
     if isinstance(consequence, Mapping):
         text = consequence.get("text")
         pruned = consequence.get("pruned")
         if isinstance(pruned, Mapping):  # an `audit prune` entry: what it removed
-            said = fill(t["dir_pruned"], last=pruned.get("last_seq"), before=pruned.get("before"))
-            return said, lang
+            return fill(t["dir_pruned"], last=pruned.get("last_seq"), before=pruned.get("before"))
         if isinstance(text, Mapping) and isinstance(text.get(lang), str):
-            return text[lang], lang
+            return text[lang]
         if "kind" in consequence:  # a challenge's or a jury's, in the catalogue's words
             key = f"consequence_{consequence.get('kind')}"
             points = consequence.get("points", 0)
             if key not in t:  # a kind this version does not know (a newer writer's)
-                return t["consequence_unknown"], lang
-            return fill(t[key], points=points if isinstance(points, int) else 0), lang
+                return t["consequence_unknown"]
+            return fill(t[key], points=points if isinstance(points, int) else 0)
         if "legal" in consequence:
             said = t["dir_move_legal" if consequence["legal"] else "dir_move_illegal"]
             score = consequence.get("score")
             if score is not None:
                 said += ", " + fill(t["dir_move_points"], n=score)
-            return said, lang
-    return orjson.dumps(consequence).decode(), lang
+            return said
+    return orjson.dumps(consequence).decode()

@@ -97,12 +97,7 @@ class RulingWrite:
     @property
     def writes(self) -> bool:
         """Whether anything is stored: if not, no transaction and no wait for the disk."""
-        return (
-            self.entry is not None
-            or self.key is not None
-            or self.charge is not None
-            or self.jury_limit is not None
-        )
+        return any(x is not None for x in (self.entry, self.key, self.charge, self.jury_limit))
 
     def __call__(self, conn: Connection, batch: Batch) -> Response | bytes:
         """The stored answer to replay, or the new answer's JSON once every step has run."""
@@ -147,19 +142,13 @@ def record_ruling(
     jury, a validated move) is a query to the jury, and counts the words it rules on. Where the
     service runs an event (`ADJUDICATOR_EVENT`) the ruling is recorded under it
     (`labels.under_event`)."""
-    logged = current_settings().records_rulings  # open mode may record nothing (OPEN_MODE_AUDIT)
     labels = under_event(labels, current_settings().event)  # the service's event
+    entry = None
+    if current_settings().records_rulings:  # open mode may record nothing (OPEN_MODE_AUDIT)
+        entry = audit_entry(body, kind=kind, ruleset=ruleset, caller=caller, labels=labels)
     write = RulingWrite(
         body=body,
-        entry=audit_entry(
-            body,
-            kind=kind,
-            ruleset=ruleset,
-            caller=caller,
-            labels=labels,
-        )
-        if logged
-        else None,
+        entry=entry,
         key=key,
         charge=charge,
         labels=labels,

@@ -7,7 +7,7 @@ event's clock (`ADJUDICATOR_TIME_ZONE`) with its offset from UTC beside it; the 
 table filled (a paired tablet's name where the request named no table). The CSV has a UTF-8
 BOM (without it Excel reads the locale's code page) and the delimiter the locale's spreadsheet
 splits at: a semicolon where CLDR's decimal sign is a comma (Danish, Swedish, Dutch), else a
-comma. Its text cells are defused as the export always has (`export._cell`: a label typed as a
+comma. Its text cells are defused as the export always has (`_cell`: a label typed as a
 formula stays text). The xlsx has a real date-time cell for the time, and no formulas: every
 text is written as a string.
 
@@ -17,6 +17,7 @@ The JSON export (`export.write_json`) stays the exact record, for checking again
 from __future__ import annotations
 
 import csv
+import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import tzinfo
 from functools import cache
@@ -24,7 +25,6 @@ from typing import Any, BinaryIO, TextIO
 
 from babel.numbers import get_decimal_symbol
 
-from adjudicator.audit.export import BOM, _cell
 from adjudicator.audit.reading import (
     caller_text,
     consequence_text,
@@ -67,6 +67,14 @@ COLUMNS = (
 )
 # The columns that are the entry's values as they are; the rest are read (`reading`) or split.
 AS_STORED = ("seq", "event", "round", "game", "player", "ruleset", "play", "ruling_id", "hash")
+# A cell a spreadsheet would read as a formula (a player's name typed as `=HYPERLINK(...)` on a
+# tablet runs when the director opens the file): such text gets a leading apostrophe, which
+# spreadsheets take as "this is text" (OWASP, CSV injection). Spreadsheets fold compatibility
+# forms too (a fullwidth `＝` from a Japanese keyboard starts a formula), so what counts is the
+# first character's NFKC form (alone: a mark after it must not hide it): `＝ ＋ － ＠ ﹦ ⁼ ₊ …`,
+# every one Unicode folds to these. The JSON export stays exact.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+BOM = "\ufeff"
 TIME_TEXT = "%Y-%m-%d %H:%M:%S"  # ISO 8601's order: every locale's spreadsheet reads it as a time
 XLSX_TIME = "yyyy-mm-dd hh:mm:ss"
 
@@ -96,13 +104,26 @@ def row(item: Mapping[str, Any], lang: str, zone: tzinfo | None) -> dict[str, An
         "kind": kind_text(item["kind"], t),
         "words": words_text(item["words"], t),
         "verdict": verdict_text(item["verdict"], t),
-        "consequence": consequence_text(item["consequence"], lang, t)[0],
+        "consequence": consequence_text(item["consequence"], lang, t),
         "asked_by": caller_text(item["caller"], t),
         "lexicon": lexicon.get("id"),
         "lexicon_edition": lexicon.get("version"),
         "lexicon_in_force_from": lexicon.get("in_force_from"),
         "lexicon_sha256": lexicon.get("sha256"),
     }
+
+
+def formula_like(value: str) -> bool:
+    """Whether a spreadsheet may read `value` as a formula (`FORMULA_STARTS`)."""
+    return unicodedata.normalize("NFKC", value[:1]).startswith(FORMULA_STARTS)
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, str) and formula_like(value):
+        return "'" + value
+    return value
 
 
 def write_csv(items: Iterable[Mapping[str, Any]], out: TextIO, lang: str, zone: tzinfo | None):

@@ -9,6 +9,7 @@ pages do; `lang` is the page's own parameter, never a search filter, and the JSO
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, url_for
 from adjudicator import store
 from adjudicator.audit import opinion as opinion_of
 from adjudicator.audit import sheet
-from adjudicator.audit.chain import HEAD
+from adjudicator.audit.chain import current_head
 from adjudicator.audit.reading import consequence_text, shown_table
 from adjudicator.audit.record import KINDS
 from adjudicator.audit.search import PARAMETERS, QUERY_MAX, SCHEMAS, every, read_query, search
@@ -43,8 +44,7 @@ def _found(args: dict[str, str]) -> tuple[list[dict[str, Any]], int | None, dict
     """A page of the entries `args` ask for, the next page's `before`, and the chain's head."""
     with store.connection() as conn:
         items, next_before = search(conn, read_query(args))
-        head = conn.execute(HEAD.select().where(HEAD.c.id == 1)).one()
-    return items, next_before, {"seq": head.seq, "hash": head.hash}
+        return items, next_before, asdict(current_head(conn))
 
 
 def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[str, Any]:
@@ -52,7 +52,6 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
     table (a paired tablet's name where the request named none), and what it costs in words
     (`reading`, as the export says it)."""
     t = strings(lang)
-    consequence, consequence_lang = consequence_text(item["consequence"], lang, t)
     in_force = item["lexicon"].get("in_force_from")
     # A disputed ruling: what the ruleset's other editions say (the director's page only).
     opinion = None
@@ -66,8 +65,7 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
         else t["dir_edition_always"],
         "local_time": shown_time(item["created_at"], lang),
         "shown_table": shown_table(item),
-        "consequence_text": consequence,
-        "consequence_lang": consequence_lang,
+        "consequence_text": consequence_text(item["consequence"], lang, t),
     }
 
 

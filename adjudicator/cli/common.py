@@ -58,16 +58,10 @@ def opened_store(
     its connections closed at the end. `at_head`: at the newest schema, or a usage error that
     says to run `adjudicator db upgrade`; with `upgrade_sqlite`, an embedded SQLite database is
     first migrated here, as the service does at its start (any other must already be)."""
-    from adjudicator.store import Store, default_url, migrate
+    from adjudicator.store import open_store
 
-    found = settings.read()
-    url = args.database_url or found.database_url or default_url(found.instance_dir)
-    store = Store(url, found.sqlite_synchronous)
+    store = open_store(settings.read(), args.database_url, upgrade=upgrade_sqlite, at_head=at_head)
     try:
-        if upgrade_sqlite and store.is_sqlite:
-            migrate.upgrade(store)
-        if at_head:
-            migrate.require_head(store)
         yield store
     finally:
         store.dispose()

@@ -46,7 +46,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase
 
-from adjudicator.settings import Synchronous, current_settings
+from adjudicator.settings import Settings, Synchronous, current_settings
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # A PostgreSQL server that does not answer (its box down) fails a connection after this many
@@ -131,12 +131,18 @@ class Store:
     def is_sqlite(self) -> bool:
         return self.url.get_backend_name() == "sqlite"
 
-    def _new_turn(self) -> AbstractContextManager[None]:
-        """SQLite's writers take turns on a file's lock beside the database (see `_WriteTurn`)."""
+    @property
+    def file(self) -> Path | None:
+        """The SQLite database's file, where it is one named by its path (not in memory, not
+        a `file:` URI)."""
         database = self.url.database if self.is_sqlite else None
         if not database or database == ":memory:" or database.startswith("file:"):
-            return nullcontext()
-        return _WriteTurn(database + ".write-turn")
+            return None
+        return Path(database)
+
+    def _new_turn(self) -> AbstractContextManager[None]:
+        """SQLite's writers take turns on a file's lock beside the database (see `_WriteTurn`)."""
+        return nullcontext() if self.file is None else _WriteTurn(f"{self.file}.write-turn")
 
     @property
     def engine(self) -> Engine:
@@ -152,9 +158,8 @@ class Store:
         # hide_parameters: an error's message never carries a statement's values (the words of a
         # ruling, a label) into the log; the service logs no words.
         if self.is_sqlite:
-            database = self.url.database
-            if database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            if self.file is not None:
+                self.file.parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(self.url, hide_parameters=True)
             synchronous = self.sqlite_synchronous
 
@@ -308,20 +313,32 @@ class _WriteTurn:
         self._threads.release()
 
 
-def init_app(app: Flask) -> None:
-    """The app's store, checked at start: an embedded SQLite database is migrated to the head
-    revision (so `make serve` needs nothing more); any other must already be (`adjudicator db
-    upgrade`), since several boxes must not race to migrate a shared database."""
+def open_store(
+    settings: Settings, url: str | None = None, *, upgrade: bool, at_head: bool = True
+) -> Store:
+    """The store `url` names, else the settings' (`ADJUDICATOR_DATABASE_URL`, else SQLite in the
+    instance folder), checked: with `upgrade` an embedded SQLite database is migrated to the head
+    revision first; any other must already be (`adjudicator db upgrade`), since several boxes
+    must not race to migrate a shared database. With `at_head`, a database not at the head is a
+    `StoreError` saying so. Its engine is disposed: a process that forks next (gunicorn's
+    master) holds no connection across the fork."""
     from adjudicator.store import migrate
 
-    settings = current_settings(app)
-    url = settings.database_url or default_url(app.instance_path)
+    url = url or settings.database_url or default_url(settings.instance_dir)
     store = Store(url, settings.sqlite_synchronous)
-    app.extensions["store"] = store
-    if store.is_sqlite and settings.database_auto_upgrade:
+    if upgrade and store.is_sqlite:
         migrate.upgrade(store)
-    migrate.require_head(store)
-    store.dispose()  # the master holds no connection across gunicorn's fork
+    if at_head:
+        migrate.require_head(store)
+    store.dispose()
+    return store
+
+
+def init_app(app: Flask) -> None:
+    """The app's store, checked at start (`open_store`): an embedded SQLite database is migrated
+    (so `make serve` needs nothing more) unless `ADJUDICATOR_DATABASE_AUTO_UPGRADE` is off."""
+    settings = current_settings(app)
+    app.extensions["store"] = open_store(settings, upgrade=settings.database_auto_upgrade)
 
 
 def is_outage(exc: BaseException) -> bool:

@@ -13,9 +13,9 @@ from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String,
 from sqlalchemy.orm import Mapped, mapped_column
 
 from adjudicator.store import Base
+from adjudicator.store.models import SHA256_HEX
 
 NAME_MAX = 64
-SHA256_HEX = 64
 
 
 class Director(Base):

@@ -68,13 +68,8 @@ def prune_entry(
     them, the last hashed `last_hash`), all made before `before`, asked by `by` (the system
     user). `adopted_at`: the time of a checkpoint made before prunes were chained, recorded by
     migration 0011 rather than by its prune (the entry's own time is the upgrade's). The chain adds seq, time and hashes; `ruling_id` is the seq's."""
-    pruned: dict[str, Any] = {
-        "before": timestamp(before),
-        "entries": entries,
-        "first_seq": first_seq,
-        "last_seq": last_seq,
-        "last_hash": last_hash,
-    }
+    values = (timestamp(before), entries, first_seq, last_seq, last_hash)
+    pruned: dict[str, Any] = dict(zip(PRUNE_FIELDS, values, strict=True))
     if adopted_at is not None:
         pruned |= {"adopted": "migration 0011", "pruned_at": timestamp(adopted_at)}
     return {
@@ -82,9 +77,7 @@ def prune_entry(
         "kind": PRUNE_KIND,
         "ruleset": "",
         "lexicon_id": "",
-        "lexicon_sha256": "",
-        "lexicon_version": None,
-        "lexicon_in_force_from": None,
+        "lexicon_sha256": "",  # and no LATER column: `chain.link` leaves them empty
         "caller_kind": "operator",
         "caller_id": "",
         "caller_name": by[:128],

@@ -4,6 +4,8 @@ installed service upgrades its database with `adjudicator db upgrade` and no ale
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -30,24 +32,25 @@ def heads() -> tuple[str, ...]:
     return tuple(ScriptDirectory.from_config(_config()).get_heads())
 
 
+@contextmanager
+def _failing(doing: str, store: Store) -> Iterator[None]:
+    """A database error, as one line for the operator naming the database (`StoreError`)."""
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        where = store.url.render_as_string()
+        raise StoreError(f"cannot {doing} {where}: {describe_error(exc)}") from None
+
+
 def current(store: Store) -> tuple[str, ...]:
     """The revision(s) the database is at; empty for a database never migrated."""
-    try:
-        with store.engine.connect() as conn:
-            return tuple(MigrationContext.configure(conn).get_current_heads())
-    except SQLAlchemyError as exc:
-        raise StoreError(
-            f"cannot read the database {store.url.render_as_string()}: {describe_error(exc)}"
-        ) from None
+    with _failing("read the database", store), store.engine.connect() as conn:
+        return tuple(MigrationContext.configure(conn).get_current_heads())
 
 
 def upgrade(store: Store, revision: str = "heads") -> None:
-    try:
+    with _failing("migrate", store):
         command.upgrade(_config(store), revision)
-    except SQLAlchemyError as exc:
-        raise StoreError(
-            f"cannot migrate {store.url.render_as_string()}: {describe_error(exc)}"
-        ) from None
 
 
 def require_head(store: Store) -> None:

@@ -72,9 +72,9 @@ class Ruling(Base):
 
 
 class RulingLabels(Base):
-    """A ruling's labels and words in their canonical form (`store.labelforms.canonical`), for the
-    directors' search, which must find `ANNA` when asked for `Anna` as the jury count does, and
-    the ruling on BLÅBÆR when asked for `blåbær`. The entry keeps them as typed; this is derived
+    """A ruling's labels and words in their canonical form (`labelforms.canonical_columns`), for
+    the directors' search, which must find `ANNA` when asked for `Anna` as the jury count does,
+    and the ruling on BLÅBÆR when asked for `blåbær`. The entry keeps them as typed; this is derived
     from it, outside the hash chain. Every entry has a row (migration 0006)."""
 
     __tablename__ = "ruling_labels"
@@ -124,7 +124,7 @@ class AuditCheckpoint(Base):
 
 class JuryWords(Base):
     """Words put to the jury per (event, game, player), for the ruleset's per-game limit: each
-    label in its canonical form (`store.labelforms.canonical`), the event the service's own."""
+    label in its canonical form (`store.labelforms.key`), the event the service's own."""
 
     __tablename__ = "jury_words"
 

@@ -73,7 +73,7 @@ def make_app(edition_dirs, tmp_path):
 
 def entries(app) -> list[dict]:
     with app.extensions["store"].connection() as conn:
-        return [dict(row) for row in chain.rows(conn)]
+        return [s.row for s in chain.stored(conn)]
 
 
 def test_the_edition_switches_at_the_events_midnight_without_a_restart(make_app):

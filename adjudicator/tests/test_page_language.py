@@ -541,8 +541,7 @@ def test_every_rule_consequence_is_said_in_every_language(site, lang):
                 for free in (False, True):
                     for n in (1, 2):
                         consequence = ruleset.consequence(valid, n, free)
-                        said, said_lang = consequence_text(consequence, lang, t)
-                        assert said_lang == lang, (ruleset.id, valid)
+                        said = consequence_text(consequence, lang, t)
                         assert said and (lang == "en" or said not in ENGLISH_SAID), (
                             ruleset.id,
                             valid,

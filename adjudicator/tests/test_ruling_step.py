@@ -120,7 +120,7 @@ def test_only_a_declared_ruling_answers_with_a_ruling(database_url, lexicon_dir)
 def _state(app) -> dict[str, Any]:
     """What the steps leave: the audit log's entries, the rate count's rows, the rulings metric."""
     with app.extensions["store"].connection() as conn:
-        entries = list(chain.rows(conn))
+        entries = [s.row for s in chain.stored(conn)]
         hits = conn.execute(sa.select(sa.func.count()).select_from(RateHit.__table__)).scalar()
     rulings = sum(
         sample.value

@@ -52,7 +52,7 @@ def client(app):
 
 def entries(app) -> list[dict]:
     with app.extensions["store"].connection() as conn:
-        return [dict(row) for row in chain.rows(conn)]
+        return [s.row for s in chain.stored(conn)]
 
 
 def verify(app) -> chain.Verification:
@@ -190,7 +190,7 @@ def test_csv_export_defuses_formulas_and_json_keeps_them(app, client, capsys):
 def _formula_starts() -> list[str]:
     """Every character Unicode folds (NFKC) to text that starts with a formula's first
     character: derived, never listed by hand."""
-    from adjudicator.audit.export import FORMULA_STARTS
+    from adjudicator.audit.sheet import FORMULA_STARTS
 
     every = (chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     return [ch for ch in every if unicodedata.normalize("NFKC", ch).startswith(FORMULA_STARTS)]

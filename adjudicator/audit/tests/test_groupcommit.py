@@ -79,7 +79,7 @@ def before_commit(monkeypatch, store: Store, call) -> None:
 
 def logged(store: Store) -> list[str]:
     with store.connection() as conn:
-        return [row["ruling_id"] for row in chain.rows(conn)]
+        return [s.row["ruling_id"] for s in chain.stored(conn)]
 
 
 def submit_in_threads(writer: GroupCommit, works: list, *, hold: Store | None = None) -> list:

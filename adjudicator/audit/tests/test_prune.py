@@ -93,7 +93,7 @@ def test_prune_keeps_the_chain_verifiable(store, capsys):
     out = capsys.readouterr().out
     assert "pruned 3 entries" in out and "recorded as entry seq 6" in out
     with store.connection() as conn:
-        rows = list(chain.rows(conn))
+        rows = [s.row for s in chain.stored(conn)]
         labels = conn.execute(text("SELECT seq FROM ruling_labels ORDER BY seq")).scalars().all()
     assert [row["seq"] for row in rows] == [4, 5, 6]
     assert labels == [4, 5, 6]
@@ -148,8 +148,8 @@ def _behind_the_back(store, *statements: tuple[str, dict]) -> None:
 def _fake_prune(store, last: int, *, entries: int | None = None) -> None:
     """What issue 35 (break 3) did: the oldest entries deleted, a checkpoint inserted."""
     with store.connection() as conn:
-        cut = next(r for r in chain.rows(conn) if r["seq"] == last)
-        before = next(r for r in chain.rows(conn) if r["seq"] == last + 1)["created_at"]
+        rows = {s.row["seq"]: s.row for s in chain.stored(conn)}
+        cut, before = rows[last], rows[last + 1]["created_at"]
     _behind_the_back(
         store,
         ("DELETE FROM ruling_labels WHERE seq <= :s", {"s": last}),
@@ -362,4 +362,4 @@ def test_a_log_without_its_insert_trigger_is_not_pruned(store):
     ):
         prune.prune(conn, utcnow())
     with store.connection() as conn:
-        assert len(list(chain.rows(conn))) == 3  # nothing removed
+        assert len(list(chain.stored(conn))) == 3  # nothing removed

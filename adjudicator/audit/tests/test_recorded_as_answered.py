@@ -62,7 +62,7 @@ def ruling_routes(app) -> dict[str, str]:
 
 def recorded(app, ruling_id: str) -> dict[str, Any]:
     with app.extensions["store"].connection() as conn:
-        (row,) = [r for r in chain.rows(conn) if r["ruling_id"] == ruling_id]
+        (row,) = [s.row for s in chain.stored(conn) if s.row["ruling_id"] == ruling_id]
     return row
 
 

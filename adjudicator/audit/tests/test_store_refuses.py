@@ -156,7 +156,7 @@ def test_readiness_never_takes_another_writers_append_for_damage(app):
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        seen = [health.writable(app, store).cause for _ in range(300)]
+        seen = [health.writable(app, store) for _ in range(300)]
     finally:
         stop.set()
         writer.join()
