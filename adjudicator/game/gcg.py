@@ -32,30 +32,22 @@ _ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
     ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
 )
 
-# Lexicon name prefixes by language code; no prefix begins another, so their order is free.
-LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "en": ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
-    "pl": ("OSPS", "OSW"),
-    "fr": ("FRA", "ODS"),
-    "de": ("RD", "DSW"),
-    "es": ("FISE",),
-    "ca": ("DISC",),
-    "nb": ("NSF",),
-    "sv": ("SAOL", "WSWEDISH"),
-    "da": ("DSF", "WDANISH"),
-    "nl": ("WDUTCH", "SWL"),
-}
-LANGUAGE_NAMES = {
-    "en": "English",
-    "pl": "Polish",
-    "fr": "French",
-    "de": "German",
-    "es": "Spanish",
-    "ca": "Catalan",
-    "nb": "Norwegian",
-    "sv": "Swedish",
-    "da": "Danish",
-    "nl": "Dutch",
+# Each language a record may be in, by its code: its name, and the prefixes of its lexicons'
+# names (no prefix begins another, so their order is free).
+LANGUAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "en": (
+        "English",
+        ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
+    ),
+    "pl": ("Polish", ("OSPS", "OSW")),
+    "fr": ("French", ("FRA", "ODS")),
+    "de": ("German", ("RD", "DSW")),
+    "es": ("Spanish", ("FISE",)),
+    "ca": ("Catalan", ("DISC",)),
+    "nb": ("Norwegian", ("NSF",)),
+    "sv": ("Swedish", ("SAOL", "WSWEDISH")),
+    "da": ("Danish", ("DSF", "WDANISH")),
+    "nl": ("Dutch", ("WDUTCH", "SWL")),
 }
 # Letters that mark a record as written in a language; used when there is no #lexicon.
 LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
@@ -137,9 +129,7 @@ class GameRecord:
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
-    return next(
-        (lang for lang, names in LEXICON_LANGUAGES.items() if upper.startswith(names)), None
-    )
+    return next((lang for lang, (_, names) in LANGUAGES.items() if upper.startswith(names)), None)
 
 
 def decode(data: bytes, file: str = "<gcg>") -> str:
@@ -338,7 +328,7 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     # The line that gave the record's language away, and how.
     found = ((line, how) for code, line, how in _evidence(record) if code == lang)
     line, why = next(found, (None, "unknown"))
-    name = LANGUAGE_NAMES.get(lang, lang)
+    name = LANGUAGES.get(lang, (lang,))[0]
     if lang not in available:
         raise UnsupportedLanguage(
             f"the record is in {name} ({lang}; {why}), a language without a tile set here;"
@@ -350,7 +340,7 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     if lang != expected:
         raise LanguageMismatch(
             f"the record is in {name} ({why}) but the ruleset's "
-            f"language is {LANGUAGE_NAMES.get(expected, expected)}",
+            f"language is {LANGUAGES.get(expected, (expected,))[0]}",
             lang,
             record.file,
             line,

@@ -4,7 +4,7 @@ from adjudicator.game.gcg import (
     CHALLENGE,
     END_RACK,
     EXCHANGE,
-    LEXICON_LANGUAGES,
+    LANGUAGES,
     PASS,
     PLAY,
     TIME,
@@ -92,7 +92,7 @@ def test_errors_name_file_and_line(line, message):
 
 def test_no_lexicon_prefix_begins_another():
     """`lexicon_language` tries the prefixes in any order: no name may match two of them."""
-    prefixes = [p for names in LEXICON_LANGUAGES.values() for p in names]
+    prefixes = [p for _, names in LANGUAGES.values() for p in names]
     assert [(a, b) for a in prefixes for b in prefixes if a != b and b.startswith(a)] == []
 
 
