@@ -159,7 +159,10 @@ class Walk:
         else:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
-                self._first_turns(ev)
+                if self.first_player is None:
+                    self.first_player = ev.player
+                if ev.player == self.first_player:
+                    self.first_turns.append(ev.kind)
             HANDLERS[ev.kind](self, ev, p, turn)
         s.line_done(ev.kind, self.bonus_line)
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
@@ -170,12 +173,6 @@ class Walk:
             self.restart(ev, turn, restart)
         if self.boards is not None:
             self.boards.append(self.board.copy())
-
-    def _first_turns(self, ev: Event) -> None:
-        if self.first_player is None:
-            self.first_player = ev.player
-        if ev.player == self.first_player:
-            self.first_turns.append(ev.kind)
 
     def restart(self, ev: Event, turn: Turn, note: RestartNote) -> None:
         """The record says the game starts again after this line (003 Verloop van het spel):
