@@ -112,15 +112,9 @@ class Event:
 
 
 @dataclass
-class Player:
-    nick: str
-    name: str
-
-
-@dataclass
 class GameRecord:
     file: str
-    players: list[Player]
+    players: list[str]  # the nicknames the #player lines give, in their order
     events: list[Event]
     lexicon: str | None = None
     lexicon_line: int | None = None
@@ -168,7 +162,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     the service rules on, with #player lines and moves (`require_whole`)."""
     text = decode(data, file) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     record = GameRecord(file, [], [])
-    players: dict[int, Player] = {}
+    players: dict[int, str] = {}  # the nicknames, by the number of their #player line
     last_note: list[str] | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
@@ -188,16 +182,16 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
                 continue
             last_note = None
             if keyword in PLAYER_PRAGMAS:
-                nick, _, name = rest.partition(" ")
+                nick = rest.partition(" ")[0]  # the full name after it is read past
                 if not nick:
                     raise GcgError(f"#{keyword} needs a nickname", file, number)
-                if any(p.nick == nick for p in players.values()):
+                if nick in players.values():
                     raise GcgError(f"#{keyword}: {nick!r} is already a player", file, number)
                 if len(rest) > bounds.MAX_NAME_CHARS:
                     raise GcgOutOfBounds(
                         f"#{keyword}: at most {bounds.MAX_NAME_CHARS} characters", file, number
                     )
-                players[int(keyword[-1])] = Player(nick, name.strip() or nick)
+                players[int(keyword[-1])] = nick
             elif keyword == "lexicon":
                 record.lexicon = rest
                 record.lexicon_line = number
@@ -216,7 +210,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     if sorted(players) != list(range(1, len(players) + 1)):
         missing = min(set(range(1, max(players) + 1)) - set(players))
         raise GcgError(f"#player{missing} is missing: players are numbered from 1", file)
-    nicks = {p.nick for p in record.players}
+    nicks = set(record.players)
     for ev in record.events:
         if nicks and ev.player not in nicks:
             raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)

@@ -86,7 +86,7 @@ class Walk:
         boards: list[Board] | None = None,
         positions: list[tuple[Board, Play]] | None = None,
     ):
-        nicks = [p.nick for p in record.players]
+        nicks = list(record.players)
         for ev in record.events:  # records without #player lines: first come, first listed
             if ev.player not in nicks:
                 nicks.append(ev.player)
