@@ -39,7 +39,7 @@ from adjudicator.api import bodies  # noqa: E402
 from adjudicator.api import moves as moves_view  # noqa: E402
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS  # noqa: E402
 from adjudicator.audit.labels import NONE, Labels  # noqa: E402
-from adjudicator.game.gcg import END_RACK, EXCHANGE, PLAY, Event, GameRecord, Player  # noqa: E402
+from adjudicator.game.gcg import END_RACK, EXCHANGE, PLAY, Event, GameRecord  # noqa: E402
 from adjudicator.game.turns import TURN_TYPES, read_turns  # noqa: E402
 from adjudicator.problems import Problem  # noqa: E402
 from adjudicator.store.labelforms import mixes_scripts  # noqa: E402
@@ -268,7 +268,7 @@ def old_record_from_turns(data: dict[str, Any]) -> GameRecord:
         elif kind == END_RACK:
             ev.tiles = turn.get("tiles", "")
         events.append(ev)
-    return GameRecord("<turns>", [Player(n, n) for n in names], events)
+    return GameRecord("<turns>", list(names), events)
 
 
 def old_verify(data: dict[str, Any]) -> GameRecord:
