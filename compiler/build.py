@@ -70,9 +70,6 @@ class BuildResult:
     def word_count(self) -> int:
         return len(self.keys)
 
-    def sorted_words(self) -> list[str]:
-        return sorted(key.decode("utf-8") for key in self.keys)
-
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
         return {
@@ -247,11 +244,9 @@ def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], tuple[i
     """`blank_report` in a forked child; call the result to collect it.
 
     Counting and building the trie are a build's two big single-threaded steps, and neither
-    needs the other: on two cores they overlap. Without fork the count runs here and now.
+    needs the other: on two cores they overlap (the service runs where gunicorn does: fork is
+    there).
     """
-    if not hasattr(os, "fork"):
-        report = blank_report(profile, words)
-        return lambda: report
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: count, report, leave without running the parent's exit hooks
