@@ -189,16 +189,7 @@ def compile_recipe(
         tick = bar.update if shown else None
         with bar:
             if plain_reader is not None and source.format == "plain":
-                new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
-                result.rejected_counts.update(new_counts)
-                before = len(words)
-                words.update(new)
-                stats = {
-                    "entries": read,
-                    "kept": len(new),
-                    "added": len(words) - before,
-                    "folded": changed,
-                }
+                stats = plain_reader.read(decoded.text, words, result.rejected_counts, tick)
             else:
                 entries = READERS[source.format](decoded.text, str(source.path))
                 stats = _read_entries(
