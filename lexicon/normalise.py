@@ -121,9 +121,7 @@ class Normaliser:
     def query_fold(self, char: str) -> str | None:
         """`fold` for a character a player typed or a record spells: None unless it is one of
         `query_characters` (no fallback, ever)."""
-        if char not in self.query_characters:
-            return None
-        return self.fold(char)
+        return self.fold(char) if char in self.query_characters else None
 
     def fold(self, char: str) -> str | None:
         """The letters `char` stands for in this language, or None when it is foreign."""
