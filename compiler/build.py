@@ -70,9 +70,6 @@ class BuildResult:
     def word_count(self) -> int:
         return len(self.keys)
 
-    def sorted_words(self) -> list[str]:
-        return sorted(key.decode("utf-8") for key in self.keys)
-
     def manifest(self) -> dict[str, Any]:
         r = self.recipe
         return {
@@ -192,16 +189,7 @@ def compile_recipe(
         tick = bar.update if shown else None
         with bar:
             if plain_reader is not None and source.format == "plain":
-                new, new_counts, read, changed = plain_reader.read(decoded.text, tick)
-                result.rejected_counts.update(new_counts)
-                before = len(words)
-                words.update(new)
-                stats = {
-                    "entries": read,
-                    "kept": len(new),
-                    "added": len(words) - before,
-                    "folded": changed,
-                }
+                stats = plain_reader.read(decoded.text, words, result.rejected_counts, tick)
             else:
                 entries = READERS[source.format](decoded.text, str(source.path))
                 stats = _read_entries(
@@ -247,11 +235,9 @@ def _count_aside(profile: LanguageProfile, words: bytes) -> Callable[[], tuple[i
     """`blank_report` in a forked child; call the result to collect it.
 
     Counting and building the trie are a build's two big single-threaded steps, and neither
-    needs the other: on two cores they overlap. Without fork the count runs here and now.
+    needs the other: on two cores they overlap (the service runs where gunicorn does: fork is
+    there).
     """
-    if not hasattr(os, "fork"):
-        report = blank_report(profile, words)
-        return lambda: report
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: count, report, leave without running the parent's exit hooks

@@ -58,20 +58,24 @@ class PlainReader:
         )
 
     def read(
-        self, text: str, progress: Callable[[int], object] | None = None
-    ) -> tuple[list[bytes], Counter, int, int]:
-        """(UTF-8 words, possibly repeated; rejection counts; entries read; entries folded, as
-        `is_folded` counts them) for a whole source."""
+        self,
+        text: str,
+        words: set[bytes],
+        counts: Counter,
+        progress: Callable[[int], object] | None = None,
+    ) -> dict[str, int]:
+        """A whole source into `words` (UTF-8) and `counts` (rejections), as the line-by-line
+        reader (`build._read_entries`) reads it; the same statistics (entries read, kept,
+        added, folded as `is_folded` counts them)."""
         entry = self.normaliser.entry
-        words: list[bytes] = []
-        counts: Counter = Counter()
+        kept: list[bytes] = []  # possibly repeated
         read = folded = 0
         for chunk in chunks(normalise_line_breaks(text)):
             parts = self._plain.split(chunk)
             plain = parts[1::2]
             read += len(plain)
             if plain:
-                words += "\n".join(plain).upper().encode("utf-8").split(b"\n")
+                kept += "\n".join(plain).upper().encode("utf-8").split(b"\n")
             parts = self._certain.split("".join(parts[0::2]))
             step = len(self._reasons) + 1
             for index, reason in enumerate(self._reasons, start=1):
@@ -87,7 +91,9 @@ class PlainReader:
                     counts[result.reason] += 1
                 else:
                     folded += is_folded(line, result)
-                    words.append(result.encode("utf-8"))
+                    kept.append(result.encode("utf-8"))
             if progress is not None:
                 progress(len(chunk) - 1)
-        return words, counts, read, folded
+        before = len(words)
+        words.update(kept)
+        return {"entries": read, "kept": len(kept), "added": len(words) - before, "folded": folded}

@@ -30,17 +30,13 @@ def print_summary(results: Sequence[BuildResult]) -> None:
     reasons = [r for r in REASONS if r in seen] + sorted(seen - set(REASONS))
     head = ["lexicon", "entries", "kept", "words"]
     head += [f"rej:{r}" for r in reasons] + ["folded", "need-blank", "unplayable", "seconds"]
-    rows: list[list[str]] = []
+    rows: list[list] = []
     for r in results:
-        entries = sum(s["entries"] for s in r.sources)
-        kept = sum(s["kept"] for s in r.sources)
-        row = [r.recipe.id, str(entries), str(kept), str(r.word_count)]
+        entries, kept = (sum(s[key] for s in r.sources) for key in ("entries", "kept"))
         off = dict(r.recipe.filters_off)  # a filter turned off shows `off`, not a count of 0
-        row += [
-            "off" if reason in off else str(r.rejected_counts.get(reason, 0)) for reason in reasons
-        ]
-        row += [str(r.folded), str(r.needs_blank), str(len(r.unplayable)), f"{r.seconds:.2f}"]
-        rows.append(row)
+        rejected = ["off" if reason in off else r.rejected_counts[reason] for reason in reasons]
+        rest = [r.folded, r.needs_blank, len(r.unplayable), f"{r.seconds:.2f}"]
+        rows.append([r.recipe.id, entries, kept, r.word_count, *rejected, *rest])
     print_table(head, rows, counts=True)
 
 

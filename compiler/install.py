@@ -20,7 +20,9 @@ from lexicon.errors import LexiconError
 
 
 @dataclass(frozen=True)
-class Installed:
+class Switched:
+    """A deployment's `<id>.json`, switched by `install` to a build's trie."""
+
     id: str
     sha256: str
     previous: str | None  # the sha256 the directory named before, if any
@@ -37,7 +39,7 @@ def _store_trie(folder: Path, sha: str, data: bytes) -> str:
     return name
 
 
-def install(builds: list[Path | str], into: Path | str) -> list[Installed]:
+def install(builds: list[Path | str], into: Path | str) -> list[Switched]:
     """Verify every build, then install each: trie under its checksum, manifest last."""
     folder = Path(into)
     checked: dict[str, tuple[Path, dict, bytes]] = {}  # by id: two builds of one id refused
@@ -64,5 +66,5 @@ def install(builds: list[Path | str], into: Path | str) -> list[Installed]:
         name = _store_trie(folder, sha, data)
         installed = {**manifest, "marisa": {**manifest["marisa"], "file": name}}
         atomic_write_bytes(target, manifest_json(installed))
-        done.append(Installed(manifest["id"], sha, previous, target))
+        done.append(Switched(manifest["id"], sha, previous, target))
     return done

@@ -16,7 +16,9 @@ from lexicon.normalise import CAPITALISED
 _ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _REQUIRED = ("id", "language", "title", "version", "license")
 _RECIPE_KEYS = {*_REQUIRED, "stand_in", "description", "in_force_from", "source", "filters_off"}
-_SOURCE_KEYS = {"path", "format", "encoding"}
+# A source's keys besides `path`, each with its default and what it may be.
+_CHOICES = {"format": ("plain", FORMATS), "encoding": ("auto", ENCODINGS)}
+_SOURCE_KEYS = {"path", *_CHOICES}
 # Filters a recipe may turn off, each with the reason why (`[filters_off]`). Only the capitals
 # filter: it is a federation's choice (proper names; 004 names allowing them as a house
 # variant). The others are the board's and the tiles' (too long, a sign, a foreign letter).
@@ -138,16 +140,13 @@ def load_recipe(path: Path | str) -> Recipe:
                 raise fail(f"unknown key {key!r} in {where}", key, index)
         if not isinstance(raw.get("path"), str) or not raw["path"]:
             raise fail(f"{where} needs a 'path'", "path", index)
-        fmt = raw.get("format", "plain")
-        if fmt not in FORMATS:
-            known = ", ".join(FORMATS)
-            raise fail(f"unknown format {fmt!r} in {where}; known: {known}", "format", index)
-        enc = raw.get("encoding", "auto")
-        if enc not in ENCODINGS:
-            known = ", ".join(ENCODINGS)
-            raise fail(f"unknown encoding {enc!r} in {where}; known: {known}", "encoding", index)
+        chosen = {key: raw.get(key, default) for key, (default, _) in _CHOICES.items()}
+        for key, (_, known) in _CHOICES.items():
+            if chosen[key] not in known:
+                said = f"{chosen[key]!r} in {where}; known: {', '.join(known)}"
+                raise fail(f"unknown {key} {said}", key, index)
         resolved = (path.parent / raw["path"]).resolve()
-        sources.append(Source(resolved, raw["path"], fmt, enc, line_of("path", index)))
+        sources.append(Source(resolved, raw["path"], **chosen, line=line_of("path", index)))
     if sources[0].format == "delta":
         raise fail(
             "the first source cannot be a delta: there is nothing to apply it to", "format", 1

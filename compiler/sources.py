@@ -79,9 +79,7 @@ Entry = tuple[int, str, str]
 def content_lines(text: str) -> Iterator[tuple[int, str]]:
     """Each line's number and its entry: the text before a `#`, stripped; blank ones left out."""
     for number, line in enumerate(text.splitlines(), start=1):
-        if "#" in line:
-            line = line.split("#", 1)[0]
-        line = line.strip()
+        line = line.partition("#")[0].strip()
         if line:
             yield number, line
 

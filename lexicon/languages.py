@@ -129,16 +129,11 @@ class LanguageProfile:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str) -> LanguageProfile:
         """Build and check a profile; every complaint names `source` and the field."""
-
-        def fail(msg: str) -> LexiconError:
-            return LexiconError(msg, file=source)
-
-        unknown = set(data) - _PROFILE_KEYS
-        if unknown:
+        fail = functools.partial(LexiconError, file=source)
+        if unknown := set(data) - _PROFILE_KEYS:
             raise fail(f"unknown key {sorted(unknown)[0]!r} in language profile")
         optional = {"folding", "blank_only", "fold_fallback", "joiners", "keys"}
-        missing = _PROFILE_KEYS - optional - set(data)
-        if missing:
+        if missing := _PROFILE_KEYS - optional - set(data):
             raise fail(f"missing key {sorted(missing)[0]!r} in language profile")
         for key in ("code", "name", "english_name", "alphabet"):
             if not isinstance(data[key], str) or not data[key]:
@@ -204,8 +199,7 @@ class LanguageProfile:
             if not all(isinstance(spec[k], int) and spec[k] >= 0 for k in ("count", "value")):
                 raise fail(f"tiles.{letter}: 'count' and 'value' must be whole numbers ≥ 0")
             tiles[letter] = Tile(spec["count"], spec["value"])
-        extra = set(raw_tiles) - set(alphabet)
-        if extra:
+        if extra := set(raw_tiles) - set(alphabet):
             raise fail(f"tiles: {sorted(extra)[0]!r} is not in the alphabet")
         given = {"blank_only": blank_only, "fold_fallback": fallback, "folding": dict(folding)}
         return cls(**{**data, **given, "tiles": tiles, "joiners": joiners, "keys": keys})

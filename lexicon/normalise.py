@@ -106,7 +106,7 @@ class Normaliser:
         """A word-list entry. Capitals reject it when the profile says they mark names."""
         if self._plain.fullmatch(text):
             return text.upper()
-        return self._normalise(text, capitals_reject=self.profile.drop_capitals)
+        return self._normalise(text, query=False)
 
     def query(self, text: str) -> str | Rejection:
         """A player's word: case is ignored, and only the language's own letters are read.
@@ -116,14 +116,12 @@ class Normaliser:
         spell a word the player's tiles never could. So every character must be one of
         `query_characters`; anything else is refused, naming it.
         """
-        return self._normalise(text, capitals_reject=False, strict=True)
+        return self._normalise(text, query=True)
 
     def query_fold(self, char: str) -> str | None:
         """`fold` for a character a player typed or a record spells: None unless it is one of
         `query_characters` (no fallback, ever)."""
-        if char not in self.query_characters:
-            return None
-        return self.fold(char)
+        return self.fold(char) if char in self.query_characters else None
 
     def fold(self, char: str) -> str | None:
         """The letters `char` stands for in this language, or None when it is foreign."""
@@ -144,9 +142,7 @@ class Normaliser:
             return stripped
         return None
 
-    def _normalise(
-        self, text: str, *, capitals_reject: bool, strict: bool = False
-    ) -> str | Rejection:
+    def _normalise(self, text: str, *, query: bool) -> str | Rejection:
         # The rules in their order. Two shortcuts give exactly what the per-character tests
         # give: text of letters only cannot hold a space, control character or sign, and ASCII
         # text is tested with patterns (most rejected entries are one or the other).
@@ -173,11 +169,11 @@ class Normaliser:
             control = _ASCII_CONTROL.search(text) if ascii else _first(text, _is_control)
             if control:
                 return Rejection(CONTROL, control if isinstance(control, str) else control.group())
-        if capitals_reject and not text.islower():
+        if not query and self.profile.drop_capitals and not text.islower():
             upper = _ASCII_UPPER.search(text) if ascii else _first(text, _is_upper)
             if upper:
                 return Rejection(CAPITALISED, upper if isinstance(upper, str) else upper.group())
-        if strict:
+        if query:
             outside = self._outside_query.search(text)
             if outside:
                 ch = outside.group()

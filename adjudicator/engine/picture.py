@@ -13,7 +13,7 @@ style, and an SVG inlined in a page is held to it. Nothing here knows about word
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from adjudicator.engine.board import COLUMNS, LAYOUT, Board, Cell
@@ -116,8 +116,7 @@ def spans(boards: Sequence[Board]) -> list[Placed]:
                 continue
             square = divmod(i, SIZE)
             if old is not None:
-                t = open_.pop(square)
-                done.append(Placed(t.row, t.col, t.cell, t.start, k))
+                done.append(replace(open_.pop(square), end=k))
             if new is not None:
                 open_[square] = Placed(*square, new, k)
     return sorted(done + list(open_.values()), key=lambda t: (t.start or 0, t.row, t.col))

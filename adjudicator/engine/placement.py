@@ -6,6 +6,7 @@ tiles there" apart from "that is not a word".
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
@@ -73,14 +74,12 @@ def read_rack(rack: str, profile: LanguageProfile) -> tuple[dict[str, int], list
     counts: dict[str, int] = {}
     bad: list[str] = []
     for ch in rack:
-        if ch == BLANK:
-            key: str | None = BLANK
+        # a player's letters: no look-alikes
+        key = BLANK if ch == BLANK else tile_letter(profile, ch)
+        if key is None:
+            bad.append(ch)
         else:
-            key = tile_letter(profile, ch)  # a player's letters: no look-alikes
-            if key is None:
-                bad.append(ch)
-                continue
-        counts[key] = counts.get(key, 0) + 1
+            counts[key] = counts.get(key, 0) + 1
     return counts, bad
 
 
@@ -177,13 +176,8 @@ def _check_connection(board: Board, play: Play, add) -> None:
 
 
 def _check_supply(board: Board, play: Play, ts: TileSet, add) -> None:
-    new_letters: dict[str, int] = {}
-    new_blanks = 0
-    for t in play.tiles:
-        if t.blank:
-            new_blanks += 1
-        elif t.letter in ts.counts:
-            new_letters[t.letter] = new_letters.get(t.letter, 0) + 1
+    new_letters = Counter(t.letter for t in play.tiles if not t.blank and t.letter in ts.counts)
+    new_blanks = sum(t.blank for t in play.tiles)
     for letter, k in new_letters.items():
         have = ts.counts[letter]
         used = board.letters.get(letter, 0) + k

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import build
+from compiler.build import BuildResult, build
 from compiler.recipe import load_recipe
 from lexicon import artifact
+
+
+def words_of(result: BuildResult) -> list[str]:
+    """A compiled recipe's words, sorted (the trie holds them as UTF-8 keys)."""
+    return sorted(key.decode("utf-8") for key in result.keys)
 
 
 def write_recipe(

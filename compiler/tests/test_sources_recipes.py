@@ -10,7 +10,7 @@ import pytest
 
 from compiler.build import build, compile_recipe
 from compiler.recipe import load_recipe
-from compiler.tests.conftest import write_recipe
+from compiler.tests.conftest import words_of, write_recipe
 from lexicon import artifact
 from lexicon.errors import LexiconError
 
@@ -132,21 +132,21 @@ def test_auto_encoding_reports_its_choice(tmp_path, data, chosen):
     result = compile_recipe(load_recipe(recipe))
     assert result.sources[0]["encoding"] == "auto"
     assert result.sources[0]["decoded_as"] == chosen
-    assert result.sorted_words() == ["BÅT", "HUS"]
+    assert words_of(result) == ["BÅT", "HUS"]
 
 
 def test_latin1_declared(tmp_path):
     recipe = write_recipe(
         tmp_path, [{"name": "a.txt", "data": "båt\n".encode("latin-1"), "encoding": "latin-1"}]
     )
-    assert compile_recipe(load_recipe(recipe)).sorted_words() == ["BÅT"]
+    assert words_of(compile_recipe(load_recipe(recipe))) == ["BÅT"]
 
 
 @pytest.mark.parametrize("name", ["a.txt.gz", "a.txt.xz"])
 def test_compressed_sources_read_transparently(tmp_path, name):
     recipe = write_recipe(tmp_path, [{"name": name, "text": "hus\nbåt\n"}])
     result = compile_recipe(load_recipe(recipe))
-    assert result.sorted_words() == ["BÅT", "HUS"]
+    assert words_of(result) == ["BÅT", "HUS"]
     digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
     assert result.sources[0]["sha256"] == digest
 
@@ -173,7 +173,7 @@ def test_delta_applies_in_order(tmp_path):
         ],
     )
     result = compile_recipe(load_recipe(recipe))
-    assert result.sorted_words() == ["BÅT", "HUS", "ORD", "SOL"]
+    assert words_of(result) == ["BÅT", "HUS", "ORD", "SOL"]
     d1 = result.sources[1]
     assert (d1["entries"], d1["added"], d1["removed"]) == (5, 2, 2)
     assert result.rejected_counts["delta-remove-absent"] == 1
@@ -186,14 +186,14 @@ def test_delta_applies_in_order(tmp_path):
         ],
         lexicon_id="p",
     )
-    assert compile_recipe(load_recipe(partial)).sorted_words() == ["BÅT", "SOL"]
+    assert words_of(compile_recipe(load_recipe(partial))) == ["BÅT", "SOL"]
 
 
 def test_plain_format_skips_comments_and_blank_lines(tmp_path):
     text = "# header\n\n  hus  \nbåt # a boat\r\nsol\u2028ord\n#\n"
     recipe = write_recipe(tmp_path, [{"name": "a.txt", "text": text}])
     result = compile_recipe(load_recipe(recipe))
-    assert result.sorted_words() == ["BÅT", "HUS", "ORD", "SOL"]
+    assert words_of(result) == ["BÅT", "HUS", "ORD", "SOL"]
     assert result.sources[0]["entries"] == 4
 
 
