@@ -126,11 +126,11 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
     "ExchangeVerdict",
     query=(
         Query("bag", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_BAG}, required=True),
-        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURN_NUMBER}),
+        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURNS}),
         Query("previous_placed", {"type": "boolean"}),
         Query(
             "exchanges_in_a_row",
-            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURN_NUMBER},
+            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURNS},
         ),
         Query("count", {"type": "integer", "minimum": 1, "maximum": RACK_SIZE}),
     ),
@@ -152,10 +152,10 @@ def exchange_allowed(ruleset_id: str):
         verdict = exchange_verdict(
             ruleset,
             bag,
-            turn=_int_arg(args, "turn", bounds.MAX_TURN_NUMBER),
+            turn=_int_arg(args, "turn", bounds.MAX_TURNS),
             previous_placed=bool_arg(args, "previous_placed"),
             count=_int_arg(args, "count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
-            exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
+            exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURNS),
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")
