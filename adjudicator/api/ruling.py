@@ -17,13 +17,14 @@ from flask import Response
 from adjudicator.api.bodies import Labelled, parse
 from adjudicator.audit import jury, record
 from adjudicator.auth import bookkeeping, guard
-from adjudicator.auth.caller import current_caller
+from adjudicator.auth.caller import Caller, current_caller
 from adjudicator.catalogue import ruleset_or_404
 from adjudicator.problems import DomainError
 from adjudicator.rulesets import Ruleset
 from adjudicator.web import idempotency
 from adjudicator.web.access import COUNTED_WHEN_ANSWERED, RULES
 from adjudicator.web.errors import ApiError
+from adjudicator.web.netaddrs import client_id
 from adjudicator.web.requests import json_body
 
 
@@ -61,7 +62,7 @@ class Ruling:
                 body,
                 caller=caller,
                 charge=bookkeeping.pending(),
-                key=idempotency.from_request(caller),
+                key=idempotency.from_request(_namespace(caller)),
                 kind="jury" if self.kind == "challenge" and jury_mode else self.kind,
                 ruleset=ruleset,
                 labels=labels,
@@ -70,6 +71,15 @@ class Ruling:
 
         setattr(step, RULES, self)
         return step
+
+
+def _namespace(caller: Caller) -> str:
+    """Whose `Idempotency-Key`s a request's key is among: its credential's, or for an anonymous
+    caller (open mode) its address as the guard derives it (behind TRUSTED_PROXIES too), so that
+    one client cannot replay another's key and body and be handed the other's ruling."""
+    if caller.anonymous:
+        return f"{caller.kind}:{client_id()}"
+    return caller.key
 
 
 recorded = Ruling  # `@recorded("move", MoveRequest)`: read as the declaration it is
