@@ -128,10 +128,7 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
         Query("bag", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_BAG}, required=True),
         Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURNS}),
         Query("previous_placed", {"type": "boolean"}),
-        Query(
-            "exchanges_in_a_row",
-            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURNS},
-        ),
+        Query("exchanges_in_a_row", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURNS}),
         Query("count", {"type": "integer", "minimum": 1, "maximum": RACK_SIZE}),
     ),
     problems=(
