@@ -95,8 +95,8 @@ def _records_within_their_budget():
     budget: CpuBudget | None = current_app.extensions.get("verify_budget")
     if budget is None:
         return
-    wait = budget.retry_after()
-    if wait:  # decided before the body is read: a refusal costs almost nothing
+    # decided before the body is read: a refusal costs almost nothing
+    if wait := budget.retry_after():
         raise ApiError(
             Problem.VERIFY_BUSY,
             f"this worker has spent its share of time on records; retry in {wait} s",
