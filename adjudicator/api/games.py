@@ -372,18 +372,6 @@ def verify_game(ruleset_id: str):
 # --- board: the picture of a position ----------------------------------------------------------
 
 
-def _svg_accepted() -> None:
-    """The answer is a picture only: a client that accepts none (JSON only) gets a 406, before
-    any work is done. No Accept header accepts anything (RFC 9110 §12.5.1)."""
-    accept = request.accept_mimetypes
-    if accept and accept.best_match([picture.MIMETYPE]) is None:
-        raise ApiError(
-            Problem.NOT_ACCEPTABLE,
-            f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
-            "Accept",
-        )
-
-
 def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
     """One line under the picture of turn k: the move, its scores and what the disclosure gate
     let through of the ruling (`turn` is a turn of the disclosed report, nothing else)."""
@@ -415,7 +403,15 @@ def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
     last play outlined), or of a record (as games/verify reads it) after turn `turn`."""
     ruleset = ruleset_or_404(ruleset_id)
-    _svg_accepted()
+    # The answer is a picture only: a client that accepts none (JSON only) gets a 406, before
+    # any work is done. No Accept header accepts anything (RFC 9110 §12.5.1).
+    accept = request.accept_mimetypes
+    if accept and accept.best_match([picture.MIMETYPE]) is None:
+        raise ApiError(
+            Problem.NOT_ACCEPTABLE,
+            f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
+            "Accept",
+        )
     data = json_body()
     if "board" in data or "plays" in data:
         profile = profile_for(ruleset)
