@@ -17,7 +17,7 @@ from flask import Response
 from adjudicator.api.bodies import Labelled, parse
 from adjudicator.audit import jury, record
 from adjudicator.auth import bookkeeping, guard
-from adjudicator.auth.caller import Caller, current_caller
+from adjudicator.auth.caller import current_caller
 from adjudicator.catalogue import ruleset_or_404
 from adjudicator.problems import DomainError
 from adjudicator.rulesets import Ruleset
@@ -57,12 +57,17 @@ class Ruling:
                 bookkeeping.check_in_force(bookkeeping.pending())
                 raise
             caller = current_caller()
+            # Whose Idempotency-Keys the request's is among: its credential's, or for an
+            # anonymous caller (open mode) its address as the guard derives it (behind
+            # TRUSTED_PROXIES too), so that one client cannot replay another's key and body and
+            # be handed the other's ruling.
+            keys = f"{caller.kind}:{client_id()}" if caller.anonymous else caller.key
             jury_mode = ruleset.challenge.mode == "jury"  # a challenge there: a jury query
             return record.record_ruling(
                 body,
                 caller=caller,
                 charge=bookkeeping.pending(),
-                key=idempotency.from_request(_namespace(caller)),
+                key=idempotency.from_request(keys),
                 kind="jury" if self.kind == "challenge" and jury_mode else self.kind,
                 ruleset=ruleset,
                 labels=labels,
@@ -71,15 +76,6 @@ class Ruling:
 
         setattr(step, RULES, self)
         return step
-
-
-def _namespace(caller: Caller) -> str:
-    """Whose `Idempotency-Key`s a request's key is among: its credential's, or for an anonymous
-    caller (open mode) its address as the guard derives it (behind TRUSTED_PROXIES too), so that
-    one client cannot replay another's key and body and be handed the other's ruling."""
-    if caller.anonymous:
-        return f"{caller.kind}:{client_id()}"
-    return caller.key
 
 
 recorded = Ruling  # `@recorded("move", MoveRequest)`: read as the declaration it is
