@@ -36,11 +36,6 @@ def plural_category(language: str, n: int) -> str:
     return Locale.parse(language).plural_form(n)
 
 
-def plural_categories(language: str) -> frozenset[str]:
-    """The categories a plural entry of `language` gives a form for: CLDR's, and `other`."""
-    return frozenset(Locale.parse(language).plural_form.tags | {"other"})
-
-
 def form(language: str, forms: dict[str, str], n: object) -> str:
     """The plural form a count of `n` takes in `language` (a number, or its digits as a
     header gives them; anything else takes `other`)."""

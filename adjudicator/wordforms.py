@@ -26,41 +26,36 @@ class WordFormError(DomainError):
     """A typed word that is no word form: a digit, a space, a letter the tiles cannot spell."""
 
 
+# Each rejection's problem and message (`shown`: the word as typed, cut at 40 characters;
+# `ch`: the character at fault); a non-letter that is a digit or a hyphen is said as one.
+FORM_ERRORS = {
+    EMPTY: (Problem.WORD_EMPTY, "the word is empty"),
+    PHRASE: (Problem.WORD_HAS_SPACE, "{shown} contains a space"),
+    CONTROL: (Problem.WORD_HAS_CONTROL_CHARACTER, "the word contains a control character"),
+    "digit": (Problem.WORD_HAS_DIGIT, "{shown} contains the digit {ch!r}"),
+    "hyphen": (Problem.WORD_HAS_HYPHEN, "{shown} contains a hyphen"),
+    NON_LETTER: (Problem.WORD_HAS_NON_LETTER, "{shown} contains {ch!r}, which is not a letter"),
+    FOREIGN_LETTER: (
+        Problem.WORD_HAS_FOREIGN_LETTER,
+        "{shown} contains {ch!r}, which this language's tiles cannot spell",
+    ),
+    TOO_SHORT: (Problem.WORD_TOO_SHORT, "{shown} has fewer than 2 letters"),
+    TOO_LONG: (Problem.WORD_TOO_LONG, "{shown} has more than 15 letters"),
+}
+
+
 def _form_error(rejection: Rejection, text: str, field: str) -> WordFormError:
     shown = repr(text) if len(text) <= 40 else repr(text[:40] + "…")
-    ch = rejection.char
-    reason = rejection.reason
-    if reason == EMPTY:
-        return WordFormError(Problem.WORD_EMPTY, "the word is empty", field)
-    if reason == PHRASE:
-        return WordFormError(Problem.WORD_HAS_SPACE, f"{shown} contains a space", field)
-    if reason == CONTROL:
-        return WordFormError(
-            Problem.WORD_HAS_CONTROL_CHARACTER, "the word contains a control character", field
-        )
-    if reason == NON_LETTER:
-        if ch.isdigit() or unicodedata.category(ch) == "Nd":
-            return WordFormError(
-                Problem.WORD_HAS_DIGIT, f"{shown} contains the digit {ch!r}", field
-            )
-        if unicodedata.category(ch) == "Pd":
-            return WordFormError(Problem.WORD_HAS_HYPHEN, f"{shown} contains a hyphen", field)
-        return WordFormError(
-            Problem.WORD_HAS_NON_LETTER, f"{shown} contains {ch!r}, which is not a letter", field
-        )
-    if reason == FOREIGN_LETTER:
-        return WordFormError(
-            Problem.WORD_HAS_FOREIGN_LETTER,
-            f"{shown} contains {ch!r}, which this language's tiles cannot spell",
-            field,
-        )
-    if reason == TOO_SHORT:
-        return WordFormError(Problem.WORD_TOO_SHORT, f"{shown} has fewer than 2 letters", field)
-    if reason == TOO_LONG:
-        return WordFormError(Problem.WORD_TOO_LONG, f"{shown} has more than 15 letters", field)
-    return WordFormError(
-        Problem.WORD_INVALID_FORM, f"{shown} is not a word form: {rejection}", field
-    )
+    ch, reason = rejection.char, rejection.reason
+    if reason == NON_LETTER and (ch.isdigit() or unicodedata.category(ch) == "Nd"):
+        reason = "digit"
+    elif reason == NON_LETTER and unicodedata.category(ch) == "Pd":
+        reason = "hyphen"
+    if reason not in FORM_ERRORS:
+        message = f"{shown} is not a word form: {rejection}"
+        return WordFormError(Problem.WORD_INVALID_FORM, message, field)
+    problem, message = FORM_ERRORS[reason]
+    return WordFormError(problem, message.format(shown=shown, ch=ch), field)
 
 
 def normalise_word(normaliser: Normaliser, text: str, field: str) -> str:

@@ -368,3 +368,18 @@ def test_verify_reports_what_the_walk_cannot_follow(server, http):
     r = http.post(server.api("/rulesets/wespa/games/verify"), json={"gcg": text})
     assert r.status_code == 200, r.text
     assert r.json()["turns"][-1]["deviations"][-1].startswith("exchange not allowed: ")
+
+
+def test_verify_refuses_more_players_than_the_ruleset_is_for(server, http):
+    """A record of more players than the ruleset allows is refused, as a GCG text or JSON turns;
+    within the bound (dk-home is for up to 4) it is walked."""
+    three = "#player1 a A\n#player2 b B\n#player3 c C\n>a: ABC 8H BAD +12 12\n"
+    turns = [{"player": "a", "type": "pass"}]
+    for body in ({"gcg": three}, {"players": ["a", "b", "c"], "turns": turns}):
+        r = http.post(server.api("/rulesets/naspa/games/verify"), json=body)
+        assert r.status_code == 422, r.text
+        problem = r.json()
+        assert problem["code"] == "player_count" and problem["field"] == "players"
+        assert problem["detail"] == "naspa is for at most 2 players"
+    r = http.post(server.api("/rulesets/dk-home/games/verify"), json={"gcg": three})
+    assert r.status_code == 200, r.text

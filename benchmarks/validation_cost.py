@@ -24,6 +24,7 @@ import platform
 import statistics
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,13 +35,14 @@ sys.path.insert(0, str(ROOT))
 import pydantic  # noqa: E402
 
 from adjudicator import bounds  # noqa: E402
-from adjudicator.api import bodies, games  # noqa: E402
+from adjudicator.api import bodies  # noqa: E402
 from adjudicator.api import moves as moves_view  # noqa: E402
 from adjudicator.audit.labels import FIELDS as LABEL_FIELDS  # noqa: E402
 from adjudicator.audit.labels import NONE, Labels  # noqa: E402
-from adjudicator.game.gcg import END_RACK, EXCHANGE, PLAY, Event, GameRecord, Player  # noqa: E402
+from adjudicator.game.gcg import END_RACK, EXCHANGE, PLAY, Event, GameRecord  # noqa: E402
+from adjudicator.game.turns import TURN_TYPES, read_turns  # noqa: E402
 from adjudicator.problems import Problem  # noqa: E402
-from adjudicator.store.labelforms import canonical, mixes_scripts  # noqa: E402
+from adjudicator.store.labelforms import mixes_scripts  # noqa: E402
 from adjudicator.store.models import LABEL_MAX  # noqa: E402
 from adjudicator.web.errors import ApiError  # noqa: E402
 
@@ -88,6 +90,18 @@ VERIFY = {"players": ["anna", "bo"], "turns": _turns(40)}
 # --- frozen copy of the hand checks (adjudicator at f7d0f7d) ------------------------------------
 
 
+class HandError(Exception):
+    """The hand checks' refusal as they raised it (status, code, message, field): frozen here, so
+    that today's ApiError signature does not reach into the copy."""
+
+
+def canonical(value: str) -> str:
+    """labelforms.canonical at f7d0f7d (labels are now compared under PRECIS, issue 35)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+    digits = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in folded)
+    return " ".join(digits.split())
+
+
 def old_read_labels(data: dict[str, Any]) -> Labels:
     if not any(name in data for name in LABEL_FIELDS):
         return NONE
@@ -97,14 +111,14 @@ def old_read_labels(data: dict[str, Any]) -> Labels:
             continue
         value = data[name]
         if not isinstance(value, str):
-            raise ApiError(400, "wrong_shape", f"'{name}' must be a string", name)
+            raise HandError(400, "wrong_shape", f"'{name}' must be a string", name)
         value = value.strip()
         if not 1 <= len(value) <= LABEL_MAX or len(canonical(value)) > LABEL_MAX:
-            raise ApiError(400, "label_length", f"'{name}' must be 1 to {LABEL_MAX}", name)
+            raise HandError(400, "label_length", f"'{name}' must be 1 to {LABEL_MAX}", name)
         if not value.isprintable():
-            raise ApiError(400, "label_not_printable", f"'{name}' has a control character", name)
+            raise HandError(400, "label_not_printable", f"'{name}' has a control character", name)
         if mixes_scripts(value):
-            raise ApiError(400, "label_mixed_scripts", f"'{name}' mixes scripts", name)
+            raise HandError(400, "label_mixed_scripts", f"'{name}' mixes scripts", name)
         values[name] = value
     return Labels(**values)
 
@@ -113,18 +127,18 @@ def old_challenge(data: dict[str, Any]) -> tuple[list[str], bool, Labels]:
     only_fields(data, {"words", *LABEL_FIELDS} | {"free_challenge"})
     value = data.get("free_challenge", False)
     if not isinstance(value, bool):
-        raise ApiError(400, "wrong_shape", "'free_challenge' must be true or false", "free")
+        raise HandError(400, "wrong_shape", "'free_challenge' must be true or false", "free")
     words = data.get("words")
     if not isinstance(words, list):
-        raise ApiError(400, "wrong_shape", "'words' must be a list of strings", "words")
+        raise HandError(400, "wrong_shape", "'words' must be a list of strings", "words")
     if not 1 <= len(words) <= bounds.MAX_CHALLENGE_WORDS:
-        raise ApiError(400, "word_count", "challenge 1 to 8 words", "words")
+        raise HandError(400, "word_count", "challenge 1 to 8 words", "words")
     labels = old_read_labels(data)
     for i, text in enumerate(words):  # normalise_word's own checks before the normaliser
         if not isinstance(text, str):
-            raise ApiError(400, "word_not_string", "each word must be a string", f"words[{i}]")
+            raise HandError(400, "word_not_string", "each word must be a string", f"words[{i}]")
         if len(text) > bounds.MAX_WORD_CHARS:
-            raise ApiError(400, "word_too_long", "too long", f"words[{i}]")
+            raise HandError(400, "word_too_long", "too long", f"words[{i}]")
     return words, value, labels
 
 
@@ -133,48 +147,48 @@ def old_play(data: dict[str, Any]) -> str | list[dict[str, Any]]:
     if isinstance(play, str):
         return play
     if not isinstance(play, dict) or set(play) != {"tiles"} or not isinstance(play["tiles"], list):
-        raise ApiError(400, "wrong_shape", "'play' is notation text or tiles", "play")
+        raise HandError(400, "wrong_shape", "'play' is notation text or tiles", "play")
     tiles = []
     for i, tile in enumerate(play["tiles"]):
         field = f"play.tiles[{i}]"
         if not isinstance(tile, dict) or not {"row", "col", "letter"} <= set(tile):
-            raise ApiError(400, "wrong_shape", "a tile needs row, col and letter", field)
+            raise HandError(400, "wrong_shape", "a tile needs row, col and letter", field)
         if set(tile) - {"row", "col", "letter", "blank"}:
-            raise ApiError(400, "unknown_field", "a tile has only row, col, letter, blank", field)
+            raise HandError(400, "unknown_field", "a tile has only row, col, letter, blank", field)
         for key in ("row", "col"):
             if not isinstance(tile[key], int) or isinstance(tile[key], bool):
-                raise ApiError(400, "wrong_shape", f"'{key}' must be a whole number", field)
+                raise HandError(400, "wrong_shape", f"'{key}' must be a whole number", field)
             if not 0 <= tile[key] < 15:
-                raise ApiError(400, "out_of_range", f"'{key}' is 0 to 14", f"{field}.{key}")
+                raise HandError(400, "out_of_range", f"'{key}' is 0 to 14", f"{field}.{key}")
         if not isinstance(tile["letter"], str) or not isinstance(tile.get("blank", False), bool):
-            raise ApiError(400, "wrong_shape", "'letter' is a string, 'blank' true/false", field)
+            raise HandError(400, "wrong_shape", "'letter' is a string, 'blank' true/false", field)
         tiles.append(tile)
     if len(tiles) > 15:
-        raise ApiError(400, "too_many_tiles", "a play cannot have more than 15 tiles", "play")
+        raise HandError(400, "too_many_tiles", "a play cannot have more than 15 tiles", "play")
     return tiles
 
 
 def old_move(data: dict[str, Any]) -> tuple[Any, ...]:
     only_fields(data, {"board", "plays", "play", "rack", *LABEL_FIELDS})
     if "play" not in data:
-        raise ApiError(400, "wrong_shape", "'play' is required", "play")
+        raise HandError(400, "wrong_shape", "'play' is required", "play")
     rack = data.get("rack")
     if rack is not None and not isinstance(rack, str):
-        raise ApiError(400, "wrong_shape", "'rack' must be a string", "rack")
+        raise HandError(400, "wrong_shape", "'rack' must be a string", "rack")
     labels = old_read_labels(data)
     if "board" in data and "plays" in data:
-        raise ApiError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
+        raise HandError(400, "wrong_shape", "give either 'board' or 'plays', not both", "board")
     rows = data["board"]  # read_position's checks before Board.from_rows
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
-        raise ApiError(400, "bad_board", "'board' must be a list of 15 strings", "board")
+        raise HandError(400, "bad_board", "'board' must be a list of 15 strings", "board")
     return rows, old_play(data), rack, labels
 
 
 def old_number(value: Any, field: str, lowest: int, highest: int) -> Any:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, "wrong_shape", f"'{field}' must be a whole number", field)
+        raise HandError(400, "wrong_shape", f"'{field}' must be a whole number", field)
     if not lowest <= value <= highest:
-        raise ApiError(400, "out_of_range", f"'{field}' must be from {lowest} to {highest}", field)
+        raise HandError(400, "out_of_range", f"'{field}' must be from {lowest} to {highest}", field)
     return value
 
 
@@ -184,7 +198,7 @@ def old_points(value: Any, field: str) -> int:
 
 def old_text(value: Any, field: str, longest: int) -> Any:
     if isinstance(value, str) and len(value) > longest:
-        raise ApiError(400, "too_long", f"'{field}' is longer than {longest} characters", field)
+        raise HandError(400, "too_long", f"'{field}' is longer than {longest} characters", field)
     return value
 
 
@@ -195,39 +209,39 @@ TURN_TEXT["tiles"] = bounds.MAX_RACK_CHARS
 def old_record_from_turns(data: dict[str, Any]) -> GameRecord:
     names = data.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise ApiError(400, "wrong_shape", "'players' must be a list of names", "players")
+        raise HandError(400, "wrong_shape", "'players' must be a list of names", "players")
     for i, name in enumerate(names):
         old_text(name, f"players[{i}]", bounds.MAX_NAME_CHARS)
     if len(set(names)) != len(names):
-        raise ApiError(422, "duplicate_player", "player names must differ", "players")
+        raise HandError(422, "duplicate_player", "player names must differ", "players")
     turns = data.get("turns")
     if not isinstance(turns, list) or not turns:
-        raise ApiError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
+        raise HandError(400, "wrong_shape", "'turns' must be a non-empty list", "turns")
     if len(turns) > bounds.MAX_TURNS:
-        raise ApiError(400, "too_many_turns", f"at most {bounds.MAX_TURNS} turns", "turns")
+        raise HandError(400, "too_many_turns", f"at most {bounds.MAX_TURNS} turns", "turns")
     totals = dict.fromkeys(names, 0)
     events: list[Event] = []
     allowed = {"player", "type", "move", "rack", "tiles", "count", "score", "total"}
     for i, turn in enumerate(turns):
         field = f"turns[{i}]"
         if not isinstance(turn, dict):
-            raise ApiError(400, "wrong_shape", f"'{field}' must be an object", field)
+            raise HandError(400, "wrong_shape", f"'{field}' must be an object", field)
         only_fields(turn, allowed, field)
         player = turn.get("player")
         if not isinstance(player, str) or player not in totals:
-            raise ApiError(422, "unknown_player", f"{player!r} is not in 'players'", field)
-        kind = games.TURN_TYPES.get(turn.get("type"))
+            raise HandError(422, "unknown_player", f"{player!r} is not in 'players'", field)
+        kind = TURN_TYPES.get(turn.get("type"))
         if kind is None:
-            raise ApiError(400, "wrong_shape", "'type' must be one of the types", field)
+            raise HandError(400, "wrong_shape", "'type' must be one of the types", field)
         for key, longest in TURN_TEXT.items():
             if key in turn and not isinstance(turn[key], str):
-                raise ApiError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
+                raise HandError(400, "wrong_shape", f"'{key}' must be a string", f"{field}.{key}")
             old_text(turn.get(key), f"{field}.{key}", longest)
         score = old_points(turn.get("score", 0), f"{field}.score")
         total = turn.get("total")
         total = totals[player] + score if total is None else old_points(total, f"{field}.total")
         if abs(total) > bounds.MAX_POINTS:
-            raise ApiError(400, "out_of_range", "the running total passes the bound", field)
+            raise HandError(400, "out_of_range", "the running total passes the bound", field)
         totals[player] = total
         ev = Event(
             kind,
@@ -241,7 +255,7 @@ def old_record_from_turns(data: dict[str, Any]) -> GameRecord:
         if kind == PLAY:
             parts = (turn.get("move") or "").split()
             if len(parts) != 2:
-                raise ApiError(400, "bad_notation", "a play's 'move' is '8H WORD'", field)
+                raise HandError(400, "bad_notation", "a play's 'move' is '8H WORD'", field)
             ev.coordinate, ev.word = parts
         elif kind == EXCHANGE:
             tiles, count = turn.get("tiles"), turn.get("count")
@@ -250,19 +264,19 @@ def old_record_from_turns(data: dict[str, Any]) -> GameRecord:
             elif count is not None:
                 ev.count = old_number(count, f"{field}.count", 0, bounds.MAX_BAG)
             else:
-                raise ApiError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
+                raise HandError(400, "wrong_shape", "an exchange needs 'tiles' or 'count'", field)
         elif kind == END_RACK:
             ev.tiles = turn.get("tiles", "")
         events.append(ev)
-    return GameRecord("<turns>", [Player(n, n) for n in names], events)
+    return GameRecord("<turns>", list(names), events)
 
 
 def old_verify(data: dict[str, Any]) -> GameRecord:
     only_fields(data, {"gcg", "players", "turns", "free_challenge"})
     if not isinstance(data.get("free_challenge", False), bool):
-        raise ApiError(400, "wrong_shape", "'free_challenge' must be true or false", "free")
+        raise HandError(400, "wrong_shape", "'free_challenge' must be true or false", "free")
     if ("gcg" in data) == ("turns" in data):
-        raise ApiError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
+        raise HandError(400, "wrong_shape", "give either 'gcg' or 'players' and 'turns'", "gcg")
     return old_record_from_turns(data)
 
 
@@ -281,7 +295,7 @@ def new_move(data: dict[str, Any]) -> tuple[Any, ...]:
 
 def new_verify(data: dict[str, Any]) -> GameRecord:
     asked = bodies.parse(bodies.VerifyRequest, data)
-    return games._record_from_turns(asked.players, asked.turns)
+    return read_turns(asked.players, asked.turns)
 
 
 CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], Callable[[dict[str, Any]], Any], dict]] = {

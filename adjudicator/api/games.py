@@ -326,12 +326,6 @@ def check_game(
             record = parse_text(asked.gcg, "<gcg>", whole=True)
         else:
             record = read_turns(asked.players, asked.turns)
-        if len(record.players) > ruleset.max_players:
-            raise ApiError(
-                Problem.PLAYER_COUNT,
-                f"{ruleset.id} is for at most {ruleset.max_players} players",
-                "players",
-            )
         resolve_language(record, ruleset.language, available_languages())
         lexicon = lexicon_for(ruleset)
         consulted = lexicon if _rules_on_words() else None  # None: scores and rules only

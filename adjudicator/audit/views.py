@@ -29,8 +29,9 @@ from adjudicator.pages.headers import form_page_headers as security_headers
 from adjudicator.pages.page_language import kept_language, request_language
 from adjudicator.pages.render import error_page
 from adjudicator.pages.strings import fill, strings
-from adjudicator.pages.times import event_zone, shown_time, zone_name
+from adjudicator.pages.times import shown_time, zone_name
 from adjudicator.problems import Problem
+from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX, contract
 from adjudicator.web.access import directors_only
 from adjudicator.web.errors import ApiError, error_pages
@@ -153,7 +154,7 @@ def rulings_export() -> Response:
     args.pop("before", None)  # every page of the filter (`lang` is the page's, no filter)
     query = read_query(args)
     lang = request_language()
-    zone = event_zone()
+    zone = current_settings().zone
     with store.connection() as conn:
         found = every(conn, query)
         if fmt == "csv":

@@ -133,17 +133,15 @@ def listed(conn: sa.Connection, now: datetime, include_revoked: bool = True) -> 
             d.last_used_at,
             d.revoked_at,
             Director.name.label("paired_by"),
+            sa.case(
+                (d.revoked_at.is_not(None), "revoked"),
+                (d.expires_at <= now, "expired"),
+                else_="active",
+            ).label("state"),
         )
         .join_from(d, Director, d.paired_by == Director.id, isouter=True)
         .order_by(d.id)
     )
     if not include_revoked:
         query = query.where(d.revoked_at.is_(None), d.expires_at > now)
-    rows = [dict(r._mapping) for r in conn.execute(query).all()]
-    return [row | {"state": state(row, now)} for row in rows]
-
-
-def state(row: dict, now: datetime) -> str:
-    if row["revoked_at"] is not None:
-        return "revoked"
-    return "expired" if row["expires_at"] <= now else "active"
+    return [dict(r._mapping) for r in conn.execute(query).all()]

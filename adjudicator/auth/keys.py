@@ -66,13 +66,13 @@ def resolve(conn: sa.Connection, key: str) -> Caller | None:
 
 def revoke(conn: sa.Connection, name_or_id: str, now: datetime) -> bool:
     """Revoke by name, or by id when no key has that name."""
-    row = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).first()
-    if row is not None:
-        return revoke_id(conn, row.id, now) is not None
-    # An id: ASCII digits (int() refuses "²", a digit), within the stores' ids.
-    if not (name_or_id.isascii() and name_or_id.isdigit()) or int(name_or_id) > MAX_ROW_ID:
-        return False
-    return revoke_id(conn, int(name_or_id), now) is not None
+    key_id = conn.execute(sa.select(ApiKey.id).where(ApiKey.name == name_or_id)).scalar()
+    if key_id is None:
+        # An id: ASCII digits (int() refuses "²", a digit), within the stores' ids.
+        if not (name_or_id.isascii() and name_or_id.isdigit()) or int(name_or_id) > MAX_ROW_ID:
+            return False
+        key_id = int(name_or_id)
+    return revoke_id(conn, key_id, now) is not None
 
 
 def revoke_id(conn: sa.Connection, key_id: int, now: datetime) -> str | None:

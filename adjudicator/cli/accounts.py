@@ -145,7 +145,7 @@ def run_devices(args: argparse.Namespace) -> int:
                         r["id"],
                         r["name"],
                         r["ruleset"] or "any",
-                        devices.state(r, at),
+                        r["state"],
                         _when(r["created_at"]),
                         r["paired_by"] or "-",
                         _when(r["last_used_at"]),

@@ -102,6 +102,7 @@ def _rulesets_for(known: dict[str, Ruleset], language: str) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from adjudicator.game.errors import GameInputError
     from adjudicator.game.gcg import GcgError, LanguageMismatch, read, resolve_language
     from adjudicator.game.report import print_rules, print_scores
     from adjudicator.game.walk import walk
@@ -127,9 +128,11 @@ def run_replay(args: argparse.Namespace) -> int:
             record = read(file)
             resolve_language(record, language, available_languages())
             reports.append(walk(record, ruleset, profile, lexicon, args.free_challenge))
-        except GcgError as exc:
+        except (GcgError, GameInputError) as exc:
             hint = _rulesets_for(known, exc.language) if isinstance(exc, LanguageMismatch) else ""
-            if exc.file is None:
+            if isinstance(exc, GameInputError):  # a record its ruleset cannot play
+                exc = GcgError(exc.message, file)
+            elif exc.file is None:
                 exc = GcgError(exc.reason, file, exc.line)
             print(f"adjudicator replay: {exc}{hint}", file=sys.stderr)
             reports.append({"file": str(file), "error": str(exc)})

@@ -91,7 +91,16 @@ def draw_order(
     reading = _reading(rules, "nearest", nearest)
     blanks = _reading(rules, "blank", blank)
     if winner is not None:
-        _check_given_winner(rules, players, winner)
+        if not rules.draw.given_winner_option:
+            raise GameInputError(
+                f"{rules.id} settles who starts by the tiles drawn ({rules.draw.source});"
+                " give the 'draws', not a winner",
+                "winner",
+            )
+        if winner not in players:
+            raise GameInputError(
+                f"{winner!r} is not in 'players'", "winner", Problem.UNKNOWN_PLAYER
+            )
         if not rounds:
             return _answer(rules, winner, [], [], "given", reading, blanks)
     result = _settle(rules, profile, players, rounds, reading, blanks)
@@ -122,17 +131,6 @@ def _reading(rules: Rules, name: str, asked: str | None) -> str:
         what = _READINGS[name].format(own.replace("_", " "))
         raise GameInputError(f"{rules.id} has one reading of {what} ({rules.draw.source})", name)
     return asked
-
-
-def _check_given_winner(rules: Rules, players: list[str], winner: str) -> None:
-    if not rules.draw.given_winner_option:
-        raise GameInputError(
-            f"{rules.id} settles who starts by the tiles drawn ({rules.draw.source});"
-            " give the 'draws', not a winner",
-            "winner",
-        )
-    if winner not in players:
-        raise GameInputError(f"{winner!r} is not in 'players'", "winner", Problem.UNKNOWN_PLAYER)
 
 
 def _settle(

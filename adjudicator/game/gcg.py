@@ -32,30 +32,22 @@ _ENCODINGS = dict.fromkeys(("utf-8", "utf8"), "utf-8") | dict.fromkeys(
     ("iso-8859-1", "iso8859-1", "iso_8859-1", "latin-1", "latin1"), "latin-1"
 )
 
-# Lexicon name prefixes by language code; no prefix begins another, so their order is free.
-LEXICON_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "en": ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
-    "pl": ("OSPS", "OSW"),
-    "fr": ("FRA", "ODS"),
-    "de": ("RD", "DSW"),
-    "es": ("FISE",),
-    "ca": ("DISC",),
-    "nb": ("NSF",),
-    "sv": ("SAOL", "WSWEDISH"),
-    "da": ("DSF", "WDANISH"),
-    "nl": ("WDUTCH", "SWL"),
-}
-LANGUAGE_NAMES = {
-    "en": "English",
-    "pl": "Polish",
-    "fr": "French",
-    "de": "German",
-    "es": "Spanish",
-    "ca": "Catalan",
-    "nb": "Norwegian",
-    "sv": "Swedish",
-    "da": "Danish",
-    "nl": "Dutch",
+# Each language a record may be in, by its code: its name, and the prefixes of its lexicons'
+# names (no prefix begins another, so their order is free).
+LANGUAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "en": (
+        "English",
+        ("NWL", "TWL", "OWL", "CSW", "SOWPODS", "COLLINS", "ECWL", "NSWL", "WAMERICAN"),
+    ),
+    "pl": ("Polish", ("OSPS", "OSW")),
+    "fr": ("French", ("FRA", "ODS")),
+    "de": ("German", ("RD", "DSW")),
+    "es": ("Spanish", ("FISE",)),
+    "ca": ("Catalan", ("DISC",)),
+    "nb": ("Norwegian", ("NSF",)),
+    "sv": ("Swedish", ("SAOL", "WSWEDISH")),
+    "da": ("Danish", ("DSF", "WDANISH")),
+    "nl": ("Dutch", ("WDUTCH", "SWL")),
 }
 # Letters that mark a record as written in a language; used when there is no #lexicon.
 LANGUAGE_LETTERS = {"pl": "ĄĆĘŁŃŚŹŻ"}
@@ -120,15 +112,9 @@ class Event:
 
 
 @dataclass
-class Player:
-    nick: str
-    name: str
-
-
-@dataclass
 class GameRecord:
     file: str
-    players: list[Player]
+    players: list[str]  # the nicknames the #player lines give, in their order
     events: list[Event]
     lexicon: str | None = None
     lexicon_line: int | None = None
@@ -137,9 +123,7 @@ class GameRecord:
 
 def lexicon_language(name: str) -> str | None:
     upper = name.upper()
-    return next(
-        (lang for lang, names in LEXICON_LANGUAGES.items() if upper.startswith(names)), None
-    )
+    return next((lang for lang, (_, names) in LANGUAGES.items() if upper.startswith(names)), None)
 
 
 def decode(data: bytes, file: str = "<gcg>") -> str:
@@ -178,7 +162,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     the service rules on, with #player lines and moves (`require_whole`)."""
     text = decode(data, file) if isinstance(data, bytes) else data.removeprefix("\ufeff")
     record = GameRecord(file, [], [])
-    players: dict[int, Player] = {}
+    players: dict[int, str] = {}  # the nicknames, by the number of their #player line
     last_note: list[str] | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
@@ -198,16 +182,16 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
                 continue
             last_note = None
             if keyword in PLAYER_PRAGMAS:
-                nick, _, name = rest.partition(" ")
+                nick = rest.partition(" ")[0]  # the full name after it is read past
                 if not nick:
                     raise GcgError(f"#{keyword} needs a nickname", file, number)
-                if any(p.nick == nick for p in players.values()):
+                if nick in players.values():
                     raise GcgError(f"#{keyword}: {nick!r} is already a player", file, number)
                 if len(rest) > bounds.MAX_NAME_CHARS:
                     raise GcgOutOfBounds(
                         f"#{keyword}: at most {bounds.MAX_NAME_CHARS} characters", file, number
                     )
-                players[int(keyword[-1])] = Player(nick, name.strip() or nick)
+                players[int(keyword[-1])] = nick
             elif keyword == "lexicon":
                 record.lexicon = rest
                 record.lexicon_line = number
@@ -226,7 +210,7 @@ def parse_text(data: bytes | str, file: str = "<gcg>", *, whole: bool = False) -
     if sorted(players) != list(range(1, len(players) + 1)):
         missing = min(set(range(1, max(players) + 1)) - set(players))
         raise GcgError(f"#player{missing} is missing: players are numbered from 1", file)
-    nicks = {p.nick for p in record.players}
+    nicks = set(record.players)
     for ev in record.events:
         if nicks and ev.player not in nicks:
             raise GcgError(f"player {ev.player!r} is not declared by a #player line", file, ev.line)
@@ -338,7 +322,7 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     # The line that gave the record's language away, and how.
     found = ((line, how) for code, line, how in _evidence(record) if code == lang)
     line, why = next(found, (None, "unknown"))
-    name = LANGUAGE_NAMES.get(lang, lang)
+    name = LANGUAGES.get(lang, (lang,))[0]
     if lang not in available:
         raise UnsupportedLanguage(
             f"the record is in {name} ({lang}; {why}), a language without a tile set here;"
@@ -350,7 +334,7 @@ def resolve_language(record: GameRecord, expected: str, available: list[str]) ->
     if lang != expected:
         raise LanguageMismatch(
             f"the record is in {name} ({why}) but the ruleset's "
-            f"language is {LANGUAGE_NAMES.get(expected, expected)}",
+            f"language is {LANGUAGES.get(expected, (expected,))[0]}",
             lang,
             record.file,
             line,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from copy import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.engine.notation import Play
@@ -41,24 +41,23 @@ class PlayRecord:
     line: int
     words: int
     score: int
-    before: Snapshot
+    before: dict[str, Any]  # what a withdrawal puts back: the `SNAPSHOT` fields, copied
     play: Play | None = None  # the engine's play, to take its tiles off the board
     penalised: bool = False
     bonus: int = 0  # challenge bonus lines written after it so far (5 per word: WESPA)
 
 
-@dataclass
-class Snapshot:
-    """What a withdrawal puts back: the `GameState` fields of the same names, copied."""
-
-    rack_size: list[int]
-    board: Counter[str]
-    scoreless: int
-    passes: int
-    previous_placed: list[bool]
-    ended: str | None
-    went_out: int | None
-    pending_out: int | None
+# The `GameState` fields a play changes and a withdrawal puts back as they were.
+SNAPSHOT = (
+    "rack_size",
+    "board",
+    "scoreless",
+    "passes",
+    "previous_placed",
+    "ended",
+    "went_out",
+    "pending_out",
+)
 
 
 @dataclass
@@ -102,13 +101,6 @@ class GameState:
     def next_player(self, p: int) -> int:
         return (p + 1) % len(self.players)
 
-    def snapshot(self) -> Snapshot:
-        return Snapshot(**{f.name: copy(getattr(self, f.name)) for f in fields(Snapshot)})
-
-    def restore(self, s: Snapshot) -> None:
-        for f in fields(Snapshot):
-            setattr(self, f.name, copy(getattr(s, f.name)))
-
     # --- the turns ---------------------------------------------------------------------------
 
     def play(
@@ -116,7 +108,8 @@ class GameState:
     ) -> PlayRecord:
         """Tiles go from p's rack to the board; p draws what the bag can give. Out with the bag
         empty ends the game, under SBNL once the others have had as many turns (003)."""
-        record = PlayRecord(p, line, words, score, self.snapshot(), play)
+        before = {name: copy(getattr(self, name)) for name in SNAPSHOT}
+        record = PlayRecord(p, line, words, score, before, play)
         n = sum(tiles.values())
         self.board.update(tiles)
         self.rack_size[p] = max(0, self.rack_size[p] - n)
@@ -137,7 +130,8 @@ class GameState:
         """The play comes off the board; everything it changed is put back (000 §4.6e). The
         withdrawal is the play's own turn, not another one."""
         self.plays.remove(record)
-        self.restore(record.before)
+        for name, value in record.before.items():
+            setattr(self, name, copy(value))
         self.turns_taken[record.player] -= 1  # after_turn counts the turn again, as withdrawn
         self.after_turn(record.player, WITHDRAWN)
 

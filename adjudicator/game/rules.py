@@ -94,9 +94,6 @@ class ExchangeRule(Sourced):
     later_requires_previous_placement: StrictBool = Field(
         False, description="After the opening turns, an exchange needs a placement just before."
     )
-    later_max_in_a_row: Count = Field(
-        0, description="After the opening turns, at most this many exchanges in a row; 0: no limit."
-    )
 
 
 class EndRule(Sourced):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator import bounds
-from adjudicator.game.gcg import Event, GameRecord, Player, require_whole
+from adjudicator.game.gcg import Event, GameRecord, require_whole
 from adjudicator.game.kinds import CHALLENGE, END_RACK, EXCHANGE, PASS, PLAY, TIME, WITHDRAWN
 from adjudicator.problems import DomainError, Problem
 
@@ -73,4 +73,4 @@ def read_turns(names: list[str], turns: Sequence[Any]) -> GameRecord:
         if turn.note:  # as a GCG `#note` line after the turn
             ev.notes.append(turn.note)
         events.append(ev)
-    return require_whole(GameRecord("<turns>", [Player(n, n) for n in names], events))
+    return require_whole(GameRecord("<turns>", list(names), events))

@@ -20,6 +20,7 @@ from adjudicator.engine.placement import read_rack
 from adjudicator.game import ending as end_rules
 from adjudicator.game import lines
 from adjudicator.game.challenge import outcome
+from adjudicator.game.errors import GameInputError
 from adjudicator.game.gcg import Event, GameRecord, GcgError
 from adjudicator.game.kinds import (
     CHALLENGE,
@@ -44,6 +45,7 @@ from adjudicator.game.restart import (
 )
 from adjudicator.game.rules import Rules
 from adjudicator.messages import Said, Texts, joined
+from adjudicator.problems import Problem
 from lexicon.artifact import Lexicon
 from lexicon.languages import LanguageProfile
 
@@ -57,7 +59,8 @@ def walk(
     boards: list[Board] | None = None,
 ) -> GameReport:
     """Walk `record` under `rules`. GcgError (with the line) only for a move that is not
-    notation at all; everything else is a turn of the report. `free_challenge`: the home
+    notation at all, GameInputError for more players than the ruleset is for; everything else
+    is a turn of the report. `free_challenge`: the home
     variant where a failed challenge costs nothing (004 Almindelige varianter). `boards`, when
     given (empty), gets the empty board and then the board after each turn, so boards[k] is the
     board after report.turns[k - 1]: the positions a picture of the game shows."""
@@ -83,10 +86,16 @@ class Walk:
         boards: list[Board] | None = None,
         positions: list[tuple[Board, Play]] | None = None,
     ):
-        nicks = [p.nick for p in record.players]
+        nicks = list(record.players)
         for ev in record.events:  # records without #player lines: first come, first listed
             if ev.player not in nicks:
                 nicks.append(ev.player)
+        if len(nicks) > rules.max_players:
+            raise GameInputError(
+                f"{rules.id} is for at most {rules.max_players} players",
+                "players",
+                Problem.PLAYER_COUNT,
+            )
         self.record, self.rules, self.profile, self.lexicon = record, rules, profile, lexicon
         self.board = Board()
         self.state = GameState(nicks, rules, profile, free_challenge)
@@ -150,7 +159,10 @@ class Walk:
         else:
             if ev.kind in TURNS:
                 self.turn_order(p, turn, jury=jury_ruled(ev))
-                self._first_turns(ev)
+                if self.first_player is None:
+                    self.first_player = ev.player
+                if ev.player == self.first_player:
+                    self.first_turns.append(ev.kind)
             HANDLERS[ev.kind](self, ev, p, turn)
         s.line_done(ev.kind, self.bonus_line)
         turn.bag, turn.scoreless_in_a_row = s.bag, s.scoreless
@@ -161,12 +173,6 @@ class Walk:
             self.restart(ev, turn, restart)
         if self.boards is not None:
             self.boards.append(self.board.copy())
-
-    def _first_turns(self, ev: Event) -> None:
-        if self.first_player is None:
-            self.first_player = ev.player
-        if ev.player == self.first_player:
-            self.first_turns.append(ev.kind)
 
     def restart(self, ev: Event, turn: Turn, note: RestartNote) -> None:
         """The record says the game starts again after this line (003 Verloop van het spel):

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, make_response, render_template
+from flask import Blueprint, Response, make_response, render_template
 
 from adjudicator.catalogue import house_refusal, rulesets, served_lexicon
 from adjudicator.judge import pin
 from adjudicator.judge.config import asset_version, page_config
 from adjudicator.pages.headers import security_headers
-from adjudicator.pages.page_language import request_language
-from adjudicator.pages.strings import language_choices, strings
+from adjudicator.pages.render import page
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import public_blueprint
 
@@ -43,18 +42,10 @@ def listed_rulesets() -> list[dict]:
     ]
 
 
-def judge_page(template: str, **context: Any) -> str:
+def judge_page(template: str, status: int = 200, **context: Any) -> Response:
     """A page of the judge's set-up in the visitor's language, with its language switch; its
     assets' URLs carry their version."""
-    lang = request_language()
-    return render_template(
-        template,
-        t=strings(lang),
-        lang=lang,
-        languages=language_choices(),
-        version=asset_version(),
-        **context,
-    )
+    return page(template, status, version=asset_version(), **context)
 
 
 @bp.get("/judge/")
@@ -68,14 +59,14 @@ def kiosk(ruleset_id: str):
     if ruleset_id not in rulesets():
         # A house variant (004) in tournament mode: refused, saying so; anything else: unknown.
         house = house_refusal(ruleset_id) is not None
-        body = judge_page("judge_missing.html", ruleset_id=ruleset_id, house=house)
-        return body, 403 if house else 404
+        status = 403 if house else 404
+        return judge_page("judge_missing.html", status, ruleset_id=ruleset_id, house=house)
     config = page_config(ruleset_id)
-    page = render_template(
+    body = render_template(
         "judge.html",
         config=config,
         t=config["strings"],
         lang=config["ruleset"]["language"],
         version=asset_version(),
     )
-    return pin.give_kiosk_device(make_response(page))
+    return pin.give_kiosk_device(make_response(body))

@@ -17,22 +17,23 @@ def page(
     template: str,
     status: int = 200,
     *,
-    switch: str,
+    switch: str | None = None,
     switch_args: dict[str, str] | None = None,
     **context: Any,
 ) -> Response:
-    """`template` in the visitor's language, as the judge's pages get it (`t`, `lang`,
-    `languages`), and its switch leading to the endpoint `switch` with `switch_args` in the
-    chosen language. A relative `?lang=` would not do: a page answering a form's POST (the
-    pairing code, an error) stands at a URL that takes POST only."""
+    """`template` in the visitor's language (`t`, `lang`, `languages`), and its switch leading
+    to the endpoint `switch` with `switch_args` in the chosen language. Without `switch` the
+    switch is a relative `?lang=` (the judge's pages); that would not do for a page answering a
+    form's POST (the pairing code, an error), which stands at a URL that takes POST only."""
     lang = request_language()
     language = {
         "t": strings(lang),
         "lang": lang,
         "languages": language_choices(),
         "keep": kept_language(),
-        "switch_href": lambda code: url_for(switch, **(switch_args or {}), lang=code),
     }
+    if switch is not None:
+        language["switch_href"] = lambda code: url_for(switch, **(switch_args or {}), lang=code)
     return make_response(render_template(template, **language | context), status)
 
 

@@ -11,7 +11,6 @@ per page (`zone_name`), beside the times.
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
 
@@ -19,14 +18,6 @@ from adjudicator.settings import current_settings
 
 LOCALES = {"da": "da_DK", "sv": "sv_SE", "nl": "nl_NL", "en": "en_GB"}  # page language → CLDR
 NO_TIME = "—"
-
-
-def event_zone(name: str | None = None) -> tzinfo | None:
-    """The event's zone: `name`, else the app's `TIME_ZONE` (checked at start-up,
-    `adjudicator.settings.time_zone`); None for the machine's own zone."""
-    if name is None:
-        name = current_settings().time_zone
-    return ZoneInfo(name) if name else None  # ZoneInfo keeps one instance per name
 
 
 def local(at: datetime | str, zone: tzinfo | None) -> datetime | None:
@@ -46,7 +37,7 @@ def shown_time(at: datetime | str | None, lang: str) -> str:
     missing time is a dash; a text that is no time is shown as stored."""
     if at is None:
         return NO_TIME
-    when = local(at, event_zone())
+    when = local(at, current_settings().zone)
     if when is None:
         return str(at)
     return format_datetime(when, "medium", tzinfo=when.tzinfo, locale=LOCALES[lang])
@@ -55,7 +46,7 @@ def shown_time(at: datetime | str | None, lang: str) -> str:
 def zone_name() -> str:
     """The zone the times are in, for a heading: its IANA name (`Europe/Copenhagen`), or the
     machine's own zone's abbreviation (`CET`) when none is set."""
-    zone = event_zone()
+    zone = current_settings().zone
     return str(zone) if zone is not None else datetime.now().astimezone().tzname() or "UTC"
 
 

@@ -66,7 +66,8 @@ def test_defaults_are_filled_once_and_the_view_shows_what_the_file_wrote(tmp_pat
     )
     (tmp_path / "naspa.toml").write_text(text, encoding="utf-8")
     ruleset = load_rulesets(tmp_path)["naspa"]
-    assert ruleset.exchange.source == "naspa" and ruleset.exchange.later_max_in_a_row == 0
+    assert ruleset.exchange.source == "naspa"
+    assert ruleset.exchange.later_requires_previous_placement is False
     assert ruleset.draw.tiles_go_back is True and ruleset.clock.loss_when == "more_than"
     assert ruleset.as_written("exchange") == {"opening_turns": 0, "min_bag": 7}
     assert list(ruleset.as_written("exchange")) == ["opening_turns", "min_bag"]

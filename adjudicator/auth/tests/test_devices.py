@@ -234,3 +234,29 @@ def test_the_screens_times_are_the_pages_locale_on_the_events_clock(make_app):
     kiritimati = (datetime.now(UTC) + timedelta(hours=14)).hour
     assert shown and int(shown.group(1)) in (kiritimati, (kiritimati - 1) % 24), cells
     assert "Pacific/Kiritimati" in html  # the zone, named once
+
+
+def test_the_list_says_each_devices_state_at_the_time_asked(tournament):
+    """`devices.listed` names each device's state, as the screen and `devices list` show it:
+    active until its pairing runs out (expired at its very end), revoked once revoked."""
+    from adjudicator import store
+    from adjudicator.auth import devices, store_time
+
+    add_director(tournament)
+    now = store_time.now().replace(microsecond=0)
+    with tournament.app_context(), store.connection(write=True) as conn:
+        for name in ("A", "B"):
+            made = devices.new_pairing(conn, 1, name, None, 300, now)
+            devices.redeem(conn, made.code, 3600, now)
+        devices.revoke(conn, 2, now)
+        states = {
+            at: [d["state"] for d in devices.listed(conn, now + timedelta(seconds=at))]
+            for at in (0, 3599, 3600)
+        }
+        current = devices.listed(conn, now + timedelta(seconds=3600), include_revoked=False)
+    assert states == {
+        0: ["active", "revoked"],
+        3599: ["active", "revoked"],
+        3600: ["expired", "revoked"],
+    }
+    assert current == []

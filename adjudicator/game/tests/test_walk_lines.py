@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from adjudicator.cli import main
+from adjudicator.game.errors import GameInputError
 from adjudicator.game.gcg import parse_text
 from adjudicator.game.walk import walk
+from adjudicator.problems import Problem
 
 from .helpers import profile, rules
 
@@ -175,3 +182,36 @@ def test_an_exchange_with_more_tiles_down_than_the_set_holds_is_a_deviation():
     assert sbnl.turns[-1].deviations[-1].startswith("exchange not allowed: ")
     skipping = run(overfull("ann"), "sbnl-punten")  # bob is skipped: could he exchange?
     assert skipping.turns[-1].notes[0].startswith("bob can neither place, exchange nor pass")
+
+
+THREE = HEAD + "#player3 cy Cy\n>ann: ABC 8H BAD +12 12\n"
+
+
+def test_a_record_of_more_players_than_the_ruleset_is_for_is_refused():
+    """The walk refuses it, so the service and the command line both do (it was the web's own
+    check, and `adjudicator replay` walked such a record); a record without #player lines
+    counts the players its moves name."""
+    with pytest.raises(GameInputError) as refused:
+        walk(parse_text(THREE), rules("naspa"), profile("naspa"))
+    assert (refused.value.code, refused.value.field) == (Problem.PLAYER_COUNT, "players")
+    assert refused.value.message == "naspa is for at most 2 players"
+    moves = ">ann: ABC 8H BAD +12 12\n>bob: - +0 0\n>cy: - +0 0\n"
+    with pytest.raises(GameInputError):
+        walk(parse_text(moves), rules("naspa"), profile("naspa"))
+    assert walk(parse_text(THREE), rules("dk-home"), profile("dk-home")).players == [
+        "ann",
+        "bob",
+        "cy",
+    ]
+
+
+def test_replay_refuses_a_record_of_more_players_than_the_ruleset_is_for(tmp_path, capsys):
+    path = tmp_path / "three.gcg"
+    path.write_text(THREE, encoding="latin-1")
+    assert main(["replay", str(path), "--no-lexicon"]) == 2
+    err = capsys.readouterr().err
+    assert f"adjudicator replay: {path}: naspa is for at most 2 players" in err
+    assert "Traceback" not in err
+    assert main(["replay", str(path), "--no-lexicon", "--json"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"file": str(path), "error": f"{path}: naspa is for at most 2 players"}
