@@ -57,17 +57,18 @@ class Ruling:
                 bookkeeping.check_in_force(bookkeeping.pending())
                 raise
             caller = current_caller()
-            # Whose Idempotency-Keys the request's is among: its credential's, or for an
-            # anonymous caller (open mode) its address as the guard derives it (behind
-            # TRUSTED_PROXIES too), so that one client cannot replay another's key and body and
-            # be handed the other's ruling.
-            keys = f"{caller.kind}:{client_id()}" if caller.anonymous else caller.key
             jury_mode = ruleset.challenge.mode == "jury"  # a challenge there: a jury query
             return record.record_ruling(
                 body,
                 caller=caller,
                 charge=bookkeeping.pending(),
-                key=idempotency.from_request(keys),
+                # Whose Idempotency-Keys the request's is among: its credential's, or for an
+                # anonymous caller (open mode) its address as the guard derives it (behind
+                # TRUSTED_PROXIES too), so that one client cannot replay another's key and body
+                # and be handed the other's ruling.
+                key=idempotency.from_request(
+                    lambda: f"{caller.kind}:{client_id()}" if caller.anonymous else caller.key
+                ),
                 kind="jury" if self.kind == "challenge" and jury_mode else self.kind,
                 ruleset=ruleset,
                 labels=labels,

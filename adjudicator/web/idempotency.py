@@ -91,16 +91,16 @@ def _parse(raw: str) -> str:
     raise ApiError(Problem.BAD_IDEMPOTENCY_KEY, wrong, HEADER)
 
 
-def from_request(namespace: str) -> Key | None:
-    """The request's key among the caller's (`namespace`, `api.ruling`), or None when it has
-    none."""
+def from_request(namespace: Callable[[], str]) -> Key | None:
+    """The request's key among the caller's (`namespace`, `api.ruling`: worked out only for a
+    request that has a key), or None when it has none."""
     raw = request.headers.get(HEADER)
     if raw is None:
         return None
     key = _parse(raw)
     digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
     digest.update(request.get_data(cache=True))
-    return Key(namespace, key, digest.hexdigest())
+    return Key(namespace(), key, digest.hexdigest())
 
 
 def lookup(conn: Connection, key: Key) -> Response | None:
