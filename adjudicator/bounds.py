@@ -43,7 +43,6 @@ MAX_WORD_CHARS = 64  # a challenged word as typed (NFD and folding make it longe
 
 # Query numbers (exchange-allowed) and small counts.
 MAX_BAG = 200  # no tile set has more than 104 tiles
-MAX_TURN_NUMBER = MAX_TURNS
 MAX_OVERTIME_MINUTES = 600  # ten hours: a game is lost on time long before
 
 # A stored row's id as a URL or the command line names it (a key, a device, a pairing code): the

@@ -318,6 +318,16 @@ class Tile(Body):
     blank: bool = False
 
 
+def _item_at_fault(exc: ValidationError) -> tuple[int, list[ErrorDetails]]:
+    """The list item a list's first error is in, with all of its errors (the first error's
+    first); the list's own fault (not a list, too long) is raised as it came."""
+    errors = exc.errors(include_url=False)
+    i = errors[0]["loc"][0] if errors[0]["loc"] else None
+    if not isinstance(i, int):
+        raise exc
+    return i, [error for error in errors if error["loc"][:1] == (i,)]
+
+
 def _tiles(value: Any, handler: Callable[[Any], Any]) -> Any:
     """A tile is refused whole (`play.tiles[2]`), but for a square off the board: a missing key
     first, then an unknown one, then a value of the wrong type; counted after each is read.
@@ -325,16 +335,13 @@ def _tiles(value: Any, handler: Callable[[Any], Any]) -> Any:
     try:
         tiles = handler(value)
     except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        i = errors[0]["loc"][0] if errors[0]["loc"] else None
-        if not isinstance(i, int):
-            raise
-        kinds = {error["type"] for error in errors if error["loc"][:1] == (i,)}
+        i, mine = _item_at_fault(exc)
+        kinds = {error["type"] for error in mine}
         if not isinstance(value[i], dict) or "missing" in kinds:
             _refuse(Problem.WRONG_SHAPE, "a tile needs row, col and letter", (i,))
         if "extra_forbidden" in kinds:
             _refuse(Problem.UNKNOWN_FIELD, "a tile has only row, col, letter, blank", (i,))
-        if errors[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
+        if mine[0]["type"] in _RANGE:  # a square off the board: `play.tiles[2].row`
             raise
         message = "'row' and 'col' are whole numbers, 'letter' a string, 'blank' true/false"
         _refuse(Problem.WRONG_SHAPE, message, (i,))
@@ -493,14 +500,10 @@ def _turns(value: Any, handler: Callable[[Any], Any]) -> Any:
     try:
         return handler(value)
     except ValidationError as exc:
-        errors = exc.errors(include_url=False)
-        i = errors[0]["loc"][0] if errors[0]["loc"] else None
-        if not isinstance(i, int):
-            raise
+        i, mine = _item_at_fault(exc)
         turn = value[i]
         if not isinstance(turn, dict):
             _refuse(Problem.WRONG_SHAPE, "a turn must be an object", (i,))
-        mine = [error for error in errors if error["loc"][:1] == (i,)]
         if any(error["type"] == "extra_forbidden" for error in mine):
             raise
         if not isinstance(turn.get("player"), str):

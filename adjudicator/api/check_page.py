@@ -82,23 +82,18 @@ def _shown_deviations(
     `deviations`) and every deviation the game rules say (`Said`) in the page's language; any
     other (none is expected) as it came, marked English."""
     placement = turn["placement_errors"]
-    shown: list[dict[str, str | None]] = [
-        {"text": placement_text(e, t), "lang": None} for e in placement
+    return [{"text": placement_text(e, t), "lang": None} for e in placement] + [
+        {"text": said_in(lang, d), "lang": None if isinstance(d, Said) else "en"}
+        for d in turn["deviations"][len(placement) :]
     ]
-    for d in turn["deviations"][len(placement) :]:
-        shown.append({"text": said_in(lang, d), "lang": None if isinstance(d, Said) else "en"})
-    return shown
 
 
-def _check_page(status: int = 200, **extra: Any) -> Response:
-    context = {
-        "rulesets": ruleset_choices(),
-        "chosen": None,
-        "record": "",
-        "game": None,
-        "error": None,
-    }
-    return director_page("director_check.html", status, "auth.check_game_form", **context | extra)
+def _check_page(status: int = 200, **shown: Any) -> Response:
+    blank = {"chosen": None, "record": "", "game": None, "error": None}
+    switch = "auth.check_game_form"
+    return director_page(
+        "director_check.html", status, switch, rulesets=ruleset_choices(), **blank | shown
+    )
 
 
 @bp.get("/director/games")

@@ -12,7 +12,10 @@ director only: anyone else gets the scores and the rules check, with no word's v
 
 from __future__ import annotations
 
+import math
+import threading
 import time
+from collections import deque
 from typing import Any
 
 import orjson
@@ -55,7 +58,6 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.settings import current_settings
 from adjudicator.web import API_PREFIX
 from adjudicator.web.access import lexicon_dependent, public
-from adjudicator.web.budget import CpuBudget
 from adjudicator.web.contract import (
     CREDENTIALS,
     JSON_BODY,
@@ -74,6 +76,40 @@ from lexicon.limits import RACK_SIZE
 bp = Blueprint("games", __name__, url_prefix=API_PREFIX)
 
 RECORDS = {"games.verify_game", "games.board_picture"}  # the endpoints that walk a whole record
+
+
+# `games/verify` replays a whole record: tens of milliseconds at the turn cap, where a challenge
+# takes a fraction of one. Eight clients sending records as fast as they are answered would hold
+# every worker. So each worker (gunicorn process) keeps the time its verifications held it in a
+# sliding window, and once they used `share` of the window it answers 429 with Retry-After, before
+# reading the body, until the window has room again. Challenges, moves and the judge never wait on
+# it. The time is wall-clock time, not CPU time: a worker's threads share one interpreter, so a
+# record being replayed slows every other request of that worker, and on a crowded machine for
+# longer than its CPU time. The budget is per process: with N workers, N times the share at most.
+class CpuBudget:
+    """A share of each worker's time for the expensive endpoint, so it cannot starve the rest."""
+
+    def __init__(self, share: float, window: float = 1.0):
+        if not 0 < share <= 1 or window <= 0:
+            raise ValueError("share must be in (0, 1] and window > 0")
+        self.share, self.window = share, window
+        self._spent: deque[tuple[float, float]] = deque()  # (when it ended, seconds held)
+        self._lock = threading.Lock()
+
+    def retry_after(self) -> int:
+        """0 when a request may start now, else the whole seconds to wait."""
+        now = time.monotonic()
+        with self._lock:
+            while self._spent and self._spent[0][0] <= now - self.window:
+                self._spent.popleft()
+            if sum(held for _, held in self._spent) < self.share * self.window:
+                return 0
+            oldest = self._spent[0][0]
+            return max(1, math.ceil(oldest + self.window - now))
+
+    def spend(self, seconds: float) -> None:
+        with self._lock:
+            self._spent.append((time.monotonic(), seconds))
 
 
 @bp.record_once
@@ -95,8 +131,8 @@ def _records_within_their_budget():
     budget: CpuBudget | None = current_app.extensions.get("verify_budget")
     if budget is None:
         return
-    wait = budget.retry_after()
-    if wait:  # decided before the body is read: a refusal costs almost nothing
+    # decided before the body is read: a refusal costs almost nothing
+    if wait := budget.retry_after():
         raise ApiError(
             Problem.VERIFY_BUSY,
             f"this worker has spent its share of time on records; retry in {wait} s",
@@ -126,12 +162,9 @@ def _int_arg(args: dict[str, str], name: str, highest: int, required: bool = Fal
     "ExchangeVerdict",
     query=(
         Query("bag", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_BAG}, required=True),
-        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURN_NUMBER}),
+        Query("turn", {"type": "integer", "minimum": 1, "maximum": bounds.MAX_TURNS}),
         Query("previous_placed", {"type": "boolean"}),
-        Query(
-            "exchanges_in_a_row",
-            {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURN_NUMBER},
-        ),
+        Query("exchanges_in_a_row", {"type": "integer", "minimum": 0, "maximum": bounds.MAX_TURNS}),
         Query("count", {"type": "integer", "minimum": 1, "maximum": RACK_SIZE}),
     ),
     problems=(
@@ -152,10 +185,10 @@ def exchange_allowed(ruleset_id: str):
         verdict = exchange_verdict(
             ruleset,
             bag,
-            turn=_int_arg(args, "turn", bounds.MAX_TURN_NUMBER),
+            turn=_int_arg(args, "turn", bounds.MAX_TURNS),
             previous_placed=bool_arg(args, "previous_placed"),
             count=_int_arg(args, "count", bounds.MAX_BAG),  # the rules refuse 8 and more (422)
-            exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURN_NUMBER),
+            exchanges_in_a_row=_int_arg(args, "exchanges_in_a_row", bounds.MAX_TURNS),
         )
     except GameInputError as exc:
         asked = ("turn", "previous", "exchanges_in_a_row")
@@ -333,18 +366,6 @@ def verify_game(ruleset_id: str):
 # --- board: the picture of a position ----------------------------------------------------------
 
 
-def _svg_accepted() -> None:
-    """The answer is a picture only: a client that accepts none (JSON only) gets a 406, before
-    any work is done. No Accept header accepts anything (RFC 9110 §12.5.1)."""
-    accept = request.accept_mimetypes
-    if accept and accept.best_match([picture.MIMETYPE]) is None:
-        raise ApiError(
-            Problem.NOT_ACCEPTABLE,
-            f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
-            "Accept",
-        )
-
-
 def turn_caption(turn: dict[str, Any], k: int, n: int) -> str:
     """One line under the picture of turn k: the move, its scores and what the disclosure gate
     let through of the ruling (`turn` is a turn of the disclosed report, nothing else)."""
@@ -376,7 +397,15 @@ def board_picture(ruleset_id: str):
     """The board as SVG: of a position (`board` or `plays`, as moves/validate reads them; the
     last play outlined), or of a record (as games/verify reads it) after turn `turn`."""
     ruleset = ruleset_or_404(ruleset_id)
-    _svg_accepted()
+    # The answer is a picture only: a client that accepts none (JSON only) gets a 406, before
+    # any work is done. No Accept header accepts anything (RFC 9110 §12.5.1).
+    accept = request.accept_mimetypes
+    if accept and accept.best_match([picture.MIMETYPE]) is None:
+        raise ApiError(
+            Problem.NOT_ACCEPTABLE,
+            f"this answer is an SVG picture: send 'Accept: {picture.MIMETYPE}' (or none)",
+            "Accept",
+        )
     data = json_body()
     if "board" in data or "plays" in data:
         profile = profile_for(ruleset)

@@ -44,12 +44,6 @@ def openapi_document() -> dict:
     return doc
 
 
-def server_url() -> str:
-    """The API's absolute base URL: `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a
-    proxy the request's own host may be an internal name), else the URL this request came to."""
-    return (current_settings().public_url or request.host_url).rstrip("/") + API_PREFIX
-
-
 @bp.get("/healthz")
 @operation("healthz", "service", "Health")
 def healthz():
@@ -121,5 +115,8 @@ def readyz():
 @bp.get("/openapi.json")
 @operation("openapi", "service", "OpenApiDocument")
 def openapi():
-    servers = [{"url": server_url(), "description": "this service"}]
+    # `ADJUDICATOR_PUBLIC_URL` when the operator set one (behind a proxy the request's own host
+    # may be an internal name), else the URL this request came to
+    url = (current_settings().public_url or request.host_url).rstrip("/") + API_PREFIX
+    servers = [{"url": url, "description": "this service"}]
     return cacheable(jsonify(openapi_document() | {"servers": servers}))

@@ -24,6 +24,7 @@ from adjudicator.rulesets import Ruleset
 from adjudicator.web import idempotency
 from adjudicator.web.access import COUNTED_WHEN_ANSWERED, RULES
 from adjudicator.web.errors import ApiError
+from adjudicator.web.netaddrs import client_id
 from adjudicator.web.requests import json_body
 
 
@@ -61,7 +62,13 @@ class Ruling:
                 body,
                 caller=caller,
                 charge=bookkeeping.pending(),
-                key=idempotency.from_request(caller),
+                # Whose Idempotency-Keys the request's is among: its credential's, or for an
+                # anonymous caller (open mode) its address as the guard derives it (behind
+                # TRUSTED_PROXIES too), so that one client cannot replay another's key and body
+                # and be handed the other's ruling.
+                key=idempotency.from_request(
+                    lambda: f"{caller.kind}:{client_id()}" if caller.anonymous else caller.key
+                ),
                 kind="jury" if self.kind == "challenge" and jury_mode else self.kind,
                 ruleset=ruleset,
                 labels=labels,

@@ -33,7 +33,6 @@ its handlers are in place: one that came meanwhile is then delivered, and stops 
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import signal
@@ -164,58 +163,62 @@ class CaughtErrorPage:
         return 500, "Internal Server Error"
 
 
+# gunicorn's refusals of a request it could not read, by the exception's class (its nearest
+# base class listed): the problem's code (None: the one Werkzeug's errors of that status get)
+# and our detail, quoting nothing of the request.
+_LINE, _HEADER = Problem.MALFORMED_REQUEST_LINE, Problem.MALFORMED_HEADER
+_FRAMING = (None, "the request body's framing is malformed")  # as adjudicator.web.requests says
+REFUSALS: dict[type[BaseException], tuple[Problem | None, str]] = {
+    http_errors.InvalidRequestMethod: (_LINE, "the request method is not valid"),
+    http_errors.InvalidHTTPVersion: (_LINE, "the request's HTTP version is not valid"),
+    http_errors.InvalidRequestLine: (_LINE, "the request line is malformed"),
+    http_errors.InvalidHeaderName: (_HEADER, "a request header's name is not valid"),
+    http_errors.ObsoleteFolding: (
+        _HEADER,
+        "a request header is folded over several lines (obsolete line folding)",
+    ),
+    http_errors.InvalidSchemeHeaders: (
+        _HEADER,
+        "the request's scheme headers contradict each other",
+    ),
+    http_errors.InvalidHeader: (_HEADER, "a request header is malformed"),
+    http_errors.UnsupportedTransferCoding: (
+        Problem.UNSUPPORTED_TRANSFER_CODING,
+        "the request's Transfer-Encoding is not supported",
+    ),
+    http_errors.ExpectationFailed: (
+        Problem.EXPECTATION_FAILED,
+        "the request's Expect header asks for something the service does not do",
+    ),
+    http_errors.InvalidChunkSize: _FRAMING,
+    http_errors.ChunkMissingTerminator: _FRAMING,
+    http_errors.InvalidChunkExtension: _FRAMING,
+    http_errors.ForbiddenProxyRequest: (
+        None,
+        "PROXY protocol lines are not accepted from this address",
+    ),
+    http_errors.InvalidProxyLine: (None, "the PROXY protocol line is malformed"),
+    ssl.SSLError: (None, "the TLS connection could not be set up"),
+    BaseException: (None, "the request could not be read"),
+}
+
+
 def parse_error_problem(exc: BaseException, status: int, cfg: Any) -> ApiError:
     """The problem for an error gunicorn answered itself, at gunicorn's status. The detail is
     ours: gunicorn's messages quote the request line or header, which must not be echoed."""
-    refused = functools.partial(ApiError, status=status)
     if status >= 500 and not isinstance(exc, http_errors.UnsupportedTransferCoding):
         # Not the client's fault (an invalid response header, a configuration problem, a bug):
         # gunicorn has logged the exception; the client learns no more than from the app's 500.
-        return refused(Problem.INTERNAL_ERROR, "the service failed; the error has been logged")
-    if isinstance(exc, http_errors.LimitRequestLine):
-        detail = "the request line is too long"
+        code, detail = Problem.INTERNAL_ERROR, "the service failed; the error has been logged"
+    elif isinstance(exc, http_errors.LimitRequestLine):
+        code, detail = Problem.REQUEST_LINE_TOO_LONG, "the request line is too long"
         if isinstance(exc.max_size, int):  # gunicorn's C parser (gunicorn_h1c) gives no limit
             detail += f" (limit {exc.max_size} bytes)"
-        return refused(Problem.REQUEST_LINE_TOO_LONG, detail)
-    if isinstance(exc, http_errors.LimitRequestHeaders):
-        return refused(Problem.HEADERS_TOO_LARGE, _headers_detail(exc, cfg))
-    if isinstance(exc, http_errors.InvalidRequestMethod):
-        return refused(Problem.MALFORMED_REQUEST_LINE, "the request method is not valid")
-    if isinstance(exc, http_errors.InvalidHTTPVersion):
-        return refused(Problem.MALFORMED_REQUEST_LINE, "the request's HTTP version is not valid")
-    if isinstance(exc, http_errors.InvalidRequestLine):
-        return refused(Problem.MALFORMED_REQUEST_LINE, "the request line is malformed")
-    if isinstance(exc, http_errors.InvalidHeaderName):
-        return refused(Problem.MALFORMED_HEADER, "a request header's name is not valid")
-    if isinstance(exc, http_errors.ObsoleteFolding):
-        detail = "a request header is folded over several lines (obsolete line folding)"
-        return refused(Problem.MALFORMED_HEADER, detail)
-    if isinstance(exc, http_errors.InvalidSchemeHeaders):
-        detail = "the request's scheme headers contradict each other"
-        return refused(Problem.MALFORMED_HEADER, detail)
-    if isinstance(exc, http_errors.InvalidHeader):
-        return refused(Problem.MALFORMED_HEADER, "a request header is malformed")
-    if isinstance(exc, http_errors.UnsupportedTransferCoding):
-        detail = "the request's Transfer-Encoding is not supported"
-        return refused(Problem.UNSUPPORTED_TRANSFER_CODING, detail)
-    if isinstance(exc, http_errors.ExpectationFailed):
-        detail = "the request's Expect header asks for something the service does not do"
-        return refused(Problem.EXPECTATION_FAILED, detail)
-    chunked = (
-        http_errors.InvalidChunkSize,
-        http_errors.ChunkMissingTerminator,
-        http_errors.InvalidChunkExtension,
-    )
-    code = HTTP_CODES.get(status, Problem.HTTP_ERROR)
-    if isinstance(exc, chunked):  # as adjudicator.web.requests words it when the app reads the body
-        return refused(code, "the request body's framing is malformed")
-    if isinstance(exc, http_errors.ForbiddenProxyRequest):
-        return refused(code, "PROXY protocol lines are not accepted from this address")
-    if isinstance(exc, http_errors.InvalidProxyLine):
-        return refused(code, "the PROXY protocol line is malformed")
-    if isinstance(exc, ssl.SSLError):
-        return refused(code, "the TLS connection could not be set up")
-    return refused(code, "the request could not be read")
+    elif isinstance(exc, http_errors.LimitRequestHeaders):
+        code, detail = Problem.HEADERS_TOO_LARGE, _headers_detail(exc, cfg)
+    else:
+        code, detail = next(REFUSALS[kind] for kind in type(exc).__mro__ if kind in REFUSALS)
+    return ApiError(code or HTTP_CODES.get(status, Problem.HTTP_ERROR), detail, status=status)
 
 
 def _headers_detail(exc: http_errors.LimitRequestHeaders, cfg: Any) -> str:

@@ -19,8 +19,8 @@ def test_the_document_states_the_query_bounds():
     params = openapi_document()["paths"]["/rulesets/{ruleset_id}/exchange-allowed"]["get"]
     by_name = {p["name"]: p["schema"] for p in params["parameters"]}
     assert by_name["bag"]["maximum"] == bounds.MAX_BAG
-    assert by_name["turn"]["maximum"] == bounds.MAX_TURN_NUMBER
-    assert by_name["exchanges_in_a_row"]["maximum"] == bounds.MAX_TURN_NUMBER
+    assert by_name["turn"]["maximum"] == bounds.MAX_TURNS
+    assert by_name["exchanges_in_a_row"]["maximum"] == bounds.MAX_TURNS
 
 
 def _final(score=1, **extra):

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from adjudicator import bounds, create_app
+from adjudicator.api.games import CpuBudget
 from adjudicator.tests.cap_record import cap_gcg, cap_turns
-from adjudicator.web.budget import CpuBudget
 
 URL = "/api/v1/rulesets/naspa/games/verify"
 

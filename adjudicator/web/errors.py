@@ -121,19 +121,6 @@ def as_problem(exc: ApiError | DomainError) -> ApiError:
     return ApiError(exc.code, exc.message, exc.field, status=status, extra=exc.extra)
 
 
-def _outage(exc: Exception) -> ApiError:
-    """503, not 500: nothing is wrong with the request or the service's code, and a retry (with
-    the same Idempotency-Key, so that a ruling committed just before the failure is not made
-    twice) will succeed once the database is back. The operator's log says why."""
-    current_app.logger.error("the store cannot be used: %s", store.describe_error(exc))
-    return ApiError(
-        Problem.STORE_UNAVAILABLE,
-        "the store cannot be used right now, so nothing can be ruled and recorded;"
-        " retry shortly with the same Idempotency-Key",
-        headers={"Retry-After": str(store.OUTAGE_RETRY_AFTER_SECONDS)},
-    )
-
-
 def _http_detail(exc: HTTPException, status: int) -> str:
     """Our own sentence for each Werkzeug error; its descriptions are HTML-ish boilerplate."""
     where = f"{request.method} {request.path}"
@@ -214,7 +201,18 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def handle_unexpected(exc: Exception):
         if store.is_outage(exc):
-            return respond(_outage(exc))
+            # 503, not 500: nothing is wrong with the request or the service's code, and a retry
+            # (with the same Idempotency-Key, so that a ruling committed just before the failure
+            # is not made twice) will succeed once the database is back. The log says why.
+            app.logger.error("the store cannot be used: %s", store.describe_error(exc))
+            return respond(
+                ApiError(
+                    Problem.STORE_UNAVAILABLE,
+                    "the store cannot be used right now, so nothing can be ruled and recorded;"
+                    " retry shortly with the same Idempotency-Key",
+                    headers={"Retry-After": str(store.OUTAGE_RETRY_AFTER_SECONDS)},
+                )
+            )
         app.logger.exception("unhandled error")
         message = "the service failed; the error has been logged"
         return respond(ApiError(Problem.INTERNAL_ERROR, message))

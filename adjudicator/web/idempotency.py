@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from flask import Response, current_app, request
 from sqlalchemy import Connection
@@ -30,7 +30,6 @@ from adjudicator.problems import Problem
 from adjudicator.store import driver, utcnow
 from adjudicator.store.models import IDEMPOTENCY_KEY_MAX, IdempotencyKey
 from adjudicator.web.errors import ApiError
-from adjudicator.web.netaddrs import client_id
 
 HEADER = "Idempotency-Key"
 TTL = timedelta(hours=24)
@@ -71,20 +70,6 @@ _statements = driver.PerDialect(
 )
 
 
-class Caller(Protocol):
-    """Who asks, as `adjudicator.auth.caller.Caller` says it: what a key's namespace needs of
-    it, declared here so the plumbing does not import the package above it that resolves it."""
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def key(self) -> str: ...
-
-    @property
-    def anonymous(self) -> bool: ...
-
-
 @dataclass(frozen=True)
 class Key:
     caller: str
@@ -106,24 +91,16 @@ def _parse(raw: str) -> str:
     raise ApiError(Problem.BAD_IDEMPOTENCY_KEY, wrong, HEADER)
 
 
-def namespace(caller: Caller) -> str:
-    """Whose keys a request's key is among: its credential's, or for an anonymous caller (open
-    mode) its address as the guard derives it (behind TRUSTED_PROXIES too), so that one client
-    cannot replay another's key and body and be handed the other's ruling."""
-    if caller.anonymous:
-        return f"{caller.kind}:{client_id()}"
-    return caller.key
-
-
-def from_request(caller: Caller) -> Key | None:
-    """The request's key, or None when it has none."""
+def from_request(namespace: Callable[[], str]) -> Key | None:
+    """The request's key among the caller's (`namespace`, `api.ruling`: worked out only for a
+    request that has a key), or None when it has none."""
     raw = request.headers.get(HEADER)
     if raw is None:
         return None
     key = _parse(raw)
     digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
     digest.update(request.get_data(cache=True))
-    return Key(namespace(caller), key, digest.hexdigest())
+    return Key(namespace(), key, digest.hexdigest())
 
 
 def lookup(conn: Connection, key: Key) -> Response | None:

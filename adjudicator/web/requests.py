@@ -136,7 +136,12 @@ def json_object(raw: bytes | str, field: str | None = None) -> dict[str, Any]:
         raise ApiError(Problem.INVALID_JSON, f"{whose} is not valid JSON", field) from None
     if not isinstance(data, dict):
         raise ApiError(Problem.WRONG_SHAPE, "the body must be a JSON object", field or "$")
-    _refuse_duplicate_keys(raw, _keys_within_depth(data))
+    # orjson keeps the last of two equal keys; `{"pin": "0000", "pin": "4711"}` must not pass.
+    # Every key in the text is followed by a colon, so when the text has no more colons than the
+    # parsed objects have keys, no key can repeat. Only bodies with colons inside strings (GCG
+    # text, notation) are read a second time, by the standard library, watching every object.
+    if raw.count(b":" if isinstance(raw, bytes) else ":") > _keys_within_depth(data):
+        json.loads(raw, object_pairs_hook=_unique_pairs)
     return data
 
 
@@ -174,18 +179,6 @@ def _keys_within_depth(data: dict[str, Any]) -> int:
                 raise _too_deep(field)
             stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
     return keys
-
-
-def _refuse_duplicate_keys(raw: bytes | str, keys: int) -> None:
-    """orjson keeps the last of two equal keys; `{"pin": "0000", "pin": "4711"}` must not pass.
-
-    Every key in the text is followed by a colon, so when the text has no more colons than the
-    parsed objects have `keys`, no key can repeat. Only bodies with colons inside strings (GCG
-    text, notation) are read a second time, by the standard library, watching every object.
-    """
-    if raw.count(b":" if isinstance(raw, bytes) else ":") <= keys:
-        return
-    json.loads(raw, object_pairs_hook=_unique_pairs)
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
