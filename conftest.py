@@ -192,3 +192,38 @@ def pytest_configure(config) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None and not hasattr(config, "workerinput"):  # not in xdist's workers
         config.pluginmanager.register(FileProgress(reporter), "file-progress")
+
+
+# --- every problem a route answers is one it declares ------------------------------------------
+
+_UNDECLARED: list[str] = []
+
+
+def _problem_declared(sender, response, **extra) -> None:
+    """Each problem document any test's request gets is held to the answering route's
+    `@operation` problems: a code the route answers without declaring it is missing from
+    openapi.json and the reference, so every test that provokes a refusal checks the contract."""
+    from flask import request
+
+    from adjudicator.web.contract import operation_of
+
+    if response.mimetype != "application/problem+json" or request.endpoint is None:
+        return
+    op = operation_of(sender.view_functions[request.endpoint])
+    if op is None:
+        return
+    code = (response.get_json(silent=True) or {}).get("code")
+    declared = {p[0] if isinstance(p, tuple) else p for p in op.problems}
+    if code not in {p.value for p in declared}:
+        _UNDECLARED.append(f"{request.method} {request.path}: {code} ({op.id})")
+
+
+@pytest.fixture(autouse=True)
+def _problems_as_declared() -> Iterator[None]:
+    from flask import request_finished
+
+    request_finished.connect(_problem_declared)
+    _UNDECLARED.clear()
+    yield
+    found, _UNDECLARED[:] = list(_UNDECLARED), []
+    assert not found, "answered with an undeclared problem code: " + "; ".join(found)

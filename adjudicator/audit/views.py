@@ -82,6 +82,8 @@ def shown(item: dict[str, Any], lang: str, opened: str | None = None) -> dict[st
         Problem.NOT_A_NUMBER,
         Problem.OUT_OF_RANGE,
         Problem.TOO_LONG,
+        Problem.LABEL_LENGTH,  # a searched label as a ruling's is refused (`search._key`)
+        Problem.LABEL_DISALLOWED_CHARACTER,
         Problem.DIRECTOR_REQUIRED,
         Problem.BAD_AUTHORIZATION,
         Problem.CREDENTIAL_INVALID,

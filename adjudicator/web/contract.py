@@ -149,6 +149,9 @@ RECORD = (
     (Problem.TOO_MANY_TILES, 422),
     *RULESET,
     Problem.BAD_RECORD,
+    Problem.PLAYER_COUNT,
+    Problem.DUPLICATE_PLAYER,
+    Problem.UNKNOWN_PLAYER,
     Problem.REPORT_TOO_LARGE,
     Problem.BAD_RACK,
     Problem.UNKNOWN_LETTER,
@@ -164,6 +167,7 @@ RULING = (
     *JSON_BODY,
     Problem.BODY_TOO_LARGE,
     *LABELS,
+    Problem.OUT_OF_RANGE,  # a ruling naming another event than the service's (`under_event`)
     *CREDENTIALS,
     Problem.CSRF_HEADER_MISSING,
     *RULESET,
