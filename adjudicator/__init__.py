@@ -30,9 +30,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The service: configured (`configured_app`), then every resource and blueprint."""
     app = configured_app(test_config)
     from adjudicator.web.jsonprovider import OrjsonProvider
-    from adjudicator.web.requests import Request
+    from adjudicator.web.requests import Request, RowId
 
     app.request_class = Request
+    app.url_map.converters["int"] = RowId  # before any route: every `<int:...>` is bounded
     app.json = OrjsonProvider(app)
 
     from adjudicator import catalogue, lexicon_registry, store

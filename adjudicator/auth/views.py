@@ -22,7 +22,6 @@ from flask import (
     Blueprint,
     Flask,
     Response,
-    abort,
     g,
     jsonify,
     redirect,
@@ -36,7 +35,6 @@ from adjudicator.auth.caller import current_caller
 from adjudicator.auth.guard import DEVICE_COOKIE, SESSION_COOKIE, identify
 from adjudicator.auth.lockout import PIN_SCOPE
 from adjudicator.auth.tokens import CODE_MAX, show_code
-from adjudicator.bounds import MAX_ROW_ID
 from adjudicator.catalogue import rulesets
 from adjudicator.messages import Said, said_in
 from adjudicator.pages.headers import form_page_headers
@@ -83,14 +81,6 @@ bp.add_app_template_test(lambda text: isinstance(text, Said), "said")
 
 # Every answer here, the JSON the screen polls and whoami's too, with them: never cached.
 bp.after_request(form_page_headers)
-
-
-@bp.url_value_preprocessor
-def _ids_of_rows(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """A key's, device's or pairing code's id past the stores' (64-bit) names no row: a 404, as
-    an unknown id, before it reaches the store (where it overflowed: a 500)."""
-    if any(type(v) is int and v > MAX_ROW_ID for v in (values or {}).values()):
-        abort(404)
 
 
 def cookie_options() -> dict[str, Any]:

@@ -12,10 +12,11 @@ from flask import Request as FlaskRequest
 from flask import request
 from gunicorn.http.errors import ParseException
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import IntegerConverter
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream, get_input_stream
 
-from adjudicator.bounds import MAX_JSON_DEPTH
+from adjudicator.bounds import MAX_JSON_DEPTH, MAX_ROW_ID
 from adjudicator.problems import Problem
 from adjudicator.web.errors import ApiError
 
@@ -35,6 +36,15 @@ class WholeBodyStream(LimitedStream):
         if self.is_exhausted and self._stream.read(1):  # the server's stream ends the body
             raise RequestEntityTooLarge()
         return data
+
+
+class RowId(IntegerConverter):
+    """`<int:...>` in every route: a number the stores' 64-bit ids can hold. A larger one names
+    no row, so its URL matches no route (404) rather than overflowing the store (a 500)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", MAX_ROW_ID)
+        super().__init__(map, *args, **kwargs)
 
 
 class Request(FlaskRequest):
