@@ -116,8 +116,10 @@ def operation_of(view: Callable) -> Operation | None:
 # Any route under /rulesets/<ruleset_id>: no such ruleset, or a house variant in tournament
 # mode (004), as `catalogue.ruleset_or_404` refuses them.
 RULESET = (Problem.UNKNOWN_RULESET, Problem.HOUSE_RULESET)
-# A JSON body read by `requests.json_body` and checked by its model.
+# A JSON body read by `requests.json_body` and checked by its model; any body past the
+# endpoint's (or the app's) size limit is refused before it is read.
 JSON_BODY = (
+    Problem.BODY_TOO_LARGE,
     Problem.NOT_JSON,
     Problem.INVALID_JSON,
     Problem.DUPLICATE_KEY,
@@ -165,7 +167,6 @@ RECORD = (
 # rate count and the store the ruling is recorded in.
 RULING = (
     *JSON_BODY,
-    Problem.BODY_TOO_LARGE,
     *LABELS,
     Problem.OUT_OF_RANGE,  # a ruling naming another event than the service's (`under_event`)
     *CREDENTIALS,
